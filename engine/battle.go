@@ -1,0 +1,450 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Player is a starting player as fielded by one team.
+type Player struct {
+	Class   ClassID // the class its first square runs
+	Name    string  // display name
+	Victory string  // speech shown when the team wins
+	Defeat  string  // speech shown in the team list once the team is wiped out
+}
+
+// TeamSetup is one team of a battle: who it is and who decides for it.
+type TeamSetup struct {
+	Player     Player
+	Controller Controller
+}
+
+// Options describe a battle completely: two battles with equal options and
+// controllers that answer alike are identical, round for round.
+type Options struct {
+	Size            int  // the arena is Size × Size
+	Wrap            bool // the arena is a torus; otherwise its edges are walls
+	Rounds          int  // round limit
+	ReplicateRounds int  // rounds parent and child sit still after replicating
+	Seed            uint64
+	// Workers bounds how many team controllers run at once; values below 2
+	// run them one after another on the calling goroutine.
+	Workers int
+	Classes []string // class id of every ClassID
+	Teams   []TeamSetup
+	// Map, when set, replaces the random placement of the starting squares.
+	// Its size must equal Size. MapFile names it in errors.
+	Map     *Map
+	MapFile string
+}
+
+// square is the engine's record of one square. Dead squares stay in the
+// slice (ids are indexes) but leave the live list.
+type square struct {
+	team  int32
+	class ClassID
+	cell  int32
+	busy  int32 // rounds left sitting still after a replication
+	alive bool
+
+	// Scratch used while a round resolves.
+	turn  int32 // index into the team's Turn, or -1 when it did not act
+	dest  int32 // cell at the end of the round
+	next  int32 // next square standing in the same cell, or -1
+	dying bool
+}
+
+type teamState struct {
+	setup      TeamSetup
+	turn       Turn
+	settlement Settlement
+	// eliminated is the round in which the team lost its last square, 0 while it lives.
+	eliminated int
+}
+
+// Battle is one SquareBattle battle. It is driven by one goroutine (the one
+// calling Step or Run); other goroutines look at it only through Snapshots.
+type Battle struct {
+	opts  Options
+	size  int
+	round int
+	over  bool
+
+	squares []square
+	live    []SquareID // ascending
+	born    []SquareID // scratch: squares created this round
+	grid    []SquareID // occupant of each cell at the start of a round, or -1
+	nbr     []int32    // nbr[cell*8+d]: neighbouring cell, or -1 beyond a wall
+
+	teams   []teamState
+	stats   []Stats
+	facts   Facts
+	killers *Rand
+
+	// Resolution scratch, indexed by cell. A stamp equal to the current round
+	// marks an entry as valid, so nothing is cleared between rounds.
+	attackStamp []int32
+	attackHead  []int32
+	attacks     []attack
+	cellStamp   []int32
+	cellHead    []int32
+	candidates  []int
+
+	problems problemLog
+	workers  *workerPool
+}
+
+type attack struct {
+	team int32
+	next int32
+}
+
+// NewBattle checks the options and places the starting squares.
+func NewBattle(o Options) (*Battle, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	cells := o.Size * o.Size
+	b := &Battle{
+		opts:        o,
+		size:        o.Size,
+		grid:        make([]SquareID, cells),
+		nbr:         make([]int32, cells*8),
+		teams:       make([]teamState, len(o.Teams)),
+		stats:       make([]Stats, len(o.Teams)),
+		killers:     NewRand(o.Seed, StreamKillers),
+		attackStamp: make([]int32, cells),
+		attackHead:  make([]int32, cells),
+		cellStamp:   make([]int32, cells),
+		cellHead:    make([]int32, cells),
+	}
+	for i := range b.grid {
+		b.grid[i] = -1
+	}
+	b.buildNeighbours()
+	players := make([]string, len(o.Teams))
+	for i, t := range o.Teams {
+		b.teams[i].setup = t
+		b.teams[i].turn.Team = i
+		b.teams[i].settlement.Team = i
+		b.teams[i].turn.Facts = &b.facts
+		b.teams[i].settlement.Facts = &b.facts
+		players[i] = t.Player.Name
+	}
+	b.facts = Facts{Size: o.Size, Players: players, Stats: b.stats, Classes: o.Classes, TeamCount: len(o.Teams)}
+	if err := b.place(); err != nil {
+		return nil, err
+	}
+	if o.Workers > 1 && len(o.Teams) > 1 {
+		b.workers = newWorkerPool(min(o.Workers, len(o.Teams)), b)
+	}
+	return b, nil
+}
+
+func (o *Options) check() error {
+	switch {
+	case o.Size < 1:
+		return &OptionError{"size", fmt.Sprintf("must be at least 1 (got %d)", o.Size)}
+	case o.Size > 1<<14:
+		return &OptionError{"size", fmt.Sprintf("must be at most %d (got %d)", 1<<14, o.Size)}
+	case o.Rounds < 0:
+		return &OptionError{"rounds", fmt.Sprintf("must not be negative (got %d)", o.Rounds)}
+	case o.ReplicateRounds < 0:
+		return &OptionError{"replicate rounds", fmt.Sprintf("must not be negative (got %d)", o.ReplicateRounds)}
+	case len(o.Teams) == 0:
+		return &OptionError{"teams", "no players"}
+	case o.Map == nil && len(o.Teams) > o.Size*o.Size:
+		return &OptionError{"teams", fmt.Sprintf("%d teams do not fit on a %d×%d arena", len(o.Teams), o.Size, o.Size)}
+	}
+	for i, t := range o.Teams {
+		if t.Controller == nil {
+			return &OptionError{fmt.Sprintf("team %d", i), "has no controller"}
+		}
+		if t.Player.Class < 0 || int(t.Player.Class) >= len(o.Classes) {
+			return &OptionError{fmt.Sprintf("team %d", i), fmt.Sprintf("class %d is not one of the %d classes", t.Player.Class, len(o.Classes))}
+		}
+	}
+	if o.Map != nil {
+		if o.Map.Size != o.Size {
+			return &OptionError{"map", fmt.Sprintf("is %d×%d but the arena size is %d", o.Map.Size, o.Map.Size, o.Size)}
+		}
+		if err := o.Map.check(len(o.Teams), o.MapFile); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *Battle) buildNeighbours() {
+	n := b.size
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			cell := r*n + c
+			for d, off := range directionOffsets {
+				nr, nc := r+off[0], c+off[1]
+				if b.opts.Wrap {
+					nr, nc = (nr+n)%n, (nc+n)%n
+				} else if nr < 0 || nr >= n || nc < 0 || nc >= n {
+					b.nbr[cell*8+d] = -1
+					continue
+				}
+				b.nbr[cell*8+d] = int32(nr*n + nc)
+			}
+		}
+	}
+}
+
+// place puts the starting squares on the arena: from the map in reading
+// order (top row first, left to right), or one square per team on a random
+// empty cell, teams in order.
+func (b *Battle) place() error {
+	if m := b.opts.Map; m != nil {
+		for r := b.size - 1; r >= 0; r-- {
+			for c := 0; c < b.size; c++ {
+				if t := m.Cells[r*b.size+c]; t != Empty {
+					b.spawn(t, b.opts.Teams[t].Player.Class, int32(r*b.size+c), 0)
+				}
+			}
+		}
+	} else {
+		rng := NewRand(b.opts.Seed, StreamPlacement)
+		empty := make([]int32, len(b.grid))
+		for i := range empty {
+			empty[i] = int32(i)
+		}
+		for t := range b.opts.Teams {
+			k := rng.IntN(len(empty))
+			cell := empty[k]
+			empty[k] = empty[len(empty)-1]
+			empty = empty[:len(empty)-1]
+			b.spawn(t, b.opts.Teams[t].Player.Class, cell, 0)
+		}
+	}
+	b.live = b.live[:0]
+	for id := range b.squares {
+		b.live = append(b.live, SquareID(id))
+		sq := &b.squares[id]
+		b.grid[sq.cell] = SquareID(id)
+		b.stats[sq.team].Squares++
+	}
+	return nil
+}
+
+// spawn creates a square record and returns its id. The caller puts it on
+// the grid and in the live list.
+func (b *Battle) spawn(team int, class ClassID, cell int32, busy int32) SquareID {
+	id := SquareID(len(b.squares))
+	b.squares = append(b.squares, square{team: int32(team), class: class, cell: cell, dest: cell, busy: busy, alive: true, turn: -1, next: -1})
+	return id
+}
+
+// Round is the number of the last round played (0 before the first).
+func (b *Battle) Round() int { return b.round }
+
+// Over reports whether the battle has ended.
+func (b *Battle) Over() bool { return b.over }
+
+// Options returns the options the battle was created with.
+func (b *Battle) Options() Options { return b.opts }
+
+// Run plays rounds until the battle ends and releases the worker goroutines.
+func (b *Battle) Run() *Snapshot {
+	for b.Step() {
+	}
+	b.Close()
+	return b.Snapshot()
+}
+
+// Close stops the worker goroutines. The battle must not be stepped after.
+func (b *Battle) Close() {
+	if b.workers != nil {
+		b.workers.stop()
+		b.workers = nil
+	}
+}
+
+// Step plays one round. It reports whether a round was played, which is false
+// once the battle is over.
+func (b *Battle) Step() bool {
+	if b.over {
+		return false
+	}
+	b.round++
+	b.facts.Round = b.round
+	b.collectTurns()
+	b.forEachTeam(phaseTurn)
+	for t := range b.teams {
+		b.mergeReport(t, &b.teams[t].turn.Report)
+	}
+	b.resolve()
+	b.forEachTeam(phaseSettle)
+	for t := range b.teams {
+		b.mergeReport(t, &b.teams[t].settlement.Report)
+	}
+	b.checkEnd()
+	return true
+}
+
+// collectTurns lists, per team, the squares that act this round and what they see.
+func (b *Battle) collectTurns() {
+	for t := range b.teams {
+		tt := &b.teams[t].turn
+		tt.Squares = tt.Squares[:0]
+		tt.Intents = tt.Intents[:0]
+		tt.Report.reset()
+	}
+	for _, id := range b.live {
+		sq := &b.squares[id]
+		sq.turn = -1
+		if sq.busy > 0 {
+			sq.busy--
+			continue
+		}
+		tt := &b.teams[sq.team].turn
+		sq.turn = int32(len(tt.Squares))
+		r := Ready{ID: id, Class: sq.class, Row: int(sq.cell) / b.size, Col: int(sq.cell) % b.size}
+		nb := b.nbr[int(sq.cell)*8 : int(sq.cell)*8+8]
+		for d, cell := range nb {
+			switch {
+			case cell < 0:
+				r.View[d] = Wall
+			case b.grid[cell] < 0:
+				r.View[d] = Empty
+			default:
+				r.View[d] = b.squares[b.grid[cell]].team
+			}
+		}
+		tt.Squares = append(tt.Squares, r)
+		tt.Intents = append(tt.Intents, WaitIntent)
+	}
+}
+
+type phase uint8
+
+const (
+	phaseTurn phase = iota
+	phaseSettle
+)
+
+// runTeam runs one team's controller for a phase. It is called from worker
+// goroutines; it touches only that team's state.
+func (b *Battle) runTeam(t int, p phase) {
+	ts := &b.teams[t]
+	defer func() {
+		// A controller bug must not take the other teams down: the team's
+		// squares wait this round and the fault is counted and shown.
+		if v := recover(); v != nil {
+			r := &ts.turn.Report
+			if p == phaseSettle {
+				r = &ts.settlement.Report
+			}
+			r.Errors++
+			r.Problems = append(r.Problems, Problem{Class: NoClass, Square: -1, Kind: FaultError, Message: fmt.Sprintf("controller failed: %v", v)})
+			if p == phaseTurn {
+				for i := range ts.turn.Intents {
+					ts.turn.Intents[i] = WaitIntent
+				}
+			}
+		}
+	}()
+	switch p {
+	case phaseTurn:
+		if len(ts.turn.Squares) > 0 {
+			ts.setup.Controller.Turn(&ts.turn)
+		}
+	case phaseSettle:
+		if len(ts.settlement.Births)+len(ts.settlement.Deaths) > 0 {
+			ts.setup.Controller.Settle(&ts.settlement)
+		}
+	}
+}
+
+func (b *Battle) forEachTeam(p phase) {
+	if b.workers == nil {
+		for t := range b.teams {
+			b.runTeam(t, p)
+		}
+		return
+	}
+	b.workers.run(p, len(b.teams))
+}
+
+func (b *Battle) mergeReport(t int, r *Report) {
+	b.stats[t].Timeouts += r.Timeouts
+	b.stats[t].Errors += r.Errors
+	for _, p := range r.Problems {
+		p.Team = t
+		if p.Round == 0 {
+			p.Round = b.round
+		}
+		b.problems.add(p)
+	}
+}
+
+func (b *Battle) checkEnd() {
+	alive := 0
+	for t := range b.teams {
+		if b.stats[t].Squares > 0 {
+			alive++
+		} else if b.teams[t].eliminated == 0 {
+			b.teams[t].eliminated = b.round
+		}
+	}
+	switch {
+	case len(b.teams) >= 2 && alive <= 1:
+		b.over = true
+	case alive == 0:
+		b.over = true
+	case b.round >= b.opts.Rounds:
+		b.over = true
+	}
+}
+
+// Winner returns the team with the most squares, or -1 when the lead is
+// shared or nobody has a square left.
+func (b *Battle) Winner() int {
+	best, winner := 0, -1
+	for t := range b.stats {
+		switch n := b.stats[t].Squares; {
+		case n > best:
+			best, winner = n, t
+		case n == best && n > 0:
+			winner = -1
+		}
+	}
+	return winner
+}
+
+// workerPool runs team controllers in parallel on a fixed set of goroutines.
+// Team indexes go out on a channel; the phase is set before the first send,
+// which orders it before every worker's read.
+type workerPool struct {
+	b     *Battle
+	phase phase
+	jobs  chan int
+	wg    sync.WaitGroup
+}
+
+func newWorkerPool(n int, b *Battle) *workerPool {
+	p := &workerPool{b: b, jobs: make(chan int)}
+	for i := 0; i < n; i++ {
+		go func() {
+			for t := range p.jobs {
+				p.b.runTeam(t, p.phase)
+				p.wg.Done()
+			}
+		}()
+	}
+	return p
+}
+
+func (p *workerPool) run(ph phase, teams int) {
+	p.phase = ph
+	p.wg.Add(teams)
+	for t := 0; t < teams; t++ {
+		p.jobs <- t
+	}
+	p.wg.Wait()
+}
+
+func (p *workerPool) stop() { close(p.jobs) }

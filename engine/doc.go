@@ -1,0 +1,15 @@
+// Package engine is the SquareBattle domain: the arena, teams, squares, rounds,
+// the exact rules that resolve a round, statistics, snapshots and the seeded
+// random streams that make a battle reproducible.
+//
+// The package is pure Go. It knows nothing about Lua, terminals or
+// configuration files: who decides what a square does is hidden behind the
+// Controller interface (package luabind implements it with Lua scripts), and
+// whoever wants to look at a battle reads an immutable Snapshot.
+//
+// Determinism: a Battle is a pure function of its Options (seed included) and
+// of what its controllers answer. Controllers of different teams may run in
+// parallel, but everything they can observe is fixed before a phase starts and
+// everything they return is merged in team order, so the number of workers
+// never changes the outcome.
+package engine
