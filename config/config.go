@@ -1,0 +1,225 @@
+// Package config holds the single typed configuration of SquareBattle.
+//
+// Settings come from four layers, each one overriding the previous:
+// built-in defaults, a YAML file, SQUAREBATTLE_* environment variables and
+// command-line flags that were set explicitly. Load merges them and checks
+// the result; every other package works with a plain *Config and never
+// touches viper.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Config is the whole configuration. Keys in files, environment variable
+// names and error messages use the snake_case names from the struct tags,
+// joined with dots for nested sections (for example "arena.size").
+type Config struct {
+	// Scripts is the folder holding the player scripts. Empty means
+	// ./scripts when it exists and the embedded scripts otherwise; the
+	// caller makes that choice, Load keeps the empty string.
+	Scripts string `mapstructure:"scripts" yaml:"scripts"`
+	// Seed seeds the battle. 0 asks the caller to pick a random seed (and
+	// print it); Load never replaces 0.
+	Seed int64 `mapstructure:"seed" yaml:"seed"`
+	// Workers is how many goroutines run the team VMs; 0 means one per CPU.
+	Workers int `mapstructure:"workers" yaml:"workers"`
+
+	Arena  Arena  `mapstructure:"arena" yaml:"arena"`
+	Rules  Rules  `mapstructure:"rules" yaml:"rules"`
+	Limits Limits `mapstructure:"limits" yaml:"limits"`
+	TUI    TUI    `mapstructure:"tui" yaml:"tui"`
+}
+
+// Arena describes the battlefield.
+type Arena struct {
+	Size int  `mapstructure:"size" yaml:"size"` // side length N of the N×N arena
+	Wrap bool `mapstructure:"wrap" yaml:"wrap"` // edges wrap around (torus)
+}
+
+// Rules are the game rules.
+type Rules struct {
+	Rounds          int `mapstructure:"rounds" yaml:"rounds"`                     // round limit
+	ReplicateRounds int `mapstructure:"replicate_rounds" yaml:"replicate_rounds"` // rounds parent and child stay still after replicating
+	TimeLimit       int `mapstructure:"time_limit" yaml:"time_limit"`             // seconds, interactive battles only; 0 = none
+}
+
+// Limits bound what a team's Lua scripts may consume.
+type Limits struct {
+	Instructions int `mapstructure:"instructions" yaml:"instructions"` // VM instructions per call
+	MemoryMiB    int `mapstructure:"memory_mib" yaml:"memory_mib"`     // Lua heap per team VM, MiB
+	StringBytes  int `mapstructure:"string_bytes" yaml:"string_bytes"` // longest string a script may build
+	ScriptBytes  int `mapstructure:"script_bytes" yaml:"script_bytes"` // largest script file accepted
+	CallDepth    int `mapstructure:"call_depth" yaml:"call_depth"`     // Lua call-stack depth
+}
+
+// TUI configures the terminal front end.
+type TUI struct {
+	Speed int `mapstructure:"speed" yaml:"speed"` // target rounds per second; 0 = as fast as possible
+	FPS   int `mapstructure:"fps" yaml:"fps"`     // frame cap
+}
+
+// Default returns the built-in configuration. config/default.yaml holds
+// exactly these values.
+func Default() Config {
+	return Config{
+		Scripts: "",
+		Seed:    0,
+		Workers: 0,
+		Arena:   Arena{Size: 48, Wrap: true},
+		Rules:   Rules{Rounds: 1500, ReplicateRounds: 100, TimeLimit: 0},
+		Limits: Limits{
+			Instructions: 10000,
+			MemoryMiB:    64,
+			StringBytes:  1 << 20,
+			ScriptBytes:  256 << 10,
+			CallDepth:    200,
+		},
+		TUI: TUI{Speed: 20, FPS: 30},
+	}
+}
+
+// ErrInvalid is matched (errors.Is) by every error that describes a bad
+// configuration: a value out of range or of the wrong type, an unknown key,
+// a malformed file.
+var ErrInvalid = errors.New("invalid configuration")
+
+// ErrUnknownKey is matched by *UnknownKeyError.
+var ErrUnknownKey = errors.New("unknown configuration key")
+
+// FieldError reports one bad value.
+type FieldError struct {
+	Key    string // dotted key, e.g. "arena.size"
+	Value  any    // offending value; nil when there is nothing useful to show
+	Reason string // e.g. "must be between 2 and 2000"
+	// Source says where the value came from: a file name,
+	// "env SQUAREBATTLE_ARENA_SIZE", "flag --size", or "" (Validate, defaults).
+	Source string
+	// Line is the line in the file named by Source; 0 when unknown or not a file.
+	Line int
+}
+
+func (e *FieldError) Error() string {
+	var b strings.Builder
+	writeWhere(&b, e.Source, e.Line)
+	b.WriteString(e.Key)
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	if e.Value != nil {
+		b.WriteString(" (got ")
+		if s, ok := e.Value.(string); ok {
+			fmt.Fprintf(&b, "%q", s)
+		} else {
+			fmt.Fprintf(&b, "%v", e.Value)
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *FieldError) Unwrap() error { return ErrInvalid }
+
+// UnknownKeyError reports a key (or environment variable) that the
+// configuration does not know.
+type UnknownKeyError struct {
+	// Key is the dotted key as written in the file or flag mapping, or the
+	// full variable name (SQUAREBATTLE_...) when Source is "env".
+	Key string
+	// Source is a file name, "env", or "flag --name".
+	Source string
+	// Line is the line in the file; 0 when unknown or not a file.
+	Line int
+	// Suggestion is a known key (or variable) close to Key; may be empty.
+	Suggestion string
+}
+
+func (e *UnknownKeyError) Error() string {
+	var b strings.Builder
+	writeWhere(&b, e.Source, e.Line)
+	if e.Source == "env" {
+		b.WriteString("unknown variable ")
+		b.WriteString(e.Key)
+	} else {
+		fmt.Fprintf(&b, "unknown key %q", e.Key)
+	}
+	if e.Suggestion != "" {
+		fmt.Fprintf(&b, " (did you mean %s?)", e.Suggestion)
+	}
+	return b.String()
+}
+
+// Unwrap makes both errors.Is(err, ErrUnknownKey) and errors.Is(err, ErrInvalid) true.
+func (e *UnknownKeyError) Unwrap() []error { return []error{ErrUnknownKey, ErrInvalid} }
+
+// SyntaxError reports a configuration file that is not usable YAML (or
+// whose overall shape is wrong, e.g. a list at the top level).
+type SyntaxError struct {
+	File string
+	Line int // 0 when the parser did not say
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	writeWhere(&b, e.File, e.Line)
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) true.
+func (e *SyntaxError) Unwrap() error { return ErrInvalid }
+
+// writeWhere writes "source:line: ", "source: " or nothing.
+func writeWhere(b *strings.Builder, source string, line int) {
+	if source == "" {
+		return
+	}
+	b.WriteString(source)
+	if line > 0 {
+		fmt.Fprintf(b, ":%d", line)
+	}
+	b.WriteString(": ")
+}
+
+// Validate checks every value against its allowed range. It returns nil, a
+// single *FieldError, or an errors.Join of several of them, in key order.
+// Source is empty in these errors; Load fills it in.
+func (c Config) Validate() error {
+	return joinFieldErrors(c.check())
+}
+
+func (c Config) check() []*FieldError {
+	var errs []*FieldError
+	for i := range keys {
+		k := &keys[i]
+		if !k.bounded {
+			continue
+		}
+		n := k.int64Of(&c)
+		if n < k.min || n > k.max {
+			errs = append(errs, &FieldError{
+				Key:    k.name,
+				Value:  n,
+				Reason: fmt.Sprintf("must be between %d and %d", k.min, k.max),
+			})
+		}
+	}
+	return errs
+}
+
+func joinFieldErrors(errs []*FieldError) error {
+	switch len(errs) {
+	case 0:
+		return nil
+	case 1:
+		return errs[0]
+	}
+	list := make([]error, len(errs))
+	for i, e := range errs {
+		list[i] = e
+	}
+	return errors.Join(list...)
+}

@@ -1,0 +1,304 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func TestDefaultIsValid(t *testing.T) {
+	if err := Default().Validate(); err != nil {
+		t.Fatalf("Default().Validate() = %v", err)
+	}
+}
+
+// TestValidateBounds checks both ends of every bounded key: the bound
+// itself passes, one step beyond fails naming the key.
+func TestValidateBounds(t *testing.T) {
+	tests := []struct {
+		key    string
+		set    func(c *Config, v int64)
+		lo, hi int64
+	}{
+		{"workers", func(c *Config, v int64) { c.Workers = int(v) }, 0, 4096},
+		{"arena.size", func(c *Config, v int64) { c.Arena.Size = int(v) }, 2, 2000},
+		{"rules.rounds", func(c *Config, v int64) { c.Rules.Rounds = int(v) }, 1, 10_000_000},
+		{"rules.replicate_rounds", func(c *Config, v int64) { c.Rules.ReplicateRounds = int(v) }, 0, 1_000_000},
+		{"rules.time_limit", func(c *Config, v int64) { c.Rules.TimeLimit = int(v) }, 0, 604800},
+		{"limits.instructions", func(c *Config, v int64) { c.Limits.Instructions = int(v) }, 100, 100_000_000},
+		{"limits.memory_mib", func(c *Config, v int64) { c.Limits.MemoryMiB = int(v) }, 1, 16384},
+		{"limits.string_bytes", func(c *Config, v int64) { c.Limits.StringBytes = int(v) }, 256, 1 << 30},
+		{"limits.script_bytes", func(c *Config, v int64) { c.Limits.ScriptBytes = int(v) }, 1024, 64 << 20},
+		{"limits.call_depth", func(c *Config, v int64) { c.Limits.CallDepth = int(v) }, 16, 10000},
+		{"tui.speed", func(c *Config, v int64) { c.TUI.Speed = int(v) }, 0, 100000},
+		{"tui.fps", func(c *Config, v int64) { c.TUI.FPS = int(v) }, 1, 240},
+	}
+	for _, tt := range tests {
+		cases := []struct {
+			v  int64
+			ok bool
+		}{{tt.lo, true}, {tt.lo - 1, false}, {tt.hi, true}, {tt.hi + 1, false}}
+		for _, cs := range cases {
+			t.Run(fmt.Sprintf("%s=%d", tt.key, cs.v), func(t *testing.T) {
+				c := Default()
+				tt.set(&c, cs.v)
+				err := c.Validate()
+				if cs.ok {
+					if err != nil {
+						t.Fatalf("Validate() = %v, want nil", err)
+					}
+					return
+				}
+				var fe *FieldError
+				if !errors.As(err, &fe) {
+					t.Fatalf("Validate() = %v (%T), want *FieldError", err, err)
+				}
+				if fe.Key != tt.key || !errors.Is(err, ErrInvalid) {
+					t.Fatalf("error key %q (is ErrInvalid %v), want %q", fe.Key, errors.Is(err, ErrInvalid), tt.key)
+				}
+				want := fmt.Sprintf("%s: must be between %d and %d (got %d)", tt.key, tt.lo, tt.hi, cs.v)
+				if err.Error() != want {
+					t.Fatalf("Validate() = %q, want %q", err.Error(), want)
+				}
+			})
+		}
+	}
+	// Every bounded key in the table above, and no other.
+	var bounded []string
+	for _, k := range keys {
+		if k.bounded {
+			bounded = append(bounded, k.name)
+		}
+	}
+	if len(bounded) != len(tests) {
+		t.Errorf("keys has %d bounded keys %v, test covers %d", len(bounded), bounded, len(tests))
+	}
+}
+
+func TestValidateJoinsErrors(t *testing.T) {
+	c := Default()
+	c.Arena.Size = 1
+	c.TUI.FPS = 0
+	err := c.Validate()
+	if err == nil {
+		t.Fatal("Validate() = nil")
+	}
+	want := "arena.size: must be between 2 and 2000 (got 1)\ntui.fps: must be between 1 and 240 (got 0)"
+	if err.Error() != want {
+		t.Fatalf("Validate() = %q, want %q", err.Error(), want)
+	}
+	if !errors.Is(err, ErrInvalid) {
+		t.Fatal("joined error does not match ErrInvalid")
+	}
+}
+
+func TestErrorStrings(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{&FieldError{Key: "arena.size", Value: int64(1), Reason: "must be between 2 and 2000", Source: "squarebattle.yaml"},
+			"squarebattle.yaml: arena.size: must be between 2 and 2000 (got 1)"},
+		{&FieldError{Key: "arena.size", Value: "big", Reason: "must be an integer", Source: "squarebattle.yaml", Line: 3},
+			`squarebattle.yaml:3: arena.size: must be an integer (got "big")`},
+		{&FieldError{Key: "seed", Reason: "must be an integer, but is empty"},
+			"seed: must be an integer, but is empty"},
+		{&UnknownKeyError{Key: "arena.sise", Source: "squarebattle.yaml", Suggestion: "arena.size"},
+			`squarebattle.yaml: unknown key "arena.sise" (did you mean arena.size?)`},
+		{&UnknownKeyError{Key: "SQUAREBATTLE_NOPE", Source: "env"},
+			"env: unknown variable SQUAREBATTLE_NOPE"},
+		{&SyntaxError{File: "x.yaml", Line: 4, Msg: "malformed YAML: oops"}, "x.yaml:4: malformed YAML: oops"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+		if !errors.Is(tt.err, ErrInvalid) {
+			t.Errorf("%q does not match ErrInvalid", tt.want)
+		}
+	}
+	if !errors.Is(&UnknownKeyError{}, ErrUnknownKey) {
+		t.Error("UnknownKeyError does not match ErrUnknownKey")
+	}
+}
+
+// TestKeysMatchStruct keeps the key table, the mapstructure tags and the
+// yaml tags in step.
+func TestKeysMatchStruct(t *testing.T) {
+	var fromStruct []string
+	var walk func(typ reflect.Type, prefix string)
+	walk = func(typ reflect.Type, prefix string) {
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			ms, yt := f.Tag.Get("mapstructure"), f.Tag.Get("yaml")
+			if ms == "" || ms != yt {
+				t.Errorf("field %s: mapstructure tag %q, yaml tag %q", f.Name, ms, yt)
+			}
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type, prefix+ms+".")
+				continue
+			}
+			fromStruct = append(fromStruct, prefix+ms)
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "")
+	var fromTable []string
+	for _, k := range keys {
+		fromTable = append(fromTable, k.name)
+	}
+	if !reflect.DeepEqual(fromStruct, fromTable) {
+		t.Fatalf("struct keys %v\ntable keys  %v", fromStruct, fromTable)
+	}
+	// Each table entry points at the field its name says.
+	var c Config
+	for i := range keys {
+		k := &keys[i]
+		c = Config{}
+		switch p := k.field(&c).(type) {
+		case *int:
+			*p = 7
+		case *int64:
+			*p = 7
+		case *bool:
+			*p = true
+		case *string:
+			*p = "x"
+		}
+		got := map[string]any{}
+		if err := yaml.Unmarshal(c.YAML(), &got); err != nil {
+			t.Fatal(err)
+		}
+		parts := strings.Split(k.name, ".")
+		m := got
+		for _, p := range parts[:len(parts)-1] {
+			m = m[p].(map[string]any)
+		}
+		v := m[parts[len(parts)-1]]
+		if v != 7 && v != true && v != "x" {
+			t.Errorf("key %s: setting its field changed YAML value to %v", k.name, v)
+		}
+	}
+}
+
+// TestDefaultYAML: default.yaml, loaded alone, is exactly Default(), and
+// every key in it carries a comment.
+func TestDefaultYAML(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "default.yaml")
+	if err := os.WriteFile(path, DefaultYAML(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, used, err := Load(LoadOptions{File: path, UserDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("Load(default.yaml): %v", err)
+	}
+	if used != path {
+		t.Errorf("file used = %q, want %q", used, path)
+	}
+	if c != Default() {
+		t.Fatalf("default.yaml gives\n%+v\nwant Default()\n%+v", c, Default())
+	}
+
+	// Every key appears, with a comment above or beside it.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(DefaultYAML(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	var walk func(n *yaml.Node, prefix string)
+	walk = func(n *yaml.Node, prefix string) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			kn, vn := n.Content[i], n.Content[i+1]
+			if vn.Kind == yaml.MappingNode {
+				walk(vn, prefix+kn.Value+".")
+				continue
+			}
+			documented[prefix+kn.Value] = kn.HeadComment != "" || kn.LineComment != ""
+		}
+	}
+	walk(doc.Content[0], "")
+	for _, k := range keys {
+		has, ok := documented[k.name]
+		if !ok {
+			t.Errorf("default.yaml lacks key %s", k.name)
+		} else if !has {
+			t.Errorf("default.yaml key %s has no comment", k.name)
+		}
+	}
+	if len(documented) != len(keys) {
+		t.Errorf("default.yaml has %d keys, want %d", len(documented), len(keys))
+	}
+}
+
+func TestYAMLRoundTrip(t *testing.T) {
+	custom := Config{
+		Scripts: "my scripts: v2",
+		Seed:    -9007199254740993,
+		Workers: 3,
+		Arena:   Arena{Size: 2000, Wrap: false},
+		Rules:   Rules{Rounds: 1, ReplicateRounds: 0, TimeLimit: 604800},
+		Limits: Limits{
+			Instructions: 100,
+			MemoryMiB:    16384,
+			StringBytes:  256,
+			ScriptBytes:  64 << 20,
+			CallDepth:    16,
+		},
+		TUI: TUI{Speed: 0, FPS: 240},
+	}
+	for name, want := range map[string]Config{"default": Default(), "custom": custom} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "out.yaml")
+			if err := os.WriteFile(path, want.YAML(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := Load(LoadOptions{File: path, UserDir: t.TempDir()})
+			if err != nil {
+				t.Fatalf("Load: %v\n%s", err, want.YAML())
+			}
+			if got != want {
+				t.Fatalf("round trip gives\n%+v\nwant\n%+v", got, want)
+			}
+		})
+	}
+
+	// Same key layout as default.yaml.
+	var a, b map[string]any
+	if err := yaml.Unmarshal(Default().YAML(), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(DefaultYAML(), &b); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("Default().YAML() = %v\ndefault.yaml = %v", a, b)
+	}
+}
+
+func TestSuggestKey(t *testing.T) {
+	tests := map[string]string{
+		"arena.sise":       "arena.size",
+		"arean":            "arena",
+		"size":             "arena.size",
+		"limits.memory_mb": "limits.memory_mib",
+		"colour":           "",
+		"rules.wrap":       "arena.wrap",
+	}
+	names := make([]string, 0, len(tests))
+	for k := range tests {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, in := range names {
+		if got := suggestKey(in); got != tests[in] {
+			t.Errorf("suggestKey(%q) = %q, want %q", in, got, tests[in])
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+)
+
+// EnvPrefix starts every environment variable Load reads. The rest of the
+// name is the dotted key in upper case with dots turned into underscores:
+// arena.size is SQUAREBATTLE_ARENA_SIZE.
+const EnvPrefix = "SQUAREBATTLE_"
+
+// FileName is the configuration file Load looks for in LoadOptions.Dir and
+// LoadOptions.UserDir; altFileName is accepted too.
+const (
+	FileName    = "squarebattle.yaml"
+	altFileName = "squarebattle.yml"
+)
+
+type kind int
+
+const (
+	kindInt kind = iota
+	kindBool
+	kindString
+)
+
+func (k kind) expect() string {
+	switch k {
+	case kindInt:
+		return "must be an integer"
+	case kindBool:
+		return "must be true or false"
+	default:
+		return "must be a string"
+	}
+}
+
+// keySpec describes one leaf of Config. Internally values travel as int64,
+// bool or string.
+type keySpec struct {
+	name     string
+	kind     kind
+	bounded  bool
+	min, max int64
+	field    func(c *Config) any // pointer to the field: *int, *int64, *bool, *string
+}
+
+func (k *keySpec) env() string {
+	return EnvPrefix + strings.ToUpper(strings.ReplaceAll(k.name, ".", "_"))
+}
+
+// get returns the field's value as int64, bool or string.
+func (k *keySpec) get(c *Config) any {
+	switch p := k.field(c).(type) {
+	case *int:
+		return int64(*p)
+	case *int64:
+		return *p
+	case *bool:
+		return *p
+	case *string:
+		return *p
+	}
+	panic("config: bad field type for " + k.name)
+}
+
+func (k *keySpec) int64Of(c *Config) int64 { return k.get(c).(int64) }
+
+func intKey(name string, lo, hi int64, f func(c *Config) any) keySpec {
+	return keySpec{name: name, kind: kindInt, bounded: true, min: lo, max: hi, field: f}
+}
+
+// keys lists every leaf key in the order of the Config struct.
+var keys = []keySpec{
+	{name: "scripts", kind: kindString, field: func(c *Config) any { return &c.Scripts }},
+	{name: "seed", kind: kindInt, field: func(c *Config) any { return &c.Seed }},
+	intKey("workers", 0, 4096, func(c *Config) any { return &c.Workers }),
+	intKey("arena.size", 2, 2000, func(c *Config) any { return &c.Arena.Size }),
+	{name: "arena.wrap", kind: kindBool, field: func(c *Config) any { return &c.Arena.Wrap }},
+	intKey("rules.rounds", 1, 10_000_000, func(c *Config) any { return &c.Rules.Rounds }),
+	intKey("rules.replicate_rounds", 0, 1_000_000, func(c *Config) any { return &c.Rules.ReplicateRounds }),
+	intKey("rules.time_limit", 0, 86400*7, func(c *Config) any { return &c.Rules.TimeLimit }),
+	intKey("limits.instructions", 100, 100_000_000, func(c *Config) any { return &c.Limits.Instructions }),
+	intKey("limits.memory_mib", 1, 16384, func(c *Config) any { return &c.Limits.MemoryMiB }),
+	intKey("limits.string_bytes", 256, 1<<30, func(c *Config) any { return &c.Limits.StringBytes }),
+	intKey("limits.script_bytes", 1024, 64<<20, func(c *Config) any { return &c.Limits.ScriptBytes }),
+	intKey("limits.call_depth", 16, 10000, func(c *Config) any { return &c.Limits.CallDepth }),
+	intKey("tui.speed", 0, 100000, func(c *Config) any { return &c.TUI.Speed }),
+	intKey("tui.fps", 1, 240, func(c *Config) any { return &c.TUI.FPS }),
+}
+
+// sections are the keys that hold a mapping rather than a value.
+var sections = []string{"arena", "rules", "limits", "tui"}
+
+func lookupKey(name string) *keySpec {
+	for i := range keys {
+		if keys[i].name == name {
+			return &keys[i]
+		}
+	}
+	return nil
+}
+
+func isSection(name string) bool {
+	for _, s := range sections {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionKeys returns the leaf names under section, e.g. "size, wrap".
+func sectionKeys(section string) string {
+	var names []string
+	for _, k := range keys {
+		if rest, ok := strings.CutPrefix(k.name, section+"."); ok {
+			names = append(names, rest)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// DefaultFlagKeys returns the flag-name-to-key mapping Load uses when
+// LoadOptions.FlagKeys is nil.
+func DefaultFlagKeys() map[string]string {
+	return map[string]string{
+		"scripts": "scripts",
+		"seed":    "seed",
+		"workers": "workers",
+		"size":    "arena.size",
+		"rounds":  "rules.rounds",
+	}
+}
+
+// parseText converts text from an environment variable or a flag into the
+// key's internal type. Integers are plain base-10; booleans accept what
+// strconv.ParseBool accepts. On failure it returns a reason.
+func (k *keySpec) parseText(s string) (any, string) {
+	switch k.kind {
+	case kindInt:
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return nil, "is out of range"
+			}
+			return nil, k.kind.expect()
+		}
+		if reason := k.fits(n); reason != "" {
+			return nil, reason
+		}
+		return n, ""
+	case kindBool:
+		b, err := strconv.ParseBool(strings.TrimSpace(s))
+		if err != nil {
+			return nil, k.kind.expect()
+		}
+		return b, ""
+	default:
+		return s, ""
+	}
+}
+
+// fits returns a reason when n does not fit the Go type of the field
+// (only possible for int fields on 32-bit platforms).
+func (k *keySpec) fits(n int64) string {
+	if _, ok := k.field(&Config{}).(*int); ok && int64(int(n)) != n {
+		return "is out of range"
+	}
+	return ""
+}
+
+// format renders an internal value as text that parseText accepts back.
+func format(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return x
+	}
+	panic("config: unexpected value type")
+}
+
+// suggestKey returns a known key (or section) within edit distance 2 of
+// name, or a key whose last part equals name's last part (so a misplaced
+// "size" suggests "arena.size"); "" if none.
+func suggestKey(name string) string {
+	var cands []string
+	for _, k := range keys {
+		cands = append(cands, k.name)
+	}
+	cands = append(cands, sections...)
+	if s := closest(name, cands); s != "" {
+		return s
+	}
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	for _, k := range keys {
+		if k.name != name && k.name[strings.LastIndexByte(k.name, '.')+1:] == last {
+			return k.name
+		}
+	}
+	return ""
+}
+
+// suggestEnv returns a known variable within edit distance 2 of name.
+func suggestEnv(name string) string {
+	var cands []string
+	for i := range keys {
+		cands = append(cands, keys[i].env())
+	}
+	return closest(name, cands)
+}
+
+// closest returns the first candidate at the smallest edit distance from
+// name, if that distance is at most 2.
+func closest(name string, cands []string) string {
+	best, bestD := "", 3
+	for _, c := range cands {
+		if d := editDistance(name, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
