@@ -11,7 +11,7 @@ func TestRules(t *testing.T) {
 	tests := []struct {
 		name    string
 		board   string
-		intents []Intent // per team
+		intents []Intent           // per team
 		decide  func(Ready) Intent // when set, team 0 answers with it instead
 		want    string
 		stats   []Stats // after the round (Squares, Births, Kills, Deaths, Collisions)

@@ -1,0 +1,216 @@
+package luabind
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// Limits bound what one script may cost. See config.Limits for the meaning
+// of each; this copy keeps luabind free of the config package.
+type Limits struct {
+	Instructions int // VM instructions per call
+	MemoryBytes  int // reachable Lua heap per team
+	StringBytes  int // longest string a script may build
+	ScriptBytes  int // largest script file
+	CallDepth    int // Lua call-stack depth
+}
+
+// DefaultLimits are the limits used when none are configured.
+func DefaultLimits() Limits {
+	return Limits{Instructions: 10000, MemoryBytes: 64 << 20, StringBytes: 1 << 20, ScriptBytes: 256 << 10, CallDepth: 200}
+}
+
+// Class is one script: one player class.
+type Class struct {
+	ID      string // the file's base name: tweedledum.lua is "tweedledum"
+	File    string // the path shown in messages
+	Name    string // display name; set for starting players only
+	Victory string
+	Defeat  string
+	// Err is why the script cannot be used ("file:line: message"); a class
+	// with an error is listed but never runs.
+	Err   error
+	proto *lua.FunctionProto
+}
+
+// Starting reports whether the class can start a team.
+func (c *Class) Starting() bool { return c.Err == nil && c.Name != "" }
+
+// DisplayName is the name shown for a team: the player's name, or its id.
+func (c *Class) DisplayName() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.ID
+}
+
+// CatalogOptions say where scripts come from.
+type CatalogOptions struct {
+	FS     fs.FS  // the folder of scripts (embedded or os.DirFS)
+	Dir    string // how to name that folder in messages, e.g. "scripts"
+	Limits Limits
+}
+
+// Catalog is every script of a folder, compiled once. It is immutable after
+// LoadCatalog and may be shared by any number of teams and battles.
+type Catalog struct {
+	All    []*Class // every .lua file, sorted by id, broken ones included
+	loaded []*Class // the usable ones; an engine.ClassID indexes this
+	ids    []string
+	byID   map[string]engine.ClassID
+	limits Limits
+}
+
+// ErrUnknownPlayer is wrapped by UnknownPlayerError.
+var ErrUnknownPlayer = errors.New("unknown player")
+
+// UnknownPlayerError names a player that is not in the catalog and lists
+// those that are.
+type UnknownPlayerError struct {
+	Name  string
+	Known []string
+}
+
+func (e *UnknownPlayerError) Error() string {
+	return fmt.Sprintf("unknown player %q; known players: %s", e.Name, strings.Join(e.Known, ", "))
+}
+
+func (e *UnknownPlayerError) Unwrap() error { return ErrUnknownPlayer }
+
+// LoadCatalog compiles every .lua file at the top of o.FS. A script that
+// fails to load is kept with its error and left out of battles; only an
+// unreadable folder is an error.
+func LoadCatalog(o CatalogOptions) (*Catalog, error) {
+	if o.Limits == (Limits{}) {
+		o.Limits = DefaultLimits()
+	}
+	entries, err := fs.ReadDir(o.FS, ".")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", o.Dir, err)
+	}
+	c := &Catalog{byID: map[string]engine.ClassID{}, limits: o.Limits}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		cls := &Class{ID: strings.TrimSuffix(e.Name(), ".lua"), File: path.Join(o.Dir, e.Name())}
+		c.All = append(c.All, cls)
+		src, err := fs.ReadFile(o.FS, e.Name())
+		if err != nil {
+			cls.Err = fmt.Errorf("%s: %w", cls.File, err)
+			continue
+		}
+		cls.proto, cls.Err = compileScript(cls.File, src, o.Limits.ScriptBytes)
+	}
+	sort.Slice(c.All, func(i, j int) bool { return c.All[i].ID < c.All[j].ID })
+	for _, cls := range c.All {
+		if cls.Err == nil {
+			c.add(cls)
+		}
+	}
+	c.readPlayerInfo()
+	return c, nil
+}
+
+func (c *Catalog) add(cls *Class) {
+	c.byID[cls.ID] = engine.ClassID(len(c.loaded))
+	c.loaded = append(c.loaded, cls)
+	c.ids = append(c.ids, cls.ID)
+}
+
+// readPlayerInfo runs every compiled script once in a scratch team to read
+// its name and speeches and to find scripts whose top level fails. Those
+// are then dropped from the usable classes.
+func (c *Catalog) readPlayerInfo() {
+	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}})
+	defer scratch.Close()
+	broken := false
+	for id, cls := range c.loaded {
+		cs := scratch.class(engine.ClassID(id))
+		if cs.err != "" {
+			cls.Err = errors.New(cs.err)
+			broken = true
+			continue
+		}
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"name", &cls.Name}, {"victory", &cls.Victory}, {"defeat", &cls.Defeat}} {
+			switch v := cs.table.RawGetString(f.key).(type) {
+			case lua.LString:
+				*f.dst = strings.TrimSpace(string(v))
+			case *lua.LNilType:
+			default:
+				cls.Err = fmt.Errorf("%s: %s must be a string, not a %s", cls.File, f.key, v.Type())
+				broken = true
+			}
+		}
+	}
+	if broken {
+		old := c.loaded
+		c.loaded, c.ids, c.byID = nil, nil, map[string]engine.ClassID{}
+		for _, cls := range old {
+			if cls.Err == nil {
+				c.add(cls)
+			}
+		}
+	}
+}
+
+// Classes returns the ids of the usable classes; index i is engine.ClassID(i).
+func (c *Catalog) Classes() []string { return append([]string(nil), c.ids...) }
+
+// Class returns a usable class by its engine id.
+func (c *Catalog) Class(id engine.ClassID) *Class { return c.loaded[id] }
+
+// Limits returns the limits scripts of this catalog run under.
+func (c *Catalog) Limits() Limits { return c.limits }
+
+// ClassID returns the engine id of a usable class.
+func (c *Catalog) ClassID(cls *Class) engine.ClassID { return c.byID[cls.ID] }
+
+func (c *Catalog) classID(name string) (engine.ClassID, bool) {
+	id, ok := c.byID[name]
+	return id, ok
+}
+
+// Players returns the starting players, sorted by id.
+func (c *Catalog) Players() []*Class {
+	var out []*Class
+	for _, cls := range c.loaded {
+		if cls.Starting() {
+			out = append(out, cls)
+		}
+	}
+	return out
+}
+
+// Find looks a starting player up by class id or display name, ignoring case.
+func (c *Catalog) Find(name string) (*Class, error) {
+	for _, cls := range c.Players() {
+		if strings.EqualFold(cls.ID, name) || strings.EqualFold(cls.Name, name) {
+			return cls, nil
+		}
+	}
+	for _, cls := range c.All {
+		if strings.EqualFold(cls.ID, name) && cls.Err != nil {
+			return nil, fmt.Errorf("player %q cannot play: %w", name, cls.Err)
+		}
+		if strings.EqualFold(cls.ID, name) && cls.Name == "" {
+			return nil, fmt.Errorf("%q has no name, so it is not a starting player (it can only be replicated into)", name)
+		}
+	}
+	e := &UnknownPlayerError{Name: name}
+	for _, p := range c.Players() {
+		e.Known = append(e.Known, p.ID)
+	}
+	return nil, e
+}

@@ -1,0 +1,228 @@
+package luabind
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// concatName is the chunk-local variable that holds the checked
+// concatenation function. Scripts may not use the name, so they cannot
+// rebind it.
+const concatName = "__sb_concat"
+
+// maxNesting bounds how deeply expressions and blocks may nest. gopher-lua's
+// compiler recurses on nesting, and an absurdly nested script would otherwise
+// cost the process a huge Go stack before any budget applies.
+const maxNesting = 200
+
+// compileScript turns Lua source into a shared prototype. Every `a .. b` is
+// rewritten into a call of a checked function passed to the chunk, because
+// the CONCAT instruction is a single VM step however long the result, and
+// `s = s .. s` forty times would otherwise exhaust the machine's memory.
+func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, error) {
+	if len(src) > maxBytes {
+		return nil, fmt.Errorf("%s: script is %d bytes, the limit is %d (limits.script_bytes)", name, len(src), maxBytes)
+	}
+	if bytes.HasPrefix(src, []byte("\x1bLua")) {
+		return nil, fmt.Errorf("%s: precompiled bytecode is not accepted", name)
+	}
+	chunk, err := parse.Parse(bytes.NewReader(src), name)
+	if err != nil {
+		return nil, parseError(name, err)
+	}
+	r := rewriter{name: name}
+	r.stmts(chunk, 0)
+	if r.err != nil {
+		return nil, r.err
+	}
+	head := &ast.LocalAssignStmt{Names: []string{concatName}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
+	head.SetLine(1)
+	head.SetLastLine(1)
+	chunk = append([]ast.Stmt{head}, chunk...)
+	proto, err := lua.Compile(chunk, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s", strings.TrimSpace(err.Error()))
+	}
+	return proto, nil
+}
+
+// parseError turns gopher-lua's multi-line parse error into "file:line: message".
+func parseError(name string, err error) error {
+	if pe, ok := err.(*parse.Error); ok {
+		msg := pe.Message
+		if pe.Token != "" {
+			msg += fmt.Sprintf(" near '%s'", pe.Token)
+		}
+		if pe.Pos.Line == parse.EOF {
+			return fmt.Errorf("%s: at end of file: %s", name, msg)
+		}
+		return fmt.Errorf("%s:%d: %s", name, pe.Pos.Line, msg)
+	}
+	return fmt.Errorf("%s: %s", name, strings.Join(strings.Fields(err.Error()), " "))
+}
+
+// rewriter walks a chunk, replaces concatenations and checks nesting and
+// reserved names.
+type rewriter struct {
+	name string
+	err  error
+}
+
+func (r *rewriter) fail(line int, format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s:%d: %s", r.name, line, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *rewriter) deep(depth int, n ast.PositionHolder) bool {
+	if depth > maxNesting {
+		r.fail(n.Line(), "nesting deeper than %d levels", maxNesting)
+		return true
+	}
+	return r.err != nil
+}
+
+func (r *rewriter) name1(line int, n string) {
+	if n == concatName {
+		r.fail(line, "the name %s is reserved", concatName)
+	}
+}
+
+func (r *rewriter) stmts(list []ast.Stmt, depth int) {
+	for _, s := range list {
+		r.stmt(s, depth+1)
+	}
+}
+
+func (r *rewriter) exprs(list []ast.Expr, depth int) {
+	for i := range list {
+		list[i] = r.expr(list[i], depth+1)
+	}
+}
+
+func (r *rewriter) stmt(s ast.Stmt, depth int) {
+	if r.deep(depth, s) {
+		return
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		r.exprs(s.Lhs, depth)
+		r.exprs(s.Rhs, depth)
+	case *ast.LocalAssignStmt:
+		for _, n := range s.Names {
+			r.name1(s.Line(), n)
+		}
+		r.exprs(s.Exprs, depth)
+	case *ast.FuncCallStmt:
+		s.Expr = r.expr(s.Expr, depth)
+	case *ast.DoBlockStmt:
+		r.stmts(s.Stmts, depth)
+	case *ast.WhileStmt:
+		s.Condition = r.expr(s.Condition, depth)
+		r.stmts(s.Stmts, depth)
+	case *ast.RepeatStmt:
+		s.Condition = r.expr(s.Condition, depth)
+		r.stmts(s.Stmts, depth)
+	case *ast.IfStmt:
+		s.Condition = r.expr(s.Condition, depth)
+		r.stmts(s.Then, depth)
+		r.stmts(s.Else, depth)
+	case *ast.NumberForStmt:
+		r.name1(s.Line(), s.Name)
+		s.Init = r.expr(s.Init, depth)
+		s.Limit = r.expr(s.Limit, depth)
+		if s.Step != nil {
+			s.Step = r.expr(s.Step, depth)
+		}
+		r.stmts(s.Stmts, depth)
+	case *ast.GenericForStmt:
+		for _, n := range s.Names {
+			r.name1(s.Line(), n)
+		}
+		r.exprs(s.Exprs, depth)
+		r.stmts(s.Stmts, depth)
+	case *ast.FuncDefStmt:
+		if s.Name != nil {
+			s.Name.Func = r.expr(s.Name.Func, depth)
+			if s.Name.Receiver != nil {
+				s.Name.Receiver = r.expr(s.Name.Receiver, depth)
+			}
+		}
+		r.function(s.Func, depth)
+	case *ast.ReturnStmt:
+		r.exprs(s.Exprs, depth)
+	}
+}
+
+func (r *rewriter) function(f *ast.FunctionExpr, depth int) {
+	if f == nil {
+		return
+	}
+	if f.ParList != nil {
+		for _, n := range f.ParList.Names {
+			r.name1(f.Line(), n)
+		}
+	}
+	r.stmts(f.Stmts, depth)
+}
+
+func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
+	if e == nil || r.deep(depth, e) {
+		return e
+	}
+	depth++
+	switch x := e.(type) {
+	case *ast.IdentExpr:
+		r.name1(x.Line(), x.Value)
+	case *ast.AttrGetExpr:
+		x.Object = r.expr(x.Object, depth)
+		x.Key = r.expr(x.Key, depth)
+	case *ast.TableExpr:
+		for _, f := range x.Fields {
+			if f.Key != nil {
+				f.Key = r.expr(f.Key, depth)
+			}
+			f.Value = r.expr(f.Value, depth)
+		}
+	case *ast.FuncCallExpr:
+		if x.Func != nil {
+			x.Func = r.expr(x.Func, depth)
+		}
+		if x.Receiver != nil {
+			x.Receiver = r.expr(x.Receiver, depth)
+		}
+		r.exprs(x.Args, depth)
+	case *ast.LogicalOpExpr:
+		x.Lhs = r.expr(x.Lhs, depth)
+		x.Rhs = r.expr(x.Rhs, depth)
+	case *ast.RelationalOpExpr:
+		x.Lhs = r.expr(x.Lhs, depth)
+		x.Rhs = r.expr(x.Rhs, depth)
+	case *ast.ArithmeticOpExpr:
+		x.Lhs = r.expr(x.Lhs, depth)
+		x.Rhs = r.expr(x.Rhs, depth)
+	case *ast.UnaryMinusOpExpr:
+		x.Expr = r.expr(x.Expr, depth)
+	case *ast.UnaryNotOpExpr:
+		x.Expr = r.expr(x.Expr, depth)
+	case *ast.UnaryLenOpExpr:
+		x.Expr = r.expr(x.Expr, depth)
+	case *ast.FunctionExpr:
+		r.function(x, depth)
+	case *ast.StringConcatOpExpr:
+		lhs, rhs := r.expr(x.Lhs, depth), r.expr(x.Rhs, depth)
+		fn := &ast.IdentExpr{Value: concatName}
+		fn.SetLine(x.Line())
+		fn.SetLastLine(x.Line())
+		call := &ast.FuncCallExpr{Func: fn, Args: []ast.Expr{lhs, rhs}, AdjustRet: true}
+		call.SetLine(x.Line())
+		call.SetLastLine(x.LastLine())
+		return call
+	}
+	return e
+}

@@ -1,0 +1,126 @@
+package luabind
+
+import (
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// decode reads what run returned: action, direction, class, data. Values
+// are read with type switches only, never through metamethods, which would
+// run script code outside the budget. The message is empty when the answer
+// is valid.
+func (tm *Team) decode(r *engine.Ready, cs *classState) (engine.Intent, string) {
+	L := tm.L
+	in := engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass}
+	var ok bool
+	switch a := L.Get(-4).(type) {
+	case *lua.LNilType:
+		return in, "" // returning nothing waits
+	case lua.LString:
+		if in.Action, ok = engine.ParseAction(string(a)); !ok {
+			return in, tm.where(cs, fmt.Sprintf("run returned unknown action %q (use WAIT, MOVE, ATTACK or REPLICATE)", clip(string(a))))
+		}
+	default:
+		return in, tm.where(cs, "run returned a "+a.Type().String()+" as its action (use WAIT, MOVE, ATTACK or REPLICATE)")
+	}
+	if in.Action == engine.Wait {
+		return in, ""
+	}
+	switch d := L.Get(-3).(type) {
+	case lua.LNumber:
+		if d != lua.LNumber(int(d)) || d < 1 || d > 8 {
+			return in, tm.where(cs, fmt.Sprintf("run returned direction %s (use NW, N, NE, E, SE, S, SW, W or 1..8)", d))
+		}
+		in.Dir = engine.Direction(int(d) - 1)
+	case lua.LString:
+		if in.Dir, ok = engine.ParseDirection(string(d)); !ok {
+			return in, tm.where(cs, fmt.Sprintf("run returned unknown direction %q", clip(string(d))))
+		}
+	case *lua.LNilType:
+		return in, tm.where(cs, "run returned "+in.Action.String()+" without a direction")
+	default:
+		return in, tm.where(cs, "run returned a "+d.Type().String()+" as its direction")
+	}
+	if in.Action != engine.Replicate {
+		return in, ""
+	}
+	switch c := L.Get(-2).(type) {
+	case *lua.LNilType:
+		in.Child = r.Class
+	case lua.LString:
+		if in.Child, ok = tm.cat.classID(string(c)); !ok {
+			return in, tm.where(cs, fmt.Sprintf("run asked to replicate into unknown class %q", clip(string(c))))
+		}
+	default:
+		return in, tm.where(cs, "run returned a "+c.Type().String()+" as the class to replicate into")
+	}
+	switch data := L.Get(-1).(type) {
+	case *lua.LNilType:
+	case *lua.LTable:
+		cp, err := tm.copyData(data)
+		if err != "" {
+			return in, tm.where(cs, err)
+		}
+		tm.pending[r.ID] = cp
+	default:
+		return in, tm.where(cs, "run returned a "+data.Type().String()+" as the child's data (use a table)")
+	}
+	return in, ""
+}
+
+// where prefixes a message with the position of the class's run function.
+func (tm *Team) where(cs *classState, msg string) string {
+	if cs.run != nil && cs.run.Proto != nil {
+		return fmt.Sprintf("%s:%d: %s", cs.run.Proto.SourceName, cs.run.Proto.LineDefined, msg)
+	}
+	return msg
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// copyData deep-copies the data a parent hands its child, so that the two
+// never share a table. Shared sub-tables stay shared inside the copy; the
+// work is bounded by the instruction budget.
+func (tm *Team) copyData(src *lua.LTable) (*lua.LTable, string) {
+	seen := map[*lua.LTable]*lua.LTable{}
+	steps := 0
+	var cp func(t *lua.LTable) *lua.LTable
+	fail := ""
+	cp = func(t *lua.LTable) *lua.LTable {
+		if c, ok := seen[t]; ok {
+			return c
+		}
+		c := tm.L.NewTable()
+		seen[t] = c
+		c.Metatable = t.Metatable
+		for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+			steps++
+			if steps > tm.limits.Instructions {
+				fail = fmt.Sprintf("the child's data has more than %d entries", tm.limits.Instructions)
+				return c
+			}
+			if kt, ok := k.(*lua.LTable); ok {
+				k = cp(kt)
+			}
+			if vt, ok := v.(*lua.LTable); ok {
+				v = cp(vt)
+			}
+			c.RawSet(k, v)
+		}
+		return c
+	}
+	out := cp(src)
+	tm.charged += int64(steps) * 64
+	return out, fail
+}
+
+var _ = strings.TrimSpace

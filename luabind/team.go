@@ -1,0 +1,401 @@
+package luabind
+
+import (
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind/luapattern"
+)
+
+// TeamOptions configure one team's controller.
+type TeamOptions struct {
+	Catalog *Catalog
+	Index   int    // the team's index in the battle
+	Seed    uint64 // the battle seed; the team's math.random stream derives from it
+	Size    int    // arena size, for the cached row and column numbers
+	Teams   int    // number of teams, for the cached team numbers
+	Killers []string
+}
+
+// classState is one class instantiated inside a team's Lua state.
+type classState struct {
+	loaded     bool
+	env        *lua.LTable
+	table      *lua.LTable // what the script returned
+	run        *lua.LFunction
+	eliminated *lua.LFunction
+	err        string // why the class cannot run in this team, if it cannot
+	reported   bool   // the first problem of this class was reported
+}
+
+// Team is the engine.Controller of one team. It owns one Lua state for the
+// whole battle. The engine calls it from one goroutine at a time.
+type Team struct {
+	opts   TeamOptions
+	cat    *Catalog
+	limits Limits
+	index  int
+	seed   uint64
+	rng    *engine.Rand
+
+	L       *lua.LState
+	budget  budget
+	base    *lua.LTable
+	classes []classState
+	selves  []*lua.LTable // the private `self` of each live square, by id
+	pending map[engine.SquareID]*lua.LTable
+	view    *lua.LTable
+	nums    []lua.LValue // boxed numbers -2 .. max(size, teams), to call without allocating
+	killers []lua.LValue
+	concat  *lua.LFunction
+
+	facts      *engine.Facts
+	phaseStamp int
+	statsTable *lua.LTable
+	statsStamp int
+	patterns   map[string]*luapattern.Pattern
+
+	inRun  bool
+	become engine.ClassID
+
+	// memory accounting, see memory.go
+	charged    int64
+	headroom   int64
+	lastLive   int64
+	memTripped bool
+	resets     int
+
+	lastProblemRound int
+	log              []string
+}
+
+// NewTeam builds a team's Lua state. Classes are instantiated in it the
+// first time one of the team's squares needs them.
+func NewTeam(o TeamOptions) *Team {
+	tm := &Team{
+		opts:    o,
+		cat:     o.Catalog,
+		limits:  o.Catalog.limits,
+		index:   o.Index,
+		seed:    o.Seed,
+		rng:     engine.NewRand(o.Seed, teamStream(o.Index)),
+		pending: map[engine.SquareID]*lua.LTable{},
+	}
+	tm.budget.team = tm
+	tm.boot()
+	return tm
+}
+
+func teamStream(team int) uint64 { return engine.TeamStream(team) }
+
+// boot (re)creates the team's Lua state. It runs at the start and after the
+// team blew its memory bound; squares keep living but lose their data.
+func (tm *Team) boot() {
+	if tm.L != nil {
+		tm.L.Close()
+	}
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:        true,
+		CallStackSize:       tm.limits.CallDepth,
+		RegistrySize:        1024 * 4,
+		RegistryMaxSize:     1024 * 64,
+		IncludeGoStackTrace: false,
+	})
+	tm.L = L
+	tm.patterns = map[string]*luapattern.Pattern{}
+	tm.base = tm.openLibraries(L)
+	tm.concat = L.NewFunction(tm.luaConcat)
+	tm.classes = make([]classState, len(tm.cat.loaded))
+	tm.view = L.CreateTable(8, 0)
+	n := max(tm.opts.Size, tm.opts.Teams) + 3
+	tm.nums = make([]lua.LValue, n)
+	for i := range tm.nums {
+		tm.nums[i] = lua.LNumber(i - 2)
+	}
+	tm.killers = make([]lua.LValue, len(tm.opts.Killers))
+	for i, k := range tm.opts.Killers {
+		tm.killers[i] = lua.LString(k)
+	}
+	for i := range 8 {
+		tm.view.RawSetInt(i+1, tm.nums[1])
+	}
+	for id, s := range tm.selves {
+		if s != nil {
+			tm.selves[id] = L.NewTable()
+		}
+	}
+	clear(tm.pending)
+	tm.statsTable = nil
+	L.SetContext(&tm.budget)
+	tm.charged = 0
+	tm.headroom = int64(tm.limits.MemoryBytes)
+	tm.lastLive = 0
+	tm.memTripped = false
+}
+
+// Close releases the Lua state.
+func (tm *Team) Close() {
+	if tm.L != nil {
+		tm.L.Close()
+	}
+}
+
+// Log returns what the team's scripts printed, most recent last.
+func (tm *Team) Log() []string { return append([]string(nil), tm.log...) }
+
+func (tm *Team) printed(line string) {
+	if len(tm.log) >= maxLogLines {
+		copy(tm.log, tm.log[1:])
+		tm.log = tm.log[:len(tm.log)-1]
+	}
+	tm.log = append(tm.log, line)
+}
+
+const maxLogLines = 200
+
+func (tm *Team) num(v int) lua.LValue {
+	if v+2 >= 0 && v+2 < len(tm.nums) {
+		return tm.nums[v+2]
+	}
+	return lua.LNumber(v)
+}
+
+// class instantiates a class in the team's state on first use: a fresh
+// environment copied from the base library, the chunk run once in it.
+func (tm *Team) class(id engine.ClassID) *classState {
+	cs := &tm.classes[id]
+	if cs.loaded {
+		return cs
+	}
+	cs.loaded = true
+	cls := tm.cat.loaded[id]
+	L := tm.L
+	env := L.CreateTable(0, 64)
+	for k, v := tm.base.Next(lua.LNil); k != lua.LNil; k, v = tm.base.Next(k) {
+		env.RawSet(k, v)
+	}
+	env.RawSetString("_G", env)
+	cs.env = env
+	fn := L.NewFunctionFromProto(cls.proto)
+	fn.Env = env
+	tm.budget.reset(tm.limits.Instructions * loadBudgetFactor)
+	L.Push(fn)
+	L.Push(tm.concat)
+	err := L.PCall(1, 1, nil)
+	if err != nil {
+		cs.err = tm.errorText(err)
+		return cs
+	}
+	ret := L.Get(-1)
+	L.Pop(1)
+	t, ok := ret.(*lua.LTable)
+	if !ok {
+		cs.err = fmt.Sprintf("%s: the script must return a table, it returned %s", cls.File, ret.Type())
+		return cs
+	}
+	cs.table = t
+	cs.run, _ = t.RawGetString("run").(*lua.LFunction)
+	cs.eliminated, _ = t.RawGetString("eliminated").(*lua.LFunction)
+	if cs.run == nil {
+		cs.err = fmt.Sprintf("%s: the returned table has no run function", cls.File)
+	}
+	return cs
+}
+
+// loadBudgetFactor: a script's top-level code may use this many times the
+// per-call budget when it is loaded.
+const loadBudgetFactor = 100
+
+// errorText turns a Lua error into one line.
+func (tm *Team) errorText(err error) string {
+	if tm.memTripped {
+		return fmt.Sprintf("%s: team heap over %d MiB (limits.memory_mib)", errMemory, tm.limits.MemoryBytes>>20)
+	}
+	if tm.budget.spent {
+		return fmt.Sprintf("%s: more than %d instructions (limits.instructions)", errBudget, tm.limits.Instructions)
+	}
+	msg := err.Error()
+	if ae, ok := err.(*lua.ApiError); ok {
+		switch o := ae.Object.(type) {
+		case lua.LString:
+			msg = string(o)
+		case lua.LNumber:
+			msg = o.String()
+		default:
+			msg = "error object is a " + o.Type().String() + " value"
+		}
+	}
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return msg
+}
+
+// Turn asks every ready square of the team for its intent.
+func (tm *Team) Turn(t *engine.Turn) {
+	tm.facts = t.Facts
+	tm.phaseStamp++
+	clear(tm.pending)
+	for i := range t.Squares {
+		t.Intents[i] = tm.turn(t, &t.Squares[i])
+	}
+}
+
+func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
+	cs := tm.class(r.Class)
+	if cs.err != "" {
+		tm.problem(t, &t.Report, r.Class, r.ID, engine.FaultError, cs.err)
+		return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}
+	}
+	self := tm.self(r.ID)
+	if tm.beforeCall() {
+		tm.memoryReset(&t.Report, t.Facts.Round)
+		self = tm.self(r.ID)
+		cs = tm.class(r.Class)
+		if cs.err != "" {
+			return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}
+		}
+	}
+	L := tm.L
+	for d := range 8 {
+		tm.view.RawSetInt(d+1, tm.num(int(r.View[d])))
+	}
+	L.Push(cs.run)
+	L.Push(self)
+	L.Push(tm.num(tm.index))
+	L.Push(tm.view)
+	L.Push(tm.num(r.Row))
+	L.Push(tm.num(r.Col))
+	tm.inRun, tm.become = true, engine.NoClass
+	fault, msg := tm.call(5, 4)
+	tm.inRun = false
+	var in engine.Intent
+	if fault == engine.NoFault {
+		in, msg = tm.decode(r, cs)
+		if msg != "" {
+			fault = engine.FaultError
+		}
+	}
+	L.Pop(L.GetTop())
+	if fault != engine.NoFault {
+		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg)
+		if tm.memTripped {
+			tm.memoryReset(&t.Report, t.Facts.Round)
+		}
+		return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: fault}
+	}
+	in.Become = tm.become
+	return in
+}
+
+// call runs the function and arguments already pushed, under a fresh budget.
+func (tm *Team) call(nargs, nret int) (engine.Fault, string) {
+	tm.budget.reset(tm.limits.Instructions)
+	tm.memTripped = false
+	err := tm.L.PCall(nargs, nret, nil)
+	used := int64(tm.limits.Instructions) - max(tm.budget.left, 0)
+	tm.charged += used * bytesPerInstr
+	switch {
+	case err == nil && !tm.memTripped:
+		return engine.NoFault, ""
+	case tm.memTripped:
+		return engine.FaultError, tm.errorText(err)
+	case tm.budget.spent:
+		return engine.FaultTimeout, tm.errorText(err)
+	default:
+		return engine.FaultError, tm.errorText(err)
+	}
+}
+
+func (tm *Team) self(id engine.SquareID) *lua.LTable {
+	for int(id) >= len(tm.selves) {
+		tm.selves = append(tm.selves, nil)
+	}
+	s := tm.selves[id]
+	if s == nil {
+		s = tm.L.NewTable()
+		tm.selves[id] = s
+	}
+	return s
+}
+
+// memoryReset rebuilds the team's Lua state after it went over its bound.
+func (tm *Team) memoryReset(rep *engine.Report, round int) {
+	tm.resets++
+	rep.Errors++
+	rep.Problems = append(rep.Problems, engine.Problem{Class: engine.NoClass, Square: -1, Kind: engine.FaultError,
+		Message: fmt.Sprintf("%s (%d MiB, limits.memory_mib): the team's Lua memory was reset", errMemory, tm.limits.MemoryBytes>>20)})
+	tm.boot()
+}
+
+// problem reports a fault for people to read: always the first of each class,
+// then at most one per round, so a script failing on every square does not
+// flood the log.
+func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID, id engine.SquareID, kind engine.Fault, msg string) {
+	cs := &tm.classes[class]
+	round := t.Facts.Round
+	if cs.reported && tm.lastProblemRound == round {
+		return
+	}
+	cs.reported = true
+	tm.lastProblemRound = round
+	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: id, Kind: kind, Message: msg})
+}
+
+// Settle gives newborn squares their initial data and runs the eliminated
+// hooks of the team's dead squares.
+func (tm *Team) Settle(s *engine.Settlement) {
+	tm.facts = s.Facts
+	tm.phaseStamp++
+	for _, b := range s.Births {
+		tm.self(b.Child) // grow the slice
+		if data, ok := tm.pending[b.Parent]; ok {
+			tm.selves[b.Child] = data
+			delete(tm.pending, b.Parent)
+		}
+	}
+	for _, d := range s.Deaths {
+		tm.eliminated(s, d)
+		if int(d.Square) < len(tm.selves) {
+			tm.selves[d.Square] = nil
+		}
+	}
+}
+
+func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
+	cs := tm.class(d.Class)
+	if cs.eliminated == nil {
+		return
+	}
+	L := tm.L
+	L.Push(cs.eliminated)
+	L.Push(tm.self(d.Square))
+	L.Push(tm.num(tm.index))
+	L.Push(tm.killers[d.Killer])
+	L.Push(tm.num(d.Row))
+	L.Push(tm.num(d.Col))
+	L.Push(tm.num(d.Killer))
+	fault, msg := tm.call(6, 0)
+	L.Pop(L.GetTop())
+	if fault == engine.NoFault {
+		return
+	}
+	switch fault {
+	case engine.FaultTimeout:
+		s.Report.Timeouts++
+	default:
+		s.Report.Errors++
+	}
+	cs2 := &tm.classes[d.Class]
+	if !cs2.reported || tm.lastProblemRound != s.Facts.Round {
+		cs2.reported = true
+		tm.lastProblemRound = s.Facts.Round
+		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: "eliminated: " + msg})
+	}
+	if tm.memTripped {
+		tm.memoryReset(&s.Report, s.Facts.Round)
+	}
+}

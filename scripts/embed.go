@@ -1,0 +1,11 @@
+// Package scripts holds the players shipped with SquareBattle. They are
+// embedded into the binary so that a bare `go install` can play; a folder on
+// disk (--scripts DIR, or ./scripts when present) replaces them.
+package scripts
+
+import "embed"
+
+// FS holds every shipped script at its root.
+//
+//go:embed *.lua
+var FS embed.FS
