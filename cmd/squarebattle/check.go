@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// checkCommand loads one script next to the other players, reports its
+// problems with file:line, and plays a short battle against Explorer.
+func checkCommand(args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("check", &c)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squarebattle check [flags] FILE.lua\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return bad(fmt.Errorf("check takes exactly one script file"))
+	}
+	file := fs.Arg(0)
+	cfg, err := loadConfig(fs, &c)
+	if err != nil {
+		return err
+	}
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return bad(err)
+	}
+	if !strings.HasSuffix(file, ".lua") {
+		return bad(fmt.Errorf("%s: a player script must end in .lua", file))
+	}
+	// Put the script beside the other players so that it can replicate
+	// into them, in a scratch folder that the real one never sees.
+	base, _, err := scriptsFS(cfg)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "squarebattle-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if err := copyScripts(base, dir); err != nil {
+		return err
+	}
+	id := strings.TrimSuffix(filepath.Base(file), ".lua")
+	if err := os.WriteFile(filepath.Join(dir, id+".lua"), src, 0o644); err != nil {
+		return err
+	}
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: os.DirFS(dir), Dir: filepath.Dir(file), Limits: limitsOf(cfg)})
+	if err != nil {
+		return err
+	}
+	var mine *luabind.Class
+	for _, cls := range cat.All {
+		if cls.ID == id {
+			mine = cls
+		}
+	}
+	if mine.Err != nil {
+		return bad(mine.Err)
+	}
+	if mine.Name == "" {
+		fmt.Fprintf(stdout, "%s loads. It has no name, so it is not a starting player: it can only be replicated into.\n", file)
+	} else {
+		fmt.Fprintf(stdout, "%s loads: starting player %q.\n", file, mine.Name)
+	}
+	explorer, err := cat.Find("explorer")
+	if err != nil {
+		return err
+	}
+	const size, rounds = 16, 300
+	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: battleSeed(cfg), Workers: 1}
+	setups, teams := luabind.Teams(cat, []*luabind.Class{mine, explorer}, o.Seed, size)
+	defer func() {
+		for _, t := range teams {
+			t.Close()
+		}
+	}()
+	o.Teams, o.Classes = setups, cat.Classes()
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		return err
+	}
+	s := b.Run()
+	st := s.Teams[0].Stats
+	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %d rounds, %s has %d squares (births %d, kills %d, deaths %d, collisions %d), %d timeouts, %d errors.\n",
+		size, size, s.Seed, s.Round, mine.DisplayName(), st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
+	problems := 0
+	for _, p := range s.FirstProblems {
+		if p.Team == 0 {
+			problems++
+			fmt.Fprintf(stdout, "  round %d, %s: %s\n", p.Round, p.Kind, p.Message)
+		}
+	}
+	if log := teams[0].Log(); len(log) > 0 {
+		fmt.Fprintln(stdout, "Last lines printed:")
+		for _, l := range log[max(0, len(log)-10):] {
+			fmt.Fprintf(stdout, "  %s\n", l)
+		}
+	}
+	if problems > 0 {
+		return fmt.Errorf("%s: %d kinds of problem while playing (%d timeouts, %d errors)", file, problems, st.Timeouts, st.Errors)
+	}
+	return nil
+}
+
+func copyScripts(from fs.FS, dir string) error {
+	entries, err := fs.ReadDir(from, ".")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") {
+			continue
+		}
+		data, err := fs.ReadFile(from, e.Name())
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

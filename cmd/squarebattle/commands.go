@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // something went wrong that is not the user's input
+	exitBadInput = 2 // unknown player, bad map, bad config key, bad flag
+)
+
+// errBadInput marks errors that are the user's to fix; they exit with 2.
+var errBadInput = errors.New("bad input")
+
+type badInput struct{ err error }
+
+func (e badInput) Error() string   { return e.err.Error() }
+func (e badInput) Unwrap() []error { return []error{e.err, errBadInput} }
+
+func bad(err error) error { return badInput{err} }
+
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"run", "play a battle without the terminal UI and print the standings", runCommand},
+		{"players", "list the player classes found in the scripts folder", playersCommand},
+		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
+		{"config", "print the effective configuration", configCommand},
+	}
+}
+
+// Main runs the command line and returns the exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	var err error
+	switch {
+	case len(args) == 0:
+		// The terminal UI arrives with its own issue; until then the bare
+		// command plays the shipped players against each other.
+		err = runCommand(nil, stdout, stderr)
+	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
+		usage(stdout)
+		return exitOK
+	default:
+		found := false
+		for _, c := range commands() {
+			if c.name == args[0] {
+				found = true
+				err = c.run(args[1:], stdout, stderr)
+			}
+		}
+		if !found {
+			fmt.Fprintf(stderr, "squarebattle: unknown command %q\n", args[0])
+			usage(stderr)
+			return exitBadInput
+		}
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, pflag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errBadInput):
+		fmt.Fprintf(stderr, "squarebattle: %s\n", oneLine(err))
+		return exitBadInput
+	default:
+		fmt.Fprintf(stderr, "squarebattle: %s\n", oneLine(err))
+		return exitFailure
+	}
+}
+
+// oneLine keeps multi-error messages readable: one problem per line, indented.
+func oneLine(err error) string {
+	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "\n  ")
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: squarebattle [command] [flags]")
+	fmt.Fprintln(w, "\nWith no command, plays a battle between the shipped players.")
+	fmt.Fprintln(w, "\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags.")
+}

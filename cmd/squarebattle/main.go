@@ -1,0 +1,9 @@
+// Command squarebattle runs SquareBattle: Lua-scripted teams of squares
+// fighting on a wrapping arena. Each subcommand lives in its own file.
+package main
+
+import "os"
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}

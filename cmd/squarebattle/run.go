@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// runCommand plays one headless battle.
+func runCommand(args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("run", &c)
+	mapFile := fs.String("map", "", "start from this arena (the seed's notation: rows top first, -1 empty, k = team k)")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squarebattle run [flags] PLAYER...\n\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every shipped starting player plays.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(fs, &c)
+	if err != nil {
+		return err
+	}
+	cat, err := loadCatalog(cfg)
+	if err != nil {
+		return err
+	}
+	players, err := pickPlayers(cat, fs.Args())
+	if err != nil {
+		return err
+	}
+	o := engine.Options{
+		Size:            cfg.Arena.Size,
+		Wrap:            cfg.Arena.Wrap,
+		Rounds:          cfg.Rules.Rounds,
+		ReplicateRounds: cfg.Rules.ReplicateRounds,
+		Seed:            battleSeed(cfg),
+		Workers:         workers(cfg),
+	}
+	if *mapFile != "" {
+		m, err := readMap(*mapFile)
+		if err != nil {
+			return err
+		}
+		if fs.Changed("size") && cfg.Arena.Size != m.Size {
+			return bad(fmt.Errorf("--size %d disagrees with the %d×%d map %s", cfg.Arena.Size, m.Size, m.Size, *mapFile))
+		}
+		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
+	}
+	snap, err := playBattle(cat, players, o)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, snap)
+	}
+	writeStandings(stdout, cfg, snap)
+	return nil
+}
+
+// pickPlayers resolves PLAYER arguments; none means every starting player.
+func pickPlayers(cat *luabind.Catalog, names []string) ([]*luabind.Class, error) {
+	if len(names) == 0 {
+		players := cat.Players()
+		if len(players) == 0 {
+			return nil, bad(fmt.Errorf("no starting players found"))
+		}
+		return players, nil
+	}
+	var players []*luabind.Class
+	for _, n := range names {
+		p, err := cat.Find(n)
+		if err != nil {
+			return nil, bad(err)
+		}
+		players = append(players, p)
+	}
+	return players, nil
+}
+
+func readMap(file string) (*engine.Map, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, bad(fmt.Errorf("map: %w", err))
+	}
+	m, err := engine.ParseMap(file, data)
+	if err != nil {
+		return nil, bad(err)
+	}
+	return m, nil
+}
+
+// playBattle runs a battle to its end with Lua controllers.
+func playBattle(cat *luabind.Catalog, players []*luabind.Class, o engine.Options) (*engine.Snapshot, error) {
+	setups, teams := luabind.Teams(cat, players, o.Seed, o.Size)
+	defer func() {
+		for _, t := range teams {
+			t.Close()
+		}
+	}()
+	o.Teams = setups
+	o.Classes = cat.Classes()
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		return nil, bad(err)
+	}
+	return b.Run(), nil
+}
+
+// battleJSON is the contract of `run --json`.
+type battleJSON struct {
+	Seed       uint64     `json:"seed"`
+	Rounds     int        `json:"rounds"`
+	Size       int        `json:"size"`
+	Winner     *string    `json:"winner"`
+	WinnerTeam *int       `json:"winner_team"`
+	Teams      []teamJSON `json:"teams"`
+	Board      [][]int    `json:"board"`
+}
+
+type teamJSON struct {
+	Team       int    `json:"team"`
+	Player     string `json:"player"`
+	Squares    int    `json:"squares"`
+	Births     int    `json:"births"`
+	Kills      int    `json:"kills"`
+	Deaths     int    `json:"deaths"`
+	Collisions int    `json:"collisions"`
+	Timeouts   int    `json:"timeouts"`
+	Errors     int    `json:"errors"`
+}
+
+func writeJSON(w io.Writer, s *engine.Snapshot) error {
+	out := battleJSON{Seed: s.Seed, Rounds: s.Round, Size: s.Size, Board: s.Board()}
+	if s.Winner >= 0 {
+		name, team := s.Teams[s.Winner].Player.Name, s.Winner
+		out.Winner, out.WinnerTeam = &name, &team
+	}
+	for _, t := range s.Teams {
+		st := t.Stats
+		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Player: t.Player.Name, Squares: st.Squares, Births: st.Births,
+			Kills: st.Kills, Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors})
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
+	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %d rounds played (limit %d)\n\n", s.Size, s.Size, s.Seed, s.Round, s.Rounds)
+	if s.Winner >= 0 {
+		t := s.Teams[s.Winner]
+		fmt.Fprintf(w, "Winner: team %d, %s, with %d squares.\n", t.Team, t.Player.Name, t.Stats.Squares)
+		if t.Player.Victory != "" {
+			fmt.Fprintf(w, "  %q\n", t.Player.Victory)
+		}
+	} else {
+		fmt.Fprintln(w, "No winner: a tie.")
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "team\tplayer\tsquares\tbirths\tkills\tdeaths\tcollisions\ttimeouts\terrors\t")
+	for _, t := range s.Teams {
+		st := t.Stats
+		name := t.Player.Name
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", t.Team, name, st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
+	}
+	tw.Flush()
+	for _, t := range s.Teams {
+		if t.Eliminated > 0 && t.Player.Defeat != "" {
+			fmt.Fprintf(w, "team %d %s, out in round %d: %q\n", t.Team, t.Player.Name, t.Eliminated, t.Player.Defeat)
+		}
+	}
+	if len(s.FirstProblems) > 0 {
+		fmt.Fprintln(w, "\nScript problems (the first of each team and class):")
+		for _, p := range s.FirstProblems {
+			who := "team " + fmt.Sprint(p.Team)
+			if p.Team >= 0 && p.Team < len(s.Teams) {
+				who += " " + s.Teams[p.Team].Player.Name
+			}
+			fmt.Fprintf(w, "  round %d, %s, %s: %s\n", p.Round, who, p.Kind, strings.TrimSpace(p.Message))
+		}
+	}
+}

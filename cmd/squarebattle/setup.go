@@ -1,0 +1,124 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+
+	"github.com/spf13/pflag"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/scripts"
+)
+
+// commonFlags are the flags every battle-playing command shares.
+type commonFlags struct {
+	config string
+}
+
+func newFlagSet(name string, c *commonFlags) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.StringVar(&c.config, "config", "", "configuration file (default: ./squarebattle.yaml, then the user config dir)")
+	fs.String("scripts", "", "folder of player scripts (default: ./scripts when present, else the shipped players)")
+	fs.Int64("seed", 0, "battle seed; 0 picks a random one and prints it")
+	fs.Int("size", 0, "arena size N for an N×N arena")
+	fs.Int("rounds", 0, "round limit")
+	fs.Int("workers", 0, "teams run in parallel on this many goroutines (0 = one per CPU)")
+	return fs
+}
+
+// parseFlags parses args; flag errors are bad input.
+func parseFlags(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return bad(err)
+	}
+	return nil
+}
+
+// loadConfig layers defaults, file, environment and the flags that were set.
+func loadConfig(fs *pflag.FlagSet, c *commonFlags) (config.Config, error) {
+	cfg, _, err := config.Load(config.LoadOptions{
+		File:    c.config,
+		Flags:   fs,
+		Environ: os.Environ(),
+		Dir:     ".",
+	})
+	if err != nil {
+		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs_ErrNotExist) {
+			return cfg, bad(err)
+		}
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+var fs_ErrNotExist = fs.ErrNotExist
+
+// scriptsFS picks the scripts folder: the configured one, ./scripts when it
+// exists, or the players embedded in the binary.
+func scriptsFS(cfg config.Config) (fs.FS, string, error) {
+	if cfg.Scripts != "" {
+		st, err := os.Stat(cfg.Scripts)
+		if err != nil {
+			return nil, "", bad(fmt.Errorf("scripts folder: %w", err))
+		}
+		if !st.IsDir() {
+			return nil, "", bad(fmt.Errorf("scripts folder %s is not a folder", cfg.Scripts))
+		}
+		return os.DirFS(cfg.Scripts), cfg.Scripts, nil
+	}
+	if st, err := os.Stat("scripts"); err == nil && st.IsDir() {
+		return os.DirFS("scripts"), "scripts", nil
+	}
+	return scripts.FS, "scripts", nil
+}
+
+func limitsOf(cfg config.Config) luabind.Limits {
+	return luabind.Limits{
+		Instructions: cfg.Limits.Instructions,
+		MemoryBytes:  cfg.Limits.MemoryMiB << 20,
+		StringBytes:  cfg.Limits.StringBytes,
+		ScriptBytes:  cfg.Limits.ScriptBytes,
+		CallDepth:    cfg.Limits.CallDepth,
+	}
+}
+
+func loadCatalog(cfg config.Config) (*luabind.Catalog, error) {
+	fsys, dir, err := scriptsFS(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: limitsOf(cfg)})
+}
+
+// battleSeed returns the configured seed, or a fresh random one.
+func battleSeed(cfg config.Config) uint64 {
+	if cfg.Seed != 0 {
+		return uint64(cfg.Seed)
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	s := binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1) // fits a JSON number exactly
+	if s == 0 {
+		s = 1
+	}
+	return s
+}
+
+func workers(cfg config.Config) int {
+	if cfg.Workers > 0 {
+		return cfg.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func defaultYAML() []byte { return config.DefaultYAML() }
