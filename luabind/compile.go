@@ -15,6 +15,9 @@ import (
 // rebind it.
 const concatName = "__sb_concat"
 
+// lenName holds the length function that replaces the `#` operator.
+const lenName = "__sb_len"
+
 // maxNesting bounds how deeply expressions and blocks may nest. gopher-lua's
 // compiler recurses on nesting, and an absurdly nested script would otherwise
 // cost the process a huge Go stack before any budget applies.
@@ -24,6 +27,7 @@ const maxNesting = 200
 // rewritten into a call of a checked function passed to the chunk, because
 // the CONCAT instruction is a single VM step however long the result, and
 // `s = s .. s` forty times would otherwise exhaust the machine's memory.
+// Every `#x` is rewritten too, see tables.go.
 func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, error) {
 	if len(src) > maxBytes {
 		return nil, fmt.Errorf("%s: script is %d bytes, the limit is %d (limits.script_bytes)", name, len(src), maxBytes)
@@ -40,7 +44,7 @@ func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, e
 	if r.err != nil {
 		return nil, r.err
 	}
-	head := &ast.LocalAssignStmt{Names: []string{concatName}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
+	head := &ast.LocalAssignStmt{Names: []string{concatName, lenName}, Exprs: []ast.Expr{&ast.Comma3Expr{}}}
 	head.SetLine(1)
 	head.SetLastLine(1)
 	chunk = append([]ast.Stmt{head}, chunk...)
@@ -88,8 +92,8 @@ func (r *rewriter) deep(depth int, n ast.PositionHolder) bool {
 }
 
 func (r *rewriter) name1(line int, n string) {
-	if n == concatName {
-		r.fail(line, "the name %s is reserved", concatName)
+	if n == concatName || n == lenName {
+		r.fail(line, "the name %s is reserved", n)
 	}
 }
 
@@ -211,18 +215,23 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	case *ast.UnaryNotOpExpr:
 		x.Expr = r.expr(x.Expr, depth)
 	case *ast.UnaryLenOpExpr:
-		x.Expr = r.expr(x.Expr, depth)
+		return r.call(lenName, x, r.expr(x.Expr, depth))
 	case *ast.FunctionExpr:
 		r.function(x, depth)
 	case *ast.StringConcatOpExpr:
-		lhs, rhs := r.expr(x.Lhs, depth), r.expr(x.Rhs, depth)
-		fn := &ast.IdentExpr{Value: concatName}
-		fn.SetLine(x.Line())
-		fn.SetLastLine(x.Line())
-		call := &ast.FuncCallExpr{Func: fn, Args: []ast.Expr{lhs, rhs}, AdjustRet: true}
-		call.SetLine(x.Line())
-		call.SetLastLine(x.LastLine())
-		return call
+		return r.call(concatName, x, r.expr(x.Lhs, depth), r.expr(x.Rhs, depth))
 	}
 	return e
+}
+
+// call builds a call of one of the checked functions in place of an
+// operator, keeping the operator's line for error messages.
+func (r *rewriter) call(name string, at ast.Expr, args ...ast.Expr) ast.Expr {
+	fn := &ast.IdentExpr{Value: name}
+	fn.SetLine(at.Line())
+	fn.SetLastLine(at.Line())
+	call := &ast.FuncCallExpr{Func: fn, Args: args, AdjustRet: true}
+	call.SetLine(at.Line())
+	call.SetLastLine(at.LastLine())
+	return call
 }

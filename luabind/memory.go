@@ -30,8 +30,11 @@ var errMemory = errors.New("memory limit exceeded")
 const (
 	bytesPerInstr = 128
 	probeEvery    = 2048
-	// maxArrayIndex keeps gopher-lua's array gap filling to 1 MiB per write.
-	maxArrayIndex = 1 << 16
+	// maxArrayIndex bounds the Go work of one instruction on a table: a
+	// write far past the end of the array part fills the gap with nils (at
+	// most 16 KiB here) and `#` walks back over trailing nils (at most 1023
+	// steps). Larger integer keys live in the hash part; see tables.go.
+	maxArrayIndex = 1 << 10
 )
 
 // backstopBytes is the process heap size above which teams check themselves.

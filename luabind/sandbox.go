@@ -164,7 +164,8 @@ const maxPrintLine = 240
 func (tm *Team) luaUnpack(L *lua.LState) int {
 	t := L.CheckTable(1)
 	i := L.OptInt(2, 1)
-	j := L.OptInt(3, t.Len())
+	n0, _ := border(t)
+	j := L.OptInt(3, n0)
 	if i > j {
 		return 0
 	}
@@ -174,7 +175,7 @@ func (tm *Team) luaUnpack(L *lua.LState) int {
 	}
 	tm.charge(L, n/8)
 	for k := i; k <= j; k++ {
-		L.Push(t.RawGetInt(k))
+		L.Push(t.RawGet(lua.LNumber(k)))
 	}
 	return int(n)
 }

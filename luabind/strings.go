@@ -14,7 +14,7 @@ import (
 // for the bytes they touch and refuse to build strings longer than the
 // configured limit before allocating them.
 const (
-	bytesPerInstruction = 64 // bytes copied or scanned per instruction charged
+	bytesPerInstruction = 1024 // bytes copied or scanned per instruction charged (a memcpy of 1 KiB costs about one VM instruction)
 	stepsPerInstruction = 8  // pattern-matching steps per instruction charged
 )
 
@@ -480,37 +480,13 @@ func replacement(L *lua.LState, v lua.LValue, whole string) (string, bool) {
 	return "", false
 }
 
-func (tm *Team) wrapTables(L *lua.LState, lib *lua.LTable) {
-	orig := func(name string) *lua.LFunction { return lib.RawGetString(name).(*lua.LFunction) }
-	for _, name := range []string{"insert", "remove", "sort", "maxn", "getn"} {
-		fn := orig(name)
-		sorting := name == "sort"
-		lib.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
-			t := L.CheckTable(1)
-			n := int64(t.Len())
-			cost := n / 16
-			if sorting && n > 1 {
-				cost = n * int64(bits.Len64(uint64(n))) / 4
-			}
-			tm.charge(L, cost)
-			top := L.GetTop()
-			L.Push(fn)
-			for k := 1; k <= top; k++ {
-				L.Push(L.Get(k))
-			}
-			L.Call(top, lua.MultRet)
-			return L.GetTop() - top
-		}))
-	}
-	lib.RawSetString("concat", L.NewFunction(tm.tableConcat))
-}
-
 // tableConcat is table.concat with the result size checked before building.
 func (tm *Team) tableConcat(L *lua.LState) int {
 	t := L.CheckTable(1)
 	sep := L.OptString(2, "")
 	i := L.OptInt(3, 1)
-	j := L.OptInt(4, t.Len())
+	n, _ := border(t)
+	j := L.OptInt(4, n)
 	if i > j {
 		L.Push(lua.LString(""))
 		return 1
@@ -520,7 +496,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 	}
 	var total int64
 	for k := i; k <= j; k++ {
-		s, ok := concatOperand(t.RawGetInt(k))
+		s, ok := concatOperand(t.RawGet(lua.LNumber(k)))
 		if !ok {
 			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
 		}
@@ -536,7 +512,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 	var sb strings.Builder
 	sb.Grow(int(total))
 	for k := i; k <= j; k++ {
-		s, _ := concatOperand(t.RawGetInt(k))
+		s, _ := concatOperand(t.RawGet(lua.LNumber(k)))
 		sb.WriteString(s)
 		if k < j {
 			sb.WriteString(sep)

@@ -51,6 +51,7 @@ type Team struct {
 	nums    []lua.LValue // boxed numbers -2 .. max(size, teams), to call without allocating
 	killers []lua.LValue
 	concat  *lua.LFunction
+	length  *lua.LFunction
 
 	facts      *engine.Facts
 	phaseStamp int
@@ -108,6 +109,7 @@ func (tm *Team) boot() {
 	tm.patterns = map[string]*luapattern.Pattern{}
 	tm.base = tm.openLibraries(L)
 	tm.concat = L.NewFunction(tm.luaConcat)
+	tm.length = L.NewFunction(tm.luaLen)
 	tm.classes = make([]classState, len(tm.cat.loaded))
 	tm.view = L.CreateTable(8, 0)
 	n := max(tm.opts.Size, tm.opts.Teams) + 3
@@ -184,7 +186,8 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	tm.budget.reset(tm.limits.Instructions * loadBudgetFactor)
 	L.Push(fn)
 	L.Push(tm.concat)
-	err := L.PCall(1, 1, nil)
+	L.Push(tm.length)
+	err := L.PCall(2, 1, nil)
 	if err != nil {
 		cs.err = tm.errorText(err)
 		return cs

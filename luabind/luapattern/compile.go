@@ -11,7 +11,8 @@ package luapattern
 type opcode uint8
 
 const (
-	opClass    opcode = iota // one single-character class, optionally quantified
+	opChar     opcode = iota // one literal byte x, optionally quantified
+	opClass                  // one single-character class, optionally quantified
 	opOpen                   // '(' : start capture n
 	opPosition               // '()': position capture n
 	opClose                  // ')' : close capture n
@@ -21,13 +22,24 @@ const (
 	opEnd                    // '$' as the last pattern character
 )
 
+// item is kept small (12 bytes), so that a long pattern does not cost much
+// more memory than its source text; character sets live in Pattern.sets,
+// each distinct set once.
 type item struct {
 	op  opcode
-	rep byte // for opClass: 0 (exactly once), '*', '+', '-' or '?'
-	n   uint8
-	x   byte // %bxy delimiters
-	y   byte
-	set charset // opClass, opFrontier
+	rep byte  // opChar, opClass: 0 (exactly once), '*', '+', '-' or '?'
+	n   uint8 // capture index
+	x   byte  // opChar: the byte; opBalance: the opening delimiter
+	y   byte  // opBalance: the closing delimiter
+	set int32 // opClass, opFrontier: index into Pattern.sets
+}
+
+// single reports whether byte b matches the single-character item it.
+func single(sets []charset, it *item, b byte) bool {
+	if it.op == opChar {
+		return b == it.x
+	}
+	return sets[it.set].has(b)
 }
 
 // charset is a set of byte values.
@@ -133,6 +145,21 @@ type compiler struct {
 	p      *Pattern
 	open   []uint8 // unfinished captures, innermost last
 	closed [MaxCaptures]bool
+	setIDs map[charset]int32
+}
+
+// intern returns the index of s in p.sets, adding it if it is new.
+func (c *compiler) intern(s *charset) int32 {
+	if id, ok := c.setIDs[*s]; ok {
+		return id
+	}
+	if c.setIDs == nil {
+		c.setIDs = make(map[charset]int32)
+	}
+	id := int32(len(c.p.sets))
+	c.p.sets = append(c.p.sets, *s)
+	c.setIDs[*s] = id
+	return id
 }
 
 func compile(pattern string, anchorAllowed bool) (*Pattern, error) {
@@ -198,12 +225,12 @@ func compile(pattern string, anchorAllowed bool) (*Pattern, error) {
 				if i >= len(pattern) || pattern[i] != '[' {
 					return fail(msgFrontierBracket)
 				}
-				it := item{op: opFrontier}
-				next, ok := parseSet(pattern, i, &it.set)
+				var set charset
+				next, ok := parseSet(pattern, i, &set)
 				if !ok {
 					return fail(msgMissingBracket)
 				}
-				p.items = append(p.items, it)
+				p.items = append(p.items, item{op: opFrontier, set: c.intern(&set)})
 				i = next
 				continue
 			case '0' <= e && e <= '9':
@@ -217,20 +244,27 @@ func compile(pattern string, anchorAllowed bool) (*Pattern, error) {
 			}
 		}
 		// A single-character class, possibly followed by a quantifier.
-		it := item{op: opClass}
-		next, msg := parseSingle(pattern, i, &it.set)
-		if msg != "" {
-			return fail(msg)
+		var it item
+		switch ch := pattern[i]; ch {
+		case '.', '%', '[':
+			var set charset
+			next, msg := parseSingle(pattern, i, &set)
+			if msg != "" {
+				return fail(msg)
+			}
+			it = item{op: opClass, set: c.intern(&set)}
+			i = next
+		default:
+			it = item{op: opChar, x: ch}
+			i++
 		}
+		next := i
 		if next < len(pattern) {
 			switch q := pattern[next]; q {
 			case '*', '+', '-', '?':
 				it.rep = q
 				next++
 			}
-		}
-		if it.rep != 0 {
-			p.choices++
 		}
 		p.items = append(p.items, it)
 		i = next

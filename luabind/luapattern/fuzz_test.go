@@ -20,92 +20,95 @@ func FuzzFind(f *testing.F) {
 	}
 	f.Add("a*a*a*a*a*a*a*a*b", "aaaaaaaaaaaaaaaaaaaaaaaaa")
 	f.Add("(%b())(%f[%w]%w+)%2", "(x) ab ab")
-	f.Fuzz(func(t *testing.T, pattern, subject string) {
-		p, err := Compile(pattern)
-		if err != nil {
-			var pe *Error
-			if !errors.As(err, &pe) || pe.Msg == "" || pe.Pattern != pattern {
-				t.Fatalf("Compile(%q) = %#v", pattern, err)
-			}
-			return
+	f.Fuzz(fuzzFind)
+}
+
+func fuzzFind(t *testing.T, pattern, subject string) {
+	defer slowWatch(pattern, subject)()
+	p, err := Compile(pattern)
+	if err != nil {
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Msg == "" || pe.Pattern != pattern {
+			t.Fatalf("Compile(%q) = %#v", pattern, err)
 		}
-		if p.NumCaptures() > MaxCaptures {
-			t.Fatalf("%d captures", p.NumCaptures())
+		return
+	}
+	if p.NumCaptures() > MaxCaptures {
+		t.Fatalf("%d captures", p.NumCaptures())
+	}
+	for _, init := range []int{0, len(subject) / 2, len(subject)} {
+		const small, large = 5_000, 50_000
+		s1 := int64(small)
+		m1, ok1, err1 := p.Find(subject, init, &s1)
+		if err1 != nil && !errors.Is(err1, ErrBudget) {
+			t.Fatalf("Find(%q, %q, %d): unexpected error %v", pattern, subject, init, err1)
 		}
-		for _, init := range []int{0, len(subject) / 2, len(subject)} {
-			const small, large = 5_000, 50_000
-			s1 := int64(small)
-			m1, ok1, err1 := p.Find(subject, init, &s1)
-			if err1 != nil && !errors.Is(err1, ErrBudget) {
-				t.Fatalf("Find(%q, %q, %d): unexpected error %v", pattern, subject, init, err1)
+		if err1 != nil {
+			if s1 >= 0 {
+				t.Fatalf("ErrBudget with %d steps left", s1)
 			}
-			if err1 != nil {
-				if s1 >= 0 {
-					t.Fatalf("ErrBudget with %d steps left", s1)
-				}
-				continue
-			}
-			if s1 < 0 || s1 > small {
-				t.Fatalf("budget left %d out of range", s1)
-			}
-			if ok1 {
-				checkMatch(t, pattern, subject, init, p, m1)
-			}
-			s2 := int64(large)
-			m2, ok2, err2 := p.Find(subject, init, &s2)
-			if err2 != nil || ok1 != ok2 || !reflect.DeepEqual(m1, m2) || small-s1 != large-s2 {
-				t.Fatalf("Find(%q, %q, %d): budget changed the answer: %v %+v (%d steps) vs %v %+v %v (%d steps)",
-					pattern, subject, init, ok1, m1, small-s1, ok2, m2, err2, large-s2)
-			}
+			continue
 		}
-		// MatchAt at every position agrees with Find for an anchored
-		// pattern and stays in bounds for any pattern.
-		for pos := 0; pos <= len(subject) && pos < 64; pos++ {
-			steps := int64(5_000)
-			m, ok, err := p.MatchAt(subject, pos, &steps)
-			if err != nil && !errors.Is(err, ErrBudget) {
-				t.Fatalf("MatchAt: %v", err)
+		if s1 < 0 || s1 > small {
+			t.Fatalf("budget left %d out of range", s1)
+		}
+		if ok1 {
+			checkMatch(t, pattern, subject, init, p, m1)
+		}
+		s2 := int64(large)
+		m2, ok2, err2 := p.Find(subject, init, &s2)
+		if err2 != nil || ok1 != ok2 || !reflect.DeepEqual(m1, m2) || small-s1 != large-s2 {
+			t.Fatalf("Find(%q, %q, %d): budget changed the answer: %v %+v (%d steps) vs %v %+v %v (%d steps)",
+				pattern, subject, init, ok1, m1, small-s1, ok2, m2, err2, large-s2)
+		}
+	}
+	// MatchAt at every position agrees with Find for an anchored
+	// pattern and stays in bounds for any pattern.
+	for pos := 0; pos <= len(subject) && pos < 64; pos++ {
+		steps := int64(5_000)
+		m, ok, err := p.MatchAt(subject, pos, &steps)
+		if err != nil && !errors.Is(err, ErrBudget) {
+			t.Fatalf("MatchAt: %v", err)
+		}
+		if ok {
+			if m.Start != pos {
+				t.Fatalf("MatchAt(%d) started at %d", pos, m.Start)
 			}
-			if ok {
-				if m.Start != pos {
-					t.Fatalf("MatchAt(%d) started at %d", pos, m.Start)
-				}
-				checkMatch(t, pattern, subject, pos, p, m)
-			}
+			checkMatch(t, pattern, subject, pos, p, m)
 		}
-		// A whole gsub with a capture-heavy replacement.
-		steps := int64(20_000)
-		out, n, err := p.Gsub(nil, subject, -1, &steps, func(dst []byte, m Match) ([]byte, error) {
-			checkMatch(t, pattern, subject, m.Start, p, m)
-			return Expand(dst, "[%0%1]", subject, m)
-		})
-		if err != nil && !errors.Is(err, ErrBudget) && err.Error() != msgCaptureIndex {
-			t.Fatalf("Gsub: %v", err)
-		}
-		if err == nil && (n < 0 || n > len(subject)+1 || len(out) < len(subject)-n) {
-			t.Fatalf("Gsub: %d matches, %d bytes out", n, len(out))
-		}
-		// gmatch walks forward and ends.
-		gp, err := CompileGmatch(pattern)
-		if err != nil {
-			t.Fatalf("CompileGmatch(%q) failed after Compile succeeded: %v", pattern, err)
-		}
-		steps = 20_000
-		for pos, iter := 0, 0; ; iter++ {
-			m, next, ok, err := gp.GmatchNext(subject, pos, &steps)
-			if err != nil || !ok {
-				if err != nil && !errors.Is(err, ErrBudget) {
-					t.Fatalf("GmatchNext: %v", err)
-				}
-				break
-			}
-			if next <= pos || m.Start < pos || iter > len(subject)+1 {
-				t.Fatalf("GmatchNext does not advance: pos %d next %d match %+v", pos, next, m)
-			}
-			checkMatch(t, pattern, subject, m.Start, gp, m)
-			pos = next
-		}
+	}
+	// A whole gsub with a capture-heavy replacement.
+	steps := int64(20_000)
+	out, n, err := p.Gsub(nil, subject, -1, &steps, func(dst []byte, m Match) ([]byte, error) {
+		checkMatch(t, pattern, subject, m.Start, p, m)
+		return Expand(dst, "[%0%1]", subject, m)
 	})
+	if err != nil && !errors.Is(err, ErrBudget) && err.Error() != msgCaptureIndex {
+		t.Fatalf("Gsub: %v", err)
+	}
+	if err == nil && (n < 0 || n > len(subject)+1 || len(out) < len(subject)-n) {
+		t.Fatalf("Gsub: %d matches, %d bytes out", n, len(out))
+	}
+	// gmatch walks forward and ends.
+	gp, err := CompileGmatch(pattern)
+	if err != nil {
+		t.Fatalf("CompileGmatch(%q) failed after Compile succeeded: %v", pattern, err)
+	}
+	steps = 20_000
+	for pos, iter := 0, 0; ; iter++ {
+		m, next, ok, err := gp.GmatchNext(subject, pos, &steps)
+		if err != nil || !ok {
+			if err != nil && !errors.Is(err, ErrBudget) {
+				t.Fatalf("GmatchNext: %v", err)
+			}
+			break
+		}
+		if next <= pos || m.Start < pos || iter > len(subject)+1 {
+			t.Fatalf("GmatchNext does not advance: pos %d next %d match %+v", pos, next, m)
+		}
+		checkMatch(t, pattern, subject, m.Start, gp, m)
+		pos = next
+	}
 }
 
 // checkMatch asserts the invariants of a successful match found from init.

@@ -31,11 +31,10 @@ type capPos struct{ start, end int }
 
 // machine is the state of one call; it lives on the caller's stack.
 type machine struct {
-	p     *Pattern
-	subj  string
-	left  int64
-	stack []choice // for patterns with many quantifiers; reused by run calls
-	caps  [MaxCaptures]capPos
+	p    *Pattern
+	subj string
+	left int64
+	caps [MaxCaptures]capPos
 }
 
 // smallStack is the number of choice points run keeps in a local array.
@@ -85,16 +84,12 @@ func (m *machine) run(s int) (end int, ok bool, err error) {
 	items := m.p.items
 	subj := m.subj
 	n := len(subj)
-	// The stack never holds more than one choice point per quantified item,
-	// so it is allocated once at its final size and append never grows it.
+	// The stack starts in a local array and grows by append only when a
+	// match really stacks that many choice points; every push has been paid
+	// for with a step, so the memory is O(steps) as well as O(items).
 	var local [smallStack]choice
 	stack := local[:0]
-	if m.p.choices > smallStack {
-		if cap(m.stack) < m.p.choices {
-			m.stack = make([]choice, 0, m.p.choices)
-		}
-		stack = m.stack[:0]
-	}
+	sets := m.p.sets
 	left := m.left
 	pc := 0
 
@@ -109,17 +104,17 @@ func (m *machine) run(s int) (end int, ok bool, err error) {
 			goto budget
 		}
 		switch it.op {
-		case opClass:
+		case opChar, opClass:
 			switch it.rep {
 			case 0:
-				if s < n && it.set.has(subj[s]) {
+				if s < n && single(sets, it, subj[s]) {
 					s++
 					pc++
 					continue
 				}
 				goto fail
 			case '?':
-				if s < n && it.set.has(subj[s]) {
+				if s < n && single(sets, it, subj[s]) {
 					stack = append(stack, choice{pc: pc, s: s})
 					s++
 				}
@@ -131,13 +126,13 @@ func (m *machine) run(s int) (end int, ok bool, err error) {
 				continue
 			default: // '*', '+'
 				if it.rep == '+' {
-					if s >= n || !it.set.has(subj[s]) {
+					if s >= n || !single(sets, it, subj[s]) {
 						goto fail
 					}
 					s++
 				}
 				base := s
-				for s < n && it.set.has(subj[s]) {
+				for s < n && single(sets, it, subj[s]) {
 					left--
 					if left < 0 {
 						goto budget
@@ -213,7 +208,7 @@ func (m *machine) run(s int) (end int, ok bool, err error) {
 			if s < n {
 				cur = subj[s]
 			}
-			if it.set.has(prev) || !it.set.has(cur) {
+			if set := &sets[it.set]; set.has(prev) || !set.has(cur) {
 				goto fail
 			}
 			pc++
@@ -246,7 +241,7 @@ func (m *machine) run(s int) (end int, ok bool, err error) {
 				pc = top.pc + 1
 				stack = stack[:len(stack)-1]
 			case '-':
-				if top.s >= n || !it.set.has(subj[top.s]) {
+				if top.s >= n || !single(sets, it, subj[top.s]) {
 					stack = stack[:len(stack)-1]
 					continue
 				}

@@ -117,7 +117,7 @@ type Pattern struct {
 	items    []item
 	ncap     int
 	posCap   [MaxCaptures]bool
-	choices  int // quantified items: the most choice points a match can stack
+	sets     []charset
 }
 
 // String returns the source text of the pattern.

@@ -1,0 +1,130 @@
+package luabind
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// victim is a well-behaved player: it wanders, replicates now and then and
+// keeps count of its own turns in self, which must never be disturbed.
+const victim = `return { name = "Victim", run = function(self, team, view)
+  self.turns = (self.turns or 0) + 1
+  team_memory.total = (team_memory.total or 0) + 1
+  if self.turns % 7 == 0 then return REPLICATE, math.random(8), nil, {turns = 0} end
+  local d = math.random(8)
+  if view[d] == EMPTY then return MOVE, d end
+end }`
+
+const idle = `return { name = "Idle", run = function() end }`
+
+// TestHostileScripts plays every script in testdata/hostile against the
+// victim and checks that the hostile team is charged (timeouts or errors, as
+// its "-- expect:" line says) while the victim's battle is exactly the one it
+// plays against a square that only waits.
+func TestHostileScripts(t *testing.T) {
+	old := backstopBytes
+	backstopBytes = 256 << 20
+	t.Cleanup(func() { backstopBytes = old })
+
+	paths, _ := filepath.Glob("testdata/hostile/*.lua")
+	if len(paths) < 20 {
+		t.Fatalf("found %d hostile scripts", len(paths))
+	}
+	lim := DefaultLimits()
+	lim.MemoryBytes = 16 << 20
+	opts := engine.Options{Size: 8, Wrap: true, Rounds: 40, ReplicateRounds: 3, Seed: 11, Workers: 2}
+
+	base := catalogOf(t, map[string]string{"idle.lua": idle, "victim.lua": victim}, lim)
+	b, _ := battle(t, base, []string{"idle", "victim"}, opts)
+	want := b.Run()
+
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".lua"), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect := ""
+			if first, _, _ := strings.Cut(string(src), "\n"); strings.HasPrefix(first, "-- expect: ") {
+				expect = strings.TrimPrefix(first, "-- expect: ")
+			}
+			cat := catalogOf(t, map[string]string{"hostile.lua": string(src), "idle.lua": idle, "victim.lua": victim}, lim)
+			b, _ := battle(t, cat, []string{"hostile", "victim"}, opts)
+			got := b.Run()
+			h := got.Teams[0].Stats
+			switch expect {
+			case "timeout":
+				if h.Timeouts == 0 {
+					t.Errorf("hostile stats %+v, want timeouts", h)
+				}
+			case "error":
+				if h.Errors == 0 {
+					t.Errorf("hostile stats %+v, want errors", h)
+				}
+			default:
+				t.Fatalf("no '-- expect: timeout|error' line")
+			}
+			if len(got.FirstProblems) == 0 || got.FirstProblems[0].Team != 0 || !strings.Contains(got.FirstProblems[0].Message, ":") {
+				t.Errorf("problems = %+v, want the hostile team's first problem with a position", got.FirstProblems)
+			} else {
+				t.Logf("shown as: %s", got.FirstProblems[0].Message)
+			}
+			if got.Teams[1].Stats != want.Teams[1].Stats || !reflect.DeepEqual(got.Cells, want.Cells) {
+				t.Errorf("the victim's battle changed:\n got %+v\nwant %+v", got.Teams[1].Stats, want.Teams[1].Stats)
+			}
+		})
+	}
+}
+
+// TestBrokenScriptsLoad: a script that cannot load is reported with its
+// position and left out; the others still load.
+func TestBrokenScriptsLoad(t *testing.T) {
+	cat := catalogOf(t, map[string]string{
+		"syntax.lua":    "return { name = 'S', run = function( end }",
+		"norun.lua":     "return { name = 'N' }",
+		"notable.lua":   "return 42",
+		"toplevel.lua":  "local x = nil\nx.y = 1\nreturn {}",
+		"spinload.lua":  "while true do end",
+		"badname.lua":   "return { name = {}, run = function() end }",
+		"reserved.lua":  "local __sb_concat = 1 return { run = function() end }",
+		"bytecode.lua":  "\x1bLua garbage",
+		"good.lua":      "return { name = 'Good', run = function() end }",
+		"fragment.lua":  "return { run = function() end }",
+		"toodeep.lua":   "return " + strings.Repeat("{", 300) + strings.Repeat("}", 300),
+		"concatok.lua":  "local s = 'a' .. 1 .. 'b' return { name = s, run = function() end }",
+	}, DefaultLimits())
+	want := map[string]string{
+		"syntax":   "t/syntax.lua:1:",
+		"norun":    "no run function",
+		"notable":  "must return a table",
+		"toplevel": "t/toplevel.lua:2:",
+		"spinload": "instruction budget exceeded",
+		"badname":  "name must be a string",
+		"reserved": "reserved",
+		"bytecode": "bytecode",
+		"toodeep":  "nesting deeper",
+	}
+	for _, cls := range cat.All {
+		w, broken := want[cls.ID]
+		switch {
+		case broken && (cls.Err == nil || !strings.Contains(cls.Err.Error(), w)):
+			t.Errorf("%s: error %v, want one containing %q", cls.ID, cls.Err, w)
+		case !broken && cls.Err != nil:
+			t.Errorf("%s: unexpected error %v", cls.ID, cls.Err)
+		}
+	}
+	if got := cat.Classes(); !reflect.DeepEqual(got, []string{"concatok", "fragment", "good"}) {
+		t.Errorf("usable classes = %v", got)
+	}
+	if p, err := cat.Find("a1b"); err != nil || p.ID != "concatok" {
+		t.Errorf("Find by display name: %v, %v", p, err)
+	}
+	if _, err := cat.Find("fragment"); err == nil {
+		t.Errorf("a class without a name was accepted as a starting player")
+	}
+}

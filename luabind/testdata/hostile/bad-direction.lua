@@ -1,0 +1,2 @@
+-- expect: error
+return { name = "Hostile", run = function() return MOVE, 99 end }

@@ -1,0 +1,2 @@
+-- expect: error
+return { name = "Hostile", run = function() return string.format("%099999999d", 1) end }

@@ -1,0 +1,5 @@
+-- expect: error
+-- A table with metamethods as the action: read raw, never through __index/__eq.
+return { name = "Hostile", run = function()
+  return setmetatable({}, {__index = function() while true do end end, __eq = function() return true end}), 2
+end }

@@ -1,0 +1,2 @@
+-- expect: timeout
+return { name = "Hostile", run = function() while true do end end }

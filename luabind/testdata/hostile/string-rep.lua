@@ -1,0 +1,2 @@
+-- expect: error
+return { name = "Hostile", run = function() local s = string.rep("x", 1e10) end }

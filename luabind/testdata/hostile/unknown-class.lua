@@ -1,0 +1,2 @@
+-- expect: error
+return { name = "Hostile", run = function() return REPLICATE, N, "no-such-class" end }

@@ -1,0 +1,2 @@
+-- expect: error
+return { name = "Hostile", run = function() return unpack({}, 1, 1e8) end }
