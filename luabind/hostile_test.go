@@ -85,18 +85,18 @@ func TestHostileScripts(t *testing.T) {
 // position and left out; the others still load.
 func TestBrokenScriptsLoad(t *testing.T) {
 	cat := catalogOf(t, map[string]string{
-		"syntax.lua":    "return { name = 'S', run = function( end }",
-		"norun.lua":     "return { name = 'N' }",
-		"notable.lua":   "return 42",
-		"toplevel.lua":  "local x = nil\nx.y = 1\nreturn {}",
-		"spinload.lua":  "while true do end",
-		"badname.lua":   "return { name = {}, run = function() end }",
-		"reserved.lua":  "local __sb_concat = 1 return { run = function() end }",
-		"bytecode.lua":  "\x1bLua garbage",
-		"good.lua":      "return { name = 'Good', run = function() end }",
-		"fragment.lua":  "return { run = function() end }",
-		"toodeep.lua":   "return " + strings.Repeat("{", 300) + strings.Repeat("}", 300),
-		"concatok.lua":  "local s = 'a' .. 1 .. 'b' return { name = s, run = function() end }",
+		"syntax.lua":   "return { name = 'S', run = function( end }",
+		"norun.lua":    "return { name = 'N' }",
+		"notable.lua":  "return 42",
+		"toplevel.lua": "local x = nil\nx.y = 1\nreturn {}",
+		"spinload.lua": "while true do end",
+		"badname.lua":  "return { name = {}, run = function() end }",
+		"reserved.lua": "local __sb_concat = 1 return { run = function() end }",
+		"bytecode.lua": "\x1bLua garbage",
+		"good.lua":     "return { name = 'Good', run = function() end }",
+		"fragment.lua": "return { run = function() end }",
+		"toodeep.lua":  "return " + strings.Repeat("{", 300) + strings.Repeat("}", 300),
+		"concatok.lua": "local s = 'a' .. 1 .. 'b' return { name = s, run = function() end }",
 	}, DefaultLimits())
 	want := map[string]string{
 		"syntax":   "t/syntax.lua:1:",

@@ -46,11 +46,12 @@ func init() {
 	lua.MaxArrayIndex = maxArrayIndex
 }
 
-var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+const heapMetric = "/memory/classes/heap/objects:bytes"
 
-func processHeap() int64 {
-	s := make([]metrics.Sample, 1)
-	s[0].Name = heapSample[0].Name
+// processHeap reads the bytes of live and not yet swept heap objects of the
+// whole process. s is the caller's sample buffer, so reading allocates nothing.
+func processHeap(s []metrics.Sample) int64 {
+	s[0].Name = heapMetric
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -64,7 +65,7 @@ func (tm *Team) memoryBackstop() bool {
 	if tm.memTripped {
 		return true
 	}
-	if processHeap() < backstopBytes {
+	if processHeap(tm.heapSample[:]) < backstopBytes {
 		return false
 	}
 	if tm.census() > int64(tm.limits.MemoryBytes) {

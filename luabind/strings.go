@@ -15,7 +15,7 @@ import (
 // configured limit before allocating them.
 const (
 	bytesPerInstruction = 1024 // bytes copied or scanned per instruction charged (a memcpy of 1 KiB costs about one VM instruction)
-	stepsPerInstruction = 8  // pattern-matching steps per instruction charged
+	stepsPerInstruction = 8    // pattern-matching steps per instruction charged
 )
 
 // chargeBytes charges for n bytes of new string data: budget and memory.

@@ -2,6 +2,7 @@ package luabind
 
 import (
 	"fmt"
+	"runtime/metrics"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -68,6 +69,7 @@ type Team struct {
 	lastLive   int64
 	memTripped bool
 	resets     int
+	heapSample [1]metrics.Sample
 
 	lastProblemRound int
 	log              []string

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runMain(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// TestDeterminism: the same battle with one and with four workers, and the
+// same seed twice, print identical JSON.
+func TestDeterminism(t *testing.T) {
+	args := []string{"run", "--json", "--seed", "42", "--size", "32", "--rounds", "400"}
+	var outs []string
+	for _, w := range []string{"1", "4", "4"} {
+		code, out, errOut := runMain(t, append(args, "--workers", w)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] || outs[1] != outs[2] {
+		t.Errorf("battles differ:\n%s\n%s\n%s", outs[0], outs[1], outs[2])
+	}
+	var got battleJSON
+	if err := json.Unmarshal([]byte(outs[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Seed != 42 || got.Size != 32 || len(got.Board) != 32 || len(got.Teams) < 2 {
+		t.Errorf("json = %+v", got)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stdout+stderr
+	}{
+		{"unknown player lists the known ones", []string{"run", "nobody"}, 2, "known players: "},
+		{"a player by display name in any case", []string{"run", "--rounds", "5", "EXPLORER", "explorer"}, 0, "Explorer"},
+		{"bad map line", []string{"run", "--map", "testdata/ragged.map", "explorer", "explorer"}, 2, "testdata/ragged.map:2:"},
+		{"map with a team nobody plays", []string{"run", "--map", "testdata/two-teams.map", "explorer"}, 2, "only 1 players"},
+		{"missing map", []string{"run", "--map", "testdata/none.map", "explorer"}, 2, "none.map"},
+		{"bad config key", []string{"run", "--config", "testdata/bad.yaml", "explorer"}, 2, "arena.sise"},
+		{"bad flag value", []string{"run", "--size", "1", "explorer"}, 2, "arena.size"},
+		{"unknown command", []string{"fly"}, 2, "unknown command"},
+		{"players", []string{"players"}, 0, "explorer"},
+		{"config", []string{"config", "--size", "77"}, 0, "size: 77"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runMain(t, tc.args...)
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Errorf("exit %d, want %d; output:\n%s%s", code, tc.code, out, errOut)
+			}
+			if tc.code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 && !strings.Contains(errOut, "usage") {
+				t.Errorf("error is not one line: %q", errOut)
+			}
+		})
+	}
+}
+
+// TestMapBattle: a seed diagram as a map plays from exactly that arena.
+func TestMapBattle(t *testing.T) {
+	code, out, errOut := runMain(t, "run", "--json", "--rounds", "2", "--map", "testdata/two-teams.map", "explorer", "explorer")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got battleJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// Two moves SE: team 0 from (row 3, col 1) to (row 1, col 3); team 1
+	// from (row 1, col 3) over the bottom and right edges to (row 4, col 0).
+	want := [][]int{
+		{1, -1, -1, -1, -1},
+		{-1, -1, -1, -1, -1},
+		{-1, -1, -1, -1, -1},
+		{-1, -1, -1, -1, -1},
+		{-1, -1, -1, -1, -1},
+	}
+	want[4-1][3] = 0
+	for i := range want {
+		for j := range want[i] {
+			if got.Board[i][j] != want[i][j] {
+				t.Fatalf("board = %v, want %v", got.Board, want)
+			}
+		}
+	}
+}

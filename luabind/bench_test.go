@@ -1,0 +1,109 @@
+package luabind
+
+import (
+	"strings"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// benchPlayer looks at its view, keeps a little state and waits, so the
+// board stays full and every round costs the same.
+const benchPlayer = `return { name = "Bench", run = function(self, team, view, row, col)
+  local enemies = 0
+  for d = 1, 8 do
+    local v = view[d]
+    if v ~= team and v ~= EMPTY then enemies = enemies + 1 end
+  end
+  self.enemies = enemies
+  return WAIT
+end }`
+
+const benchSize = 64
+
+// BenchmarkSquareStep measures one square's turn on a full 64×64 arena of
+// two teams: through the whole engine (views, sandboxed call under the
+// instruction budget, decoding, resolution), and bare (the same run function
+// called in a loop through plain gopher-lua with prepared arguments). Their
+// ratio is the engine's overhead:
+//
+//	go test -run '^$' -bench SquareStep -benchmem -count 6 ./luabind/ | tee /tmp/b.txt
+//	benchstat /tmp/b.txt
+func BenchmarkSquareStep(b *testing.B) {
+	squares := benchSize * benchSize
+	b.Run("engine", func(b *testing.B) {
+		var sb strings.Builder
+		for r := 0; r < benchSize; r++ {
+			for c := 0; c < benchSize; c++ {
+				if c > 0 {
+					sb.WriteByte(' ')
+				}
+				sb.WriteString([]string{"0", "1"}[(r+c)%2])
+			}
+			sb.WriteByte('\n')
+		}
+		m, err := engine.ParseMap("bench", []byte(sb.String()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
+		bt, _ := battle(b, cat, []string{"bench", "bench"}, engine.Options{Size: benchSize, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
+		for range 3 { // warm up: every square's self table exists
+			bt.Step()
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		rounds := 0
+		for steps := 0; steps < b.N; steps += squares {
+			bt.Step()
+			rounds++
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(rounds*squares)/b.Elapsed().Seconds(), "square-steps/s")
+		if s := bt.Snapshot(); s.Teams[0].Stats.Squares != squares/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
+			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
+		}
+	})
+	b.Run("bare", func(b *testing.B) {
+		L := lua.NewState()
+		defer L.Close()
+		L.SetGlobal("WAIT", lua.LString("wait"))
+		L.SetGlobal("EMPTY", lua.LNumber(-1))
+		if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
+			b.Fatal(err)
+		}
+		run := L.Get(-1).(*lua.LTable).RawGetString("run")
+		L.Pop(1)
+		selves := make([]*lua.LTable, squares)
+		for i := range selves {
+			selves[i] = L.NewTable()
+		}
+		view := L.NewTable()
+		for d := 1; d <= 8; d++ {
+			view.RawSetInt(d, lua.LNumber(d%2))
+		}
+		nums := make([]lua.LValue, benchSize)
+		for i := range nums {
+			nums[i] = lua.LNumber(i)
+		}
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			k := i % squares
+			L.Push(run)
+			L.Push(selves[k])
+			L.Push(nums[k%2])
+			L.Push(view)
+			L.Push(nums[k/benchSize])
+			L.Push(nums[k%benchSize])
+			if err := L.PCall(5, 4, nil); err != nil {
+				b.Fatal(err)
+			}
+			L.Pop(4)
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
+	})
+}
