@@ -286,6 +286,9 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	}
 	L.Pop(L.GetTop())
 	if fault != engine.NoFault {
+		if !strings.HasPrefix(msg, tm.cat.loaded[r.Class].File+":") {
+			msg = tm.where(cs, msg)
+		}
 		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg)
 		if tm.memTripped {
 			tm.memoryReset(&t.Report, t.Facts.Round)
