@@ -66,9 +66,28 @@ func BenchmarkSquareStep(b *testing.B) {
 			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
 		}
 	})
-	b.Run("bare", func(b *testing.B) {
+	for _, budgeted := range []bool{false, true} {
+		name := "bare"
+		if budgeted {
+			name = "bare+budget"
+		}
+		b.Run(name, func(b *testing.B) { benchBare(b, budgeted) })
+	}
+}
+
+// benchBare calls the player's run in a loop through plain gopher-lua; with
+// budgeted, under the same counting context the engine uses, which shows
+// how much of the engine's cost is the instruction budget itself.
+func benchBare(b *testing.B, budgeted bool) {
+	squares := benchSize * benchSize
+	{
 		L := lua.NewState()
 		defer L.Close()
+		bud := &budget{}
+		bud.reset(1 << 40)
+		if budgeted {
+			L.SetContext(bud)
+		}
 		L.SetGlobal("WAIT", lua.LString("wait"))
 		L.SetGlobal("EMPTY", lua.LNumber(-1))
 		if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
@@ -91,6 +110,7 @@ func BenchmarkSquareStep(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
+			bud.reset(10000)
 			k := i % squares
 			L.Push(run)
 			L.Push(selves[k])
@@ -105,5 +125,5 @@ func BenchmarkSquareStep(b *testing.B) {
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
-	})
+	}
 }

@@ -28,7 +28,7 @@ var errMemory = errors.New("memory limit exceeded")
 //     the call if it is over its bound. This path is only reachable by a
 //     script already trying to exhaust memory.
 const (
-	bytesPerInstr = 128
+	bytesPerInstr = 32
 	probeEvery    = 2048
 	// maxArrayIndex bounds the Go work of one instruction on a table: a
 	// write far past the end of the array part fills the gap with nils (at
@@ -150,6 +150,7 @@ func (c *censusWalk) visit(v lua.LValue) {
 		c.bytes += tableBytes(v)
 		c.push(v.Metatable)
 		for k, val := v.Next(lua.LNil); k != lua.LNil; k, val = v.Next(k) {
+			c.bytes += 16
 			c.push(k)
 			c.push(val)
 		}
@@ -184,11 +185,23 @@ func (c *censusWalk) visit(v lua.LValue) {
 func tableBytes(t *lua.LTable) int64 {
 	rv := reflect.ValueOf(t).Elem()
 	n := int64(96)
-	if f := rv.FieldByName("array"); f.IsValid() {
-		n += 16 * int64(f.Cap())
+	if tableArrayField >= 0 {
+		n += 16 * int64(rv.Field(tableArrayField).Cap())
 	}
-	if f := rv.FieldByName("keys"); f.IsValid() {
-		n += 64 * int64(f.Cap()) // key slot + index map entry + value map entry
+	if tableKeysField >= 0 {
+		n += 64 * int64(rv.Field(tableKeysField).Cap()) // key slot + index map entry + value map entry
 	}
 	return n
+}
+
+// The positions of LTable's unexported slices, looked up once. Should a
+// gopher-lua release rename them, the census falls back to counting entries.
+var tableArrayField, tableKeysField = tableField("array"), tableField("keys")
+
+func tableField(name string) int {
+	f, ok := reflect.TypeOf(lua.LTable{}).FieldByName(name)
+	if !ok || f.Type.Kind() != reflect.Slice || len(f.Index) != 1 {
+		return -1
+	}
+	return f.Index[0]
 }

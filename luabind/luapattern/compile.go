@@ -101,16 +101,27 @@ func init() {
 	mk('z', func(b byte) bool { return b == 0 })
 }
 
-// addEscape adds to s what "%c" stands for: a class for the class letters
-// (upper case: its complement), otherwise the character c itself.
-func (c *charset) addEscape(e byte) {
-	lower := e
+// classOf returns the set of the class letter e (%a, %d, ...) without its
+// complement for an upper-case letter, or nil when "%e" is the plain
+// character e.
+func classOf(e byte) (cls *charset, upper bool) {
 	if 'A' <= e && e <= 'Z' {
-		lower = e + ('a' - 'A')
+		return classSets[e+('a'-'A')], true
 	}
-	if cls := classSets[lower]; cls != nil {
+	return classSets[e], false
+}
+
+func isClassLetter(e byte) bool {
+	cls, _ := classOf(e)
+	return cls != nil
+}
+
+// addEscape adds to the set what "%e" stands for: a class for the class
+// letters (upper case: its complement), otherwise the character e itself.
+func (c *charset) addEscape(e byte) {
+	if cls, upper := classOf(e); cls != nil {
 		s := *cls
-		if lower != e {
+		if upper {
 			s.invert()
 		}
 		c.union(&s)
@@ -163,7 +174,9 @@ func (c *compiler) intern(s *charset) int32 {
 }
 
 func compile(pattern string, anchorAllowed bool) (*Pattern, error) {
-	p := &Pattern{src: pattern}
+	// One item per pattern byte at most: allocate that once instead of
+	// letting append overshoot on long patterns.
+	p := &Pattern{src: pattern, items: make([]item, 0, len(pattern))}
 	c := compiler{p: p}
 	i := 0
 	if anchorAllowed && len(pattern) > 0 && pattern[0] == '^' {
@@ -245,8 +258,11 @@ func compile(pattern string, anchorAllowed bool) (*Pattern, error) {
 		}
 		// A single-character class, possibly followed by a quantifier.
 		var it item
-		switch ch := pattern[i]; ch {
-		case '.', '%', '[':
+		switch ch := pattern[i]; {
+		case ch == '%' && i+1 < len(pattern) && !isClassLetter(pattern[i+1]):
+			it = item{op: opChar, x: pattern[i+1]} // an escaped plain character
+			i += 2
+		case ch == '.' || ch == '%' || ch == '[':
 			var set charset
 			next, msg := parseSingle(pattern, i, &set)
 			if msg != "" {

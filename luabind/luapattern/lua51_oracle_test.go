@@ -48,7 +48,7 @@ func TestAgainstLua51(t *testing.T) {
 		if i%5 == 4 {
 			alphabet = "ab \x00\xe9A"
 		}
-		c := tc{pat: genPattern(r, patternAtoms, 1+i%8), subj: genSubject(r, alphabet, 12)}
+		c := tc{pat: genPattern(r, patternAtoms, 1+i%12), subj: genSubject(r, alphabet, 4+i%17)}
 		switch i % 3 {
 		case 0:
 			c.kind = "F"

@@ -42,9 +42,20 @@
 //     only when a match succeeds and the captures are pushed), for
 //     back-references to a capture that is not closed at that point
 //     ("invalid capture index") and for "too many captures".
-//   - A '\0' byte in a pattern is an ordinary character. Lua 5.1 reads
-//     patterns as C strings, so for it a '\0' ends the pattern (use %z to
-//     match a zero byte; %z works here as well).
+//   - A '\0' byte in a pattern is an ordinary character. Lua 5.1's matcher
+//     reads patterns as C strings and stops at a '\0' (string.match("xa\0b",
+//     "a\0o") is "a" there), while its string.find takes a pattern with no
+//     special character before the first '\0' as plain text, as here. The
+//     manual tells scripts to write %z instead; %z works here as well.
+//
+// # Costs outside the budget
+//
+// Compile is not charged: it takes time and memory linear in the pattern
+// length (12 bytes per pattern byte, plus 32 per distinct set). The Lua
+// binding should charge len(pattern) steps for it or cache compiled patterns.
+// Result slices (Match.Captures) are allocated per match and hold at most 32
+// entries. Gsub charges the bytes it appends; Expand, used on its own, is not
+// charged.
 package luapattern
 
 import (
