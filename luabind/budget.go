@@ -19,24 +19,42 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // closed channel, and keeps returning it, so every further instruction raises
 // again and no pcall can swallow the stop for long.
 //
+// The count is kept in chunks of at most probeEvery instructions so that the
+// hot path is one decrement and one comparison; between chunks the team
+// checks the process heap (see memory.go).
+//
 // A budget belongs to one team's Lua state and is used by one goroutine.
 type budget struct {
-	left  int64 // instructions left in the current call
+	n     int64 // instructions left in the current chunk
+	rest  int64 // instructions left in the call beyond the current chunk
 	spent bool
-	// probe, when positive, counts down to the next process-memory check.
-	probe int64
 	team  *Team
 }
 
-func (b *budget) reset(n int) {
-	b.left = int64(n)
+func (b *budget) reset(limit int) {
+	b.rest = int64(limit)
+	b.n = 0
 	b.spent = false
+	b.refill()
 }
+
+// refill moves up to probeEvery instructions from rest into the chunk.
+func (b *budget) refill() {
+	chunk := min(b.rest, probeEvery)
+	b.n += chunk
+	b.rest -= chunk
+}
+
+// remaining is the number of instructions the call may still run.
+func (b *budget) remaining() int64 { return max(b.n, 0) + b.rest }
 
 // charge takes n instructions' worth of work done by a Go builtin.
 func (b *budget) charge(n int64) bool {
-	b.left -= n
-	if b.left < 0 {
+	b.n -= n
+	for b.n < 0 && b.rest > 0 {
+		b.refill()
+	}
+	if b.n < 0 {
 		b.spent = true
 		return false
 	}
@@ -44,19 +62,26 @@ func (b *budget) charge(n int64) bool {
 }
 
 func (b *budget) Done() <-chan struct{} {
-	b.left--
-	if b.left < 0 {
-		b.spent = true
-		return closedChan
+	b.n--
+	if b.n >= 0 {
+		return nil
 	}
-	b.probe--
-	if b.probe <= 0 {
-		b.probe = probeEvery
+	return b.slow()
+}
+
+// slow runs once per chunk: it refills the chunk and probes the process
+// heap, or declares the budget spent.
+func (b *budget) slow() <-chan struct{} {
+	if b.rest > 0 {
+		b.refill()
 		if b.team != nil && b.team.memoryBackstop() {
 			return closedChan
 		}
+		return nil
 	}
-	return nil
+	b.n = -1
+	b.spent = true
+	return closedChan
 }
 
 func (b *budget) Err() error {

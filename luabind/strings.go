@@ -268,15 +268,11 @@ func (tm *Team) compiled(L *lua.LState, pat string, gmatch bool) *luapattern.Pat
 // steps runs a matcher with the call's remaining budget converted to steps
 // and charges what it used.
 func (tm *Team) steps(L *lua.LState, run func(steps *int64) error) {
-	left := tm.budget.left
-	if left < 0 {
-		left = 0
-	}
+	left := tm.budget.remaining()
 	steps := left * stepsPerInstruction
 	err := run(&steps)
 	used := (left*stepsPerInstruction - steps + stepsPerInstruction - 1) / stepsPerInstruction
-	tm.budget.left -= used
-	if err == luapattern.ErrBudget {
+	if !tm.budget.charge(used) || err == luapattern.ErrBudget {
 		tm.budget.spent = true
 		L.RaiseError("%s", errBudget.Error())
 	}

@@ -304,7 +304,7 @@ func (tm *Team) call(nargs, nret int) (engine.Fault, string) {
 	tm.budget.reset(tm.limits.Instructions)
 	tm.memTripped = false
 	err := tm.L.PCall(nargs, nret, nil)
-	used := int64(tm.limits.Instructions) - max(tm.budget.left, 0)
+	used := int64(tm.limits.Instructions) - tm.budget.remaining()
 	tm.charged += used * bytesPerInstr
 	switch {
 	case err == nil && !tm.memTripped:
