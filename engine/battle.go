@@ -131,7 +131,7 @@ func NewBattle(o Options) (*Battle, error) {
 		b.teams[i].settlement.Facts = &b.facts
 		players[i] = t.Player.Name
 	}
-	b.facts = Facts{Size: o.Size, Players: players, Stats: b.stats, Classes: o.Classes, TeamCount: len(o.Teams)}
+	b.facts = Facts{Size: o.Size, Wrap: o.Wrap, Players: players, Stats: b.stats, Classes: o.Classes, TeamCount: len(o.Teams)}
 	if err := b.place(); err != nil {
 		return nil, err
 	}

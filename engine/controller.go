@@ -20,6 +20,7 @@ type Controller interface {
 type Facts struct {
 	Round     int
 	Size      int
+	Wrap      bool
 	Players   []string // display name of each team's starting player
 	Stats     []Stats  // per team, as of the start of the current phase
 	Classes   []string // class id of each ClassID

@@ -88,3 +88,21 @@ func TestLuaAPI(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpers: turn, opposite, neighbour and the team's plans.
+func TestHelpers(t *testing.T) {
+	cat := catalogOf(t, map[string]string{
+		"h.lua": `return { name = "H", run = function(self, team, view, row, col)
+			print(turn(N), turn(NW, -1), turn("w", 2), opposite(NE), neighbour(0, 0, SW))
+			print(free(E), planned(E)) plan(E) print(free(E), planned(E)) plan(E, "attack") print(planned(E), free(W))
+		end }`,
+		"z.lua": `return { name = "Z", run = function() end }`,
+	}, DefaultLimits())
+	m, _ := engine.ParseMap("t", []byte("-1 -1 -1\n-1 -1 -1\n0 -1 1"))
+	b, teams := battle(t, cat, []string{"h", "z"}, engine.Options{Size: 3, Wrap: true, Rounds: 1, Seed: 1, Map: m})
+	b.Run()
+	want := "3\t8\t2\t7\t2\t2\ntrue\tnil\nfalse\tmove\nattack\tfalse"
+	if got := strings.Join(teams[0].Log(), "\n"); got != want {
+		t.Errorf("printed:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -97,6 +97,12 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	base.RawSetString("classes", L.NewFunction(tm.luaClasses))
 	base.RawSetString("become", L.NewFunction(tm.luaBecome))
 	base.RawSetString("team_memory", L.NewTable())
+	base.RawSetString("turn", L.NewFunction(luaTurn))
+	base.RawSetString("opposite", L.NewFunction(luaOpposite))
+	base.RawSetString("neighbour", L.NewFunction(tm.luaNeighbour))
+	base.RawSetString("plan", L.NewFunction(tm.luaPlan))
+	base.RawSetString("planned", L.NewFunction(tm.luaPlanned))
+	base.RawSetString("free", L.NewFunction(tm.luaFree))
 	return base
 }
 

@@ -62,6 +62,8 @@ type Team struct {
 
 	inRun  bool
 	become engine.ClassID
+	cur    *engine.Ready      // the square being asked, during run
+	plans  map[int]lua.LValue // the team's plans for this round, by cell
 
 	// memory accounting, see memory.go
 	charged    int64
@@ -86,6 +88,7 @@ func NewTeam(o TeamOptions) *Team {
 		seed:    o.Seed,
 		rng:     engine.NewRand(o.Seed, teamStream(o.Index)),
 		pending: map[engine.SquareID]*lua.LTable{},
+		plans:   map[int]lua.LValue{},
 	}
 	tm.budget.team = tm
 	tm.boot()
@@ -244,6 +247,7 @@ func (tm *Team) Turn(t *engine.Turn) {
 	tm.facts = t.Facts
 	tm.phaseStamp++
 	clear(tm.pending)
+	clear(tm.plans)
 	for i := range t.Squares {
 		t.Intents[i] = tm.turn(t, &t.Squares[i])
 	}
@@ -274,9 +278,9 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	L.Push(tm.view)
 	L.Push(tm.num(r.Row))
 	L.Push(tm.num(r.Col))
-	tm.inRun, tm.become = true, engine.NoClass
+	tm.inRun, tm.become, tm.cur = true, engine.NoClass, r
 	fault, msg := tm.call(5, 4)
-	tm.inRun = false
+	tm.inRun, tm.cur = false, nil
 	var in engine.Intent
 	if fault == engine.NoFault {
 		in, msg = tm.decode(r, cs)
