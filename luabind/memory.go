@@ -132,9 +132,9 @@ func (c *censusWalk) value(v lua.LValue) {
 }
 
 func (c *censusWalk) push(v lua.LValue) {
-	switch v.(type) {
+	switch s := v.(type) {
 	case lua.LString:
-		c.bytes += int64(len(v.(lua.LString))) + 16
+		c.bytes += int64(len(s)) + 16
 	case *lua.LTable, *lua.LFunction, *lua.LUserData:
 		c.stack = append(c.stack, v)
 	}

@@ -2,7 +2,6 @@ package luabind
 
 import (
 	"fmt"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -122,5 +121,3 @@ func (tm *Team) copyData(src *lua.LTable) (*lua.LTable, string) {
 	tm.charged += int64(steps) * 64
 	return out, fail
 }
-
-var _ = strings.TrimSpace

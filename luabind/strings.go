@@ -357,24 +357,24 @@ func (tm *Team) strGmatch(L *lua.LState) int {
 	p := tm.compiled(L, L.CheckString(2), true)
 	pos := 0
 	L.Push(L.NewFunction(func(L *lua.LState) int {
-		for pos <= len(s) {
-			var m luapattern.Match
-			var ok bool
-			tm.steps(L, func(steps *int64) (err error) {
-				m, ok, err = p.Find(s, pos, steps)
-				return err
-			})
-			if !ok {
-				pos = len(s) + 1
-				return 0
-			}
-			pos = m.End
-			if m.End == m.Start {
-				pos++
-			}
-			return pushCaptures(L, s, m, true)
+		if pos > len(s) {
+			return 0
 		}
-		return 0
+		var m luapattern.Match
+		var ok bool
+		tm.steps(L, func(steps *int64) (err error) {
+			m, ok, err = p.Find(s, pos, steps)
+			return err
+		})
+		if !ok {
+			pos = len(s) + 1
+			return 0
+		}
+		pos = m.End
+		if m.End == m.Start {
+			pos++ // an empty match: move on one byte, as Lua 5.1 does
+		}
+		return pushCaptures(L, s, m, true)
 	}))
 	return 1
 }

@@ -1,7 +1,6 @@
 package luapattern
 
 import (
-	"errors"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -109,8 +108,6 @@ func gmatchQ(pattern, subject string, quote func(string) string) string {
 	}
 	return strings.Join(parts, " | ")
 }
-
-func isBudget(err error) bool { return errors.Is(err, ErrBudget) }
 
 // Pieces from which the differential tests build random patterns. They cover
 // every construct, including malformed ones ("%" at the end, a lone "[",
