@@ -7,36 +7,8 @@
 -- know whom you will meet, perhaps even yourself. A real tournament would
 -- throw it out; as a sparring partner it is perfect.
 
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round: cell number -> "move", "birth" or
--- "attack" (see docs/scripting.md).
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
-
-local function plan(row, col, d, what)
-  plans()[cell_of(row, col, d)] = what
-end
-
-local function turn(d, eighths)
-  return (d + eighths - 1) % 8 + 1
-end
+-- Every move, birth and attack goes into the team's plans (plan, free:
+-- see docs/scripting.md), which the drones' assimilated children read too.
 
 -- The list of classes does not change during a battle: ask once per team.
 local catalog
@@ -55,7 +27,7 @@ return {
       local d = turn(start, i)
       local v = view[d]
       if v >= 0 and v ~= team then
-        plan(row, col, d, "attack")
+        plan(d, "attack")
         return ATTACK, d
       end
     end
@@ -64,7 +36,7 @@ return {
     if round() >= self.next then
       for i = 0, 7 do
         local d = turn(start, i)
-        if free(view, row, col, d) then
+        if free(d) then
           catalog = catalog or classes()
           local class = catalog[math.random(#catalog)]
           self.next = round() + 100 + GAP + math.random(0, 80)
@@ -72,7 +44,7 @@ return {
           if class == "borg" then
             data.next = self.next
           end
-          plan(row, col, d, "birth")
+          plan(d, "birth")
           return REPLICATE, d, class, data
         end
       end
@@ -85,9 +57,9 @@ return {
     end
     for i = 0, 7 do
       local e = turn(d, i)
-      if free(view, row, col, e) then
+      if free(e) then
         self.dir = e
-        plan(row, col, e, "move")
+        plan(e, "move")
         return MOVE, e
       end
     end

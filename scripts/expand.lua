@@ -7,32 +7,8 @@
 -- their time sitting still after a birth, and anybody passing by can pick
 -- them off.
 
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round: cell number -> "move", "birth" or
--- "attack" (see docs/scripting.md).
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
-
-local function plan(row, col, d, what)
-  plans()[cell_of(row, col, d)] = what
-end
+-- Births and attacks go into the team's plans (plan, free: see
+-- docs/scripting.md), so two squares never fill the same cell.
 
 local STRAIGHT = { N, E, S, W }
 local DIAGONAL = { NE, SE, SW, NW }
@@ -48,7 +24,7 @@ return {
     for d = 1, 8 do
       local v = view[d]
       if v >= 0 and v ~= team then
-        plan(row, col, d, "attack")
+        plan(d, "attack")
         return ATTACK, d
       end
     end
@@ -57,8 +33,8 @@ return {
       local dirs = RINGS[r]
       for i = 0, 3 do
         local d = dirs[(k + i - 1) % 4 + 1]
-        if free(view, row, col, d) then
-          plan(row, col, d, "birth")
+        if free(d) then
+          plan(d, "birth")
           return REPLICATE, d
         end
       end

@@ -11,36 +11,10 @@
 -- air. It books every step in the team's plans so two wolves never jump
 -- into the same cell, and now and then a wolf raises a cub.
 
+-- Row and column change of one step in each direction, in view order: a
+-- wolf compares them to tell which cells an enemy next to it can reach.
 local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
 local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round: cell number -> "move", "birth" or
--- "attack" (see docs/scripting.md).
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
-
-local function plan(row, col, d, what)
-  plans()[cell_of(row, col, d)] = what
-end
-
-local function turn(d, eighths)
-  return (d + eighths - 1) % 8 + 1
-end
 
 -- STEP[dr + 2][dc + 2]: the direction of a step with row change dr and
 -- column change dc, each -1, 0 or 1 (0 when both are 0).
@@ -80,7 +54,7 @@ local function retreat(view, team, row, col)
   local start = math.random(8)
   for i = 0, 7 do
     local d = turn(start, i)
-    if free(view, row, col, d) then
+    if free(d) then
       local safe = true
       for e = 1, 8 do
         local v = view[e]
@@ -122,10 +96,10 @@ return {
       end
     end
     if enemy then
-      howl(row + DR[enemy], col + DC[enemy])
+      howl(neighbour(row, col, enemy))
       -- A wolf that flinched a moment ago has made up its mind: bite.
       if self.flinched and round() - self.flinched <= NERVE then
-        plan(row, col, enemy, "attack")
+        plan(enemy, "attack")
         return ATTACK, enemy
       end
       -- Otherwise it flinches: it backs off out of reach (so the enemy's
@@ -134,10 +108,10 @@ return {
       local d = retreat(view, team, row, col)
       if d then
         self.dir = d
-        plan(row, col, d, "move")
+        plan(d, "move")
         return MOVE, d
       end
-      plan(row, col, enemy, "attack") -- cornered: bite after all
+      plan(enemy, "attack") -- cornered: bite after all
       return ATTACK, enemy
     end
 
@@ -156,9 +130,9 @@ return {
       local start = math.random(8)
       for i = 0, 7 do
         local d = turn(start, i)
-        if free(view, row, col, d) then
+        if free(d) then
           self.cub = round() + 100 + 100 + math.random(0, 80)
-          plan(row, col, d, "birth")
+          plan(d, "birth")
           return REPLICATE, d, nil, { dir = d, cub = self.cub + math.random(0, 60) }
         end
       end
@@ -183,9 +157,9 @@ return {
     -- Step cautiously: straight ahead, else a little to either side.
     for i = 1, 3 do
       local e = turn(d, SWAY[i])
-      if free(view, row, col, e) then
+      if free(e) then
         self.dir = e
-        plan(row, col, e, "move")
+        plan(e, "move")
         return MOVE, e
       end
     end

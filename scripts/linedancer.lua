@@ -11,35 +11,9 @@
 -- If a square of the line dies, its inner neighbour sees the gap and grows
 -- the line back.
 
--- Row and column change of one step in each direction, in view order.
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round (the convention shared by the shipped
--- players, see docs/scripting.md): cell number -> "move", "birth" or
--- "attack". Squares of one team run one after another, so a square can see
--- what its teammates already decided this round.
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
-
-local function plan(row, col, d, what)
-  plans()[cell_of(row, col, d)] = what
-end
+-- Every birth and attack goes into the team's plans (plan, planned, free:
+-- see docs/scripting.md). Squares of one team run one after another, so a
+-- square can see what its teammates already decided this round.
 
 -- Where to look for enemies first: the outer side of the row, then along
 -- the row, then the rest.
@@ -60,7 +34,7 @@ return {
       local d = order[i]
       local v = view[d]
       if v >= 0 and v ~= team then
-        plan(row, col, d, "attack")
+        plan(d, "attack")
         return ATTACK, d
       end
     end
@@ -68,13 +42,13 @@ return {
     if self.row == nil then
       -- A founder: the starting square, or a square that some other class
       -- handed over to the Line Dancer. Make the second row first.
-      if free(view, row, col, N) then
+      if free(N) then
         self.row, self.side = "lower", "both"
-        plan(row, col, N, "birth")
+        plan(N, "birth")
         return REPLICATE, N, nil, { row = "upper", side = "both" }
-      elseif free(view, row, col, S) then
+      elseif free(S) then
         self.row, self.side = "upper", "both"
-        plan(row, col, S, "birth")
+        plan(S, "birth")
         return REPLICATE, S, nil, { row = "lower", side = "both" }
       end
       return WAIT
@@ -82,21 +56,20 @@ return {
 
     -- The ends of the line grow it outward.
     local side = self.side
-    if (side == "left" or side == "both") and free(view, row, col, W) then
-      plan(row, col, W, "birth")
+    if (side == "left" or side == "both") and free(W) then
+      plan(W, "birth")
       return REPLICATE, W, nil, { row = self.row, side = "left" }
     end
-    if (side == "right" or side == "both") and free(view, row, col, E) then
-      plan(row, col, E, "birth")
+    if (side == "right" or side == "both") and free(E) then
+      plan(E, "birth")
       return REPLICATE, E, nil, { row = self.row, side = "right" }
     end
 
     -- Everybody else kicks outward, unless a teammate stands or steps there.
     local out = self.row == "upper" and N or S
-    local p = plans()
-    local target = cell_of(row, col, out)
-    if view[out] ~= team and (p[target] == nil or p[target] == "attack") then
-      p[target] = "attack"
+    local p = planned(out)
+    if view[out] ~= team and (p == nil or p == "attack") then
+      plan(out, "attack")
       return ATTACK, out
     end
     return WAIT

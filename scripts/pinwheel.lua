@@ -8,36 +8,9 @@
 -- drops a new pinwheel in front of itself; the child rolls with a wind a
 -- quarter turn further on, so the team fans out.
 
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round: cell number -> "move", "birth" or
--- "attack" (see docs/scripting.md).
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
-
-local function plan(row, col, d, what)
-  plans()[cell_of(row, col, d)] = what
-end
-
-local function turn(d, eighths)
-  return (d + eighths - 1) % 8 + 1
-end
+-- Moves, births and swings go into the team's plans (plan, planned, free:
+-- see docs/scripting.md), so no pinwheel rolls into a teammate's path or
+-- swings at it.
 
 local LAP = 9        -- rounds per lap: eight turning steps and one with the wind
 local REST = 80      -- rounds between two births, on top of the 100 spent sitting
@@ -59,19 +32,19 @@ return {
     if self.t % LAP == 0 then
       d = self.wind -- the extra step that makes the ring roll
     else
-      self.h = turn(h, 1)
+      self.h = turn(h)
     end
 
     for i = 0, 7 do
       local e = turn(h, i)
       local v = view[e]
       if v >= 0 and v ~= team then
-        plan(row, col, e, "attack")
+        plan(e, "attack")
         return ATTACK, e
       end
     end
 
-    if round() >= self.spawn and free(view, row, col, d) then
+    if round() >= self.spawn and free(d) then
       local mates = 0
       for i = 1, 8 do
         if view[i] == team then
@@ -80,21 +53,21 @@ return {
       end
       if mates < CROWD then
         self.spawn = round() + 100 + REST + math.random(0, 60)
-        plan(row, col, d, "birth")
-        return REPLICATE, d, nil, { h = turn(d, 4), wind = turn(self.wind, 2), spawn = self.spawn }
+        plan(d, "birth")
+        return REPLICATE, d, nil, { h = opposite(d), wind = turn(self.wind, 2), spawn = self.spawn }
       end
     end
 
-    if free(view, row, col, d) then
-      plan(row, col, d, "move")
+    if free(d) then
+      plan(d, "move")
       return MOVE, d
     end
 
     -- Blocked: swing the blade at the empty cell ahead instead.
-    local p = plans()
-    local target = cell_of(row, col, d)
-    if view[d] == EMPTY and (p[target] == nil or p[target] == "attack") then
-      p[target] = "attack"
+    -- Never where a teammate moves or gives birth; sharing a swing is fine.
+    local p = planned(d)
+    if view[d] == EMPTY and (p == nil or p == "attack") then
+      plan(d, "attack")
       return ATTACK, d
     end
     return WAIT

@@ -44,44 +44,29 @@
 --
 -- TRAP 1: your own team is not safe from you. Two of your squares stepping
 -- into the same cell both die (that is the "collisions" statistic), and an
--- attack kills your own square just as well as an enemy. Below you will see
--- one way to avoid that: each square writes down in team_memory where it is
--- going, and the others read it.
+-- attack kills your own square just as well as an enemy. The game gives you
+-- a way to avoid that, the team's plans: each square notes where it is going
+-- with plan(), and the others check free() before they go. See below.
 --
 -- TRAP 2: replicating is slow. Parent and child both sit still for 100
 -- rounds after a birth, without being asked anything, and anybody passing
 -- by can attack them. Replicate when nobody is around, and not all the time.
 
--- Row and column change of a step in each direction, in the order of the
--- direction numbers: DR[N] is 1 because going north adds one to the row.
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
--- The number of the cell one step away in direction d. The "% n" makes
--- the arena wrap around; Lua's % never gives a negative result.
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- team_memory is one table shared by all squares of your team (whatever
--- their class); it lives for the whole battle. Squares of a team run one
--- after the other, so a square can read what its teammates decided earlier
--- in the same round. We keep a list of the cells the team has already
--- claimed this round, and start a fresh list when the round changes.
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
--- A cell is free for us if it is empty now and no teammate claimed it.
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
+-- THE TEAM'S PLANS. The squares of a team are asked one after the other,
+-- so a square can see what its teammates decided earlier in the same round.
+-- The game keeps a list of the cells the team has claimed this round, and
+-- starts a fresh one every round. Three functions use it, always counting
+-- from the square that is being asked (so they only work inside run):
+--   plan(d, what)  claims the cell in direction d: "move" (the default),
+--                  "birth", "attack" or anything else you like.
+--   planned(d)     what a teammate claimed that cell for, or nil.
+--   free(d)        true if the cell was empty at the start of the round
+--                  AND nobody of the team has claimed it.
+-- The rule that keeps teammates apart: only move or replicate into a cell
+-- that is free(d), and claim it with plan(d, ...) as you do. Squares that
+-- follow this rule, whatever their class, never collide with each other.
+-- (For anything else the team needs to share, there is team_memory: one
+-- table seen by all squares of your team for the whole battle.)
 
 -- How long a square waits between two births (on top of the 100 rounds
 -- it then sits still), and how big the team may grow.
@@ -116,7 +101,7 @@ return {
     --    check `view[d] ~= team`, or we would attack our own squares.
     for d = 1, 8 do
       if view[d] ~= EMPTY and view[d] ~= WALL and view[d] ~= team then
-        plans()[cell_of(row, col, d)] = "attack" -- keep teammates out
+        plan(d, "attack") -- keep teammates out of the cell we strike
         return ATTACK, d
       end
     end
@@ -130,9 +115,9 @@ return {
     end
     if round() >= self.next_birth and stats()[team].squares < TEAM_LIMIT then
       for d = 1, 8 do
-        if free(view, row, col, d) then
+        if free(d) then
           self.next_birth = round() + 100 + BIRTH_GAP
-          plans()[cell_of(row, col, d)] = "birth"
+          plan(d, "birth")
           -- nil class: the child runs this same script. Its `self` starts
           -- as a copy of this table.
           return REPLICATE, d, nil, { heading = d, next_birth = self.next_birth }
@@ -145,8 +130,8 @@ return {
     if self.heading == nil or math.random(10) == 1 then
       self.heading = math.random(8)
     end
-    if free(view, row, col, self.heading) then
-      plans()[cell_of(row, col, self.heading)] = "move"
+    if free(self.heading) then
+      plan(self.heading) -- the same as plan(self.heading, "move")
       return MOVE, self.heading
     end
     self.heading = math.random(8)

@@ -9,24 +9,8 @@
 -- as soon as it finds itself with no teammate around, it settles down and
 -- becomes a TweedleDee (become), which then raises Dums of its own.
 
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round: cell number -> "move", "birth" or
--- "attack" (see docs/scripting.md).
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
+-- Moves and attacks go into the team's plans (plan, free: see
+-- docs/scripting.md), the same plans its TweedleDee reads.
 
 local RIGHT = { [N] = E, [E] = S, [S] = W, [W] = N }
 local SIDE = 2 -- steps along each side of the square
@@ -41,7 +25,7 @@ return {
     for d = 1, 8 do
       local v = view[d]
       if v >= 0 and v ~= team then
-        plans()[cell_of(row, col, d)] = "attack"
+        plan(d, "attack")
         return ATTACK, d
       end
     end
@@ -64,9 +48,8 @@ return {
       end
     end
 
-    local target = cell_of(row, col, d)
-    if view[d] == EMPTY and plans()[target] == nil then
-      plans()[target] = "move"
+    if free(d) then
+      plan(d, "move")
       self.steps, self.blocked = self.steps + 1, 0
       if self.steps >= SIDE then
         self.dir, self.steps, self.corners = RIGHT[d], 0, self.corners + 1

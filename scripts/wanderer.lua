@@ -7,36 +7,8 @@
 -- with new Wanderers (great fun to watch, unless you are the one being
 -- wandered over). A child sets off in the direction it was born in.
 
-local DR = { 1, 1, 1, 0, -1, -1, -1, 0 }
-local DC = { -1, 0, 1, 1, 1, 0, -1, -1 }
-
-local function cell_of(row, col, d)
-  local n = board_size()
-  return ((row + DR[d]) % n) * n + (col + DC[d]) % n
-end
-
--- The team's plans for this round: cell number -> "move", "birth" or
--- "attack" (see docs/scripting.md).
-local function plans()
-  local p = team_memory.plans
-  if p == nil or p.round ~= round() then
-    p = { round = round() }
-    team_memory.plans = p
-  end
-  return p
-end
-
-local function free(view, row, col, d)
-  return view[d] == EMPTY and plans()[cell_of(row, col, d)] == nil
-end
-
-local function plan(row, col, d, what)
-  plans()[cell_of(row, col, d)] = what
-end
-
-local function turn(d, eighths)
-  return (d + eighths - 1) % 8 + 1
-end
+-- Moves, births and attacks go into the team's plans (plan, free: see
+-- docs/scripting.md), so two Wanderers never stroll into the same cell.
 
 -- Rounds between two team-wide births. It must be more than the 100 rounds
 -- parent and child sit still, or the children would miss the next one.
@@ -54,7 +26,7 @@ return {
       local d = turn(start, i)
       local v = view[d]
       if v >= 0 and v ~= team then
-        plan(row, col, d, "attack")
+        plan(d, "attack")
         return ATTACK, d
       end
     end
@@ -62,8 +34,8 @@ return {
     if round() % EVERY == 0 then
       for i = 0, 7 do
         local d = turn(start, i)
-        if free(view, row, col, d) then
-          plan(row, col, d, "birth")
+        if free(d) then
+          plan(d, "birth")
           return REPLICATE, d, nil, { dir = d }
         end
       end
@@ -75,9 +47,9 @@ return {
     end
     for i = 0, 7 do
       local e = turn(d, i)
-      if free(view, row, col, e) then
+      if free(e) then
         self.dir = e
-        plan(row, col, e, "move")
+        plan(e, "move")
         return MOVE, e
       end
     end

@@ -141,3 +141,49 @@ function become(class) end
 ---empty if the team's Lua memory is ever reset).
 ---@type table<any, any>
 team_memory = {}
+
+---The direction `dir` turned clockwise by `eighths` eighths of a circle
+---(default 1; negative turns anticlockwise). `turn(N)` is `NE`,
+---`turn(NW, -1)` is `W`, `turn(d, 2)` a right angle to the right.
+---@param dir Direction|DirectionName
+---@param eighths? integer how far to turn clockwise (default 1)
+---@return Direction
+function turn(dir, eighths) end
+
+---The direction pointing the other way: `opposite(NE)` is `SW`.
+---@param dir Direction|DirectionName
+---@return Direction
+function opposite(dir) end
+
+---The row and column one step from (`row`, `col`) in direction `dir`,
+---wrapping at the edges of the arena; nil beyond the edge of an arena that
+---does not wrap.
+---@param row integer
+---@param col integer
+---@param dir Direction|DirectionName
+---@return integer|nil row
+---@return integer|nil col
+function neighbour(row, col, dir) end
+
+---Notes in the team's plans what the team means to do this round with the
+---cell in direction `dir` of the calling square. Teammates asked later in
+---the round see it through `planned` and `free`. Plans are cleared at the
+---start of every round. Only valid inside `run`; does nothing beyond the
+---edge of an arena that does not wrap.
+---@param dir Direction|DirectionName
+---@param what? any what the cell is for, e.g. "move", "birth", "attack" (default "move")
+function plan(dir, what) end
+
+---What the team noted with `plan` for the cell in direction `dir` of the
+---calling square this round, or nil. Only valid inside `run`.
+---@param dir Direction|DirectionName
+---@return any|nil what
+function planned(dir) end
+
+---True when the cell in direction `dir` of the calling square was empty at
+---the start of the round and nothing of the team is planned there: the
+---cell is safe to move or replicate into (then `plan` it). Only valid
+---inside `run`.
+---@param dir Direction|DirectionName
+---@return boolean
+function free(dir) end
