@@ -93,7 +93,8 @@ func (tm *Team) beforeCall() (over bool) {
 
 // census measures what the team's Lua state can reach, roughly in bytes.
 func (tm *Team) census() int64 {
-	c := censusWalk{seen: map[any]bool{}}
+	c := &tm.walk
+	c.reset()
 	c.value(tm.L.G.Global)
 	c.value(tm.L.G.Registry)
 	c.value(tm.base)
@@ -116,10 +117,26 @@ func (tm *Team) census() int64 {
 	return c.bytes
 }
 
+// censusWalk is kept by the team between censuses so that its maps and
+// stack are reused rather than rebuilt.
 type censusWalk struct {
-	seen  map[any]bool
-	bytes int64
-	stack []lua.LValue
+	tables map[*lua.LTable]struct{}
+	funcs  map[*lua.LFunction]struct{}
+	users  map[*lua.LUserData]struct{}
+	bytes  int64
+	stack  []lua.LValue
+}
+
+func (c *censusWalk) reset() {
+	if c.tables == nil {
+		c.tables = map[*lua.LTable]struct{}{}
+		c.funcs = map[*lua.LFunction]struct{}{}
+		c.users = map[*lua.LUserData]struct{}{}
+	}
+	clear(c.tables)
+	clear(c.funcs)
+	clear(c.users)
+	c.bytes = 0
 }
 
 func (c *censusWalk) value(v lua.LValue) {
@@ -143,10 +160,10 @@ func (c *censusWalk) push(v lua.LValue) {
 func (c *censusWalk) visit(v lua.LValue) {
 	switch v := v.(type) {
 	case *lua.LTable:
-		if c.seen[v] {
+		if _, ok := c.tables[v]; ok {
 			return
 		}
-		c.seen[v] = true
+		c.tables[v] = struct{}{}
 		c.bytes += tableBytes(v)
 		c.push(v.Metatable)
 		for k, val := v.Next(lua.LNil); k != lua.LNil; k, val = v.Next(k) {
@@ -155,10 +172,10 @@ func (c *censusWalk) visit(v lua.LValue) {
 			c.push(val)
 		}
 	case *lua.LFunction:
-		if c.seen[v] {
+		if _, ok := c.funcs[v]; ok {
 			return
 		}
-		c.seen[v] = true
+		c.funcs[v] = struct{}{}
 		c.bytes += 64 + 16*int64(len(v.Upvalues))
 		if v.Env != nil {
 			c.push(v.Env)
@@ -169,10 +186,10 @@ func (c *censusWalk) visit(v lua.LValue) {
 			}
 		}
 	case *lua.LUserData:
-		if c.seen[v] {
+		if _, ok := c.users[v]; ok {
 			return
 		}
-		c.seen[v] = true
+		c.users[v] = struct{}{}
 		c.bytes += 64
 		c.push(v.Metatable)
 	}

@@ -72,6 +72,7 @@ type Team struct {
 	memTripped bool
 	resets     int
 	heapSample [1]metrics.Sample
+	walk       censusWalk
 
 	lastProblemRound int
 	log              []string
