@@ -20,3 +20,34 @@ func Teams(cat *Catalog, players []*Class, seed uint64, size int) ([]engine.Team
 	}
 	return setups, teams
 }
+
+// Battle is an engine battle whose teams are played by Lua scripts. It owns
+// the team VMs; Close releases them with the engine's workers.
+type Battle struct {
+	*engine.Battle
+	Teams []*Team
+}
+
+// NewBattle fields players[i] as team i and fills in o.Teams and o.Classes
+// from the catalog.
+func NewBattle(cat *Catalog, players []*Class, o engine.Options) (*Battle, error) {
+	setups, teams := Teams(cat, players, o.Seed, o.Size)
+	o.Teams = setups
+	o.Classes = cat.Classes()
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		for _, t := range teams {
+			t.Close()
+		}
+		return nil, err
+	}
+	return &Battle{Battle: b, Teams: teams}, nil
+}
+
+// Close stops the engine's workers and closes every team's Lua state.
+func (b *Battle) Close() {
+	b.Battle.Close()
+	for _, t := range b.Teams {
+		t.Close()
+	}
+}

@@ -30,20 +30,12 @@ func battle(t testing.TB, cat *Catalog, names []string, o engine.Options) (*engi
 		}
 		players = append(players, p)
 	}
-	setups, teams := Teams(cat, players, o.Seed, o.Size)
-	o.Teams = setups
-	o.Classes = cat.Classes()
-	b, err := engine.NewBattle(o)
+	b, err := NewBattle(cat, players, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		b.Close()
-		for _, tm := range teams {
-			tm.Close()
-		}
-	})
-	return b, teams
+	t.Cleanup(b.Close)
+	return b.Battle, b.Teams
 }
 
 func TestSmoke(t *testing.T) {

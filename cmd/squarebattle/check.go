@@ -82,17 +82,11 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	const size, rounds = 16, 300
 	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: battleSeed(cfg), Workers: 1}
-	setups, teams := luabind.Teams(cat, []*luabind.Class{mine, explorer}, o.Seed, size)
-	defer func() {
-		for _, t := range teams {
-			t.Close()
-		}
-	}()
-	o.Teams, o.Classes = setups, cat.Classes()
-	b, err := engine.NewBattle(o)
+	b, err := luabind.NewBattle(cat, []*luabind.Class{mine, explorer}, o)
 	if err != nil {
 		return err
 	}
+	defer b.Close()
 	s := b.Run()
 	st := s.Teams[0].Stats
 	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %d rounds, %s has %d squares (births %d, kills %d, deaths %d, collisions %d), %d timeouts, %d errors.\n",
@@ -104,7 +98,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "  round %d, %s: %s\n", p.Round, p.Kind, p.Message)
 		}
 	}
-	if log := teams[0].Log(); len(log) > 0 {
+	if log := b.Teams[0].Log(); len(log) > 0 {
 		fmt.Fprintln(stdout, "Last lines printed:")
 		for _, l := range log[max(0, len(log)-10):] {
 			fmt.Fprintf(stdout, "  %s\n", l)

@@ -101,18 +101,11 @@ func readMap(file string) (*engine.Map, error) {
 
 // playBattle runs a battle to its end with Lua controllers.
 func playBattle(cat *luabind.Catalog, players []*luabind.Class, o engine.Options) (*engine.Snapshot, error) {
-	setups, teams := luabind.Teams(cat, players, o.Seed, o.Size)
-	defer func() {
-		for _, t := range teams {
-			t.Close()
-		}
-	}()
-	o.Teams = setups
-	o.Classes = cat.Classes()
-	b, err := engine.NewBattle(o)
+	b, err := luabind.NewBattle(cat, players, o)
 	if err != nil {
 		return nil, bad(err)
 	}
+	defer b.Close()
 	return b.Run(), nil
 }
 
