@@ -10,14 +10,7 @@ import (
 func playersCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("players", &c)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	cfg, err := loadConfig(fs, &c)
-	if err != nil {
-		return err
-	}
-	cat, err := loadCatalog(cfg)
+	_, cat, err := parseAndLoad(fs, &c, args)
 	if err != nil {
 		return err
 	}

@@ -23,14 +23,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: squarebattle run [flags] PLAYER...\n\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every shipped starting player plays.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	cfg, err := loadConfig(fs, &c)
-	if err != nil {
-		return err
-	}
-	cat, err := loadCatalog(cfg)
+	cfg, cat, err := parseAndLoad(fs, &c, args)
 	if err != nil {
 		return err
 	}

@@ -45,23 +45,21 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 }
 
 // loadConfig layers defaults, file, environment and the flags that were set.
-func loadConfig(fs *pflag.FlagSet, c *commonFlags) (config.Config, error) {
+func loadConfig(flags *pflag.FlagSet, c *commonFlags) (config.Config, error) {
 	cfg, _, err := config.Load(config.LoadOptions{
 		File:    c.config,
-		Flags:   fs,
+		Flags:   flags,
 		Environ: os.Environ(),
 		Dir:     ".",
 	})
 	if err != nil {
-		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs_ErrNotExist) {
+		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs.ErrNotExist) {
 			return cfg, bad(err)
 		}
 		return cfg, err
 	}
 	return cfg, nil
 }
-
-var fs_ErrNotExist = fs.ErrNotExist
 
 // scriptsFS picks the scripts folder: the configured one, ./scripts when it
 // exists, or the players embedded in the binary.
@@ -90,6 +88,20 @@ func limitsOf(cfg config.Config) luabind.Limits {
 		ScriptBytes:  cfg.Limits.ScriptBytes,
 		CallDepth:    cfg.Limits.CallDepth,
 	}
+}
+
+// parseAndLoad is what every battle command starts with: parse the flags,
+// layer the configuration, load the scripts.
+func parseAndLoad(flags *pflag.FlagSet, c *commonFlags, args []string) (config.Config, *luabind.Catalog, error) {
+	if err := parseFlags(flags, args); err != nil {
+		return config.Config{}, nil, err
+	}
+	cfg, err := loadConfig(flags, c)
+	if err != nil {
+		return cfg, nil, err
+	}
+	cat, err := loadCatalog(cfg)
+	return cfg, cat, err
 }
 
 func loadCatalog(cfg config.Config) (*luabind.Catalog, error) {
