@@ -291,9 +291,7 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	}
 	L.Pop(L.GetTop())
 	if fault != engine.NoFault {
-		if !strings.HasPrefix(msg, tm.cat.loaded[r.Class].File+":") {
-			msg = tm.where(cs, msg)
-		}
+		msg = tm.located(r.Class, cs, msg)
 		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg)
 		if tm.memTripped {
 			tm.memoryReset(&t.Report, t.Facts.Round)
@@ -358,6 +356,16 @@ func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID
 	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: id, Kind: kind, Message: msg})
 }
 
+// located makes sure a problem names a file and line: messages from the
+// budget or from non-string error values carry none, so they get the
+// position of the class's run function.
+func (tm *Team) located(class engine.ClassID, cs *classState, msg string) string {
+	if strings.HasPrefix(msg, tm.cat.loaded[class].File+":") {
+		return msg
+	}
+	return tm.where(cs, msg)
+}
+
 // Settle gives newborn squares their initial data and runs the eliminated
 // hooks of the team's dead squares.
 func (tm *Team) Settle(s *engine.Settlement) {
@@ -406,7 +414,7 @@ func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
 	if !cs2.reported || tm.lastProblemRound != s.Facts.Round {
 		cs2.reported = true
 		tm.lastProblemRound = s.Facts.Round
-		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: "eliminated: " + msg})
+		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.located(d.Class, cs, "eliminated: "+msg)})
 	}
 	if tm.memTripped {
 		tm.memoryReset(&s.Report, s.Facts.Round)
