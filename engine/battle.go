@@ -244,6 +244,15 @@ func (b *Battle) Round() int { return b.round }
 // Over reports whether the battle has ended.
 func (b *Battle) Over() bool { return b.over }
 
+// End ends the battle now, as the interactive time limit does: the team
+// with the most squares at this moment wins. Ending an ended battle does
+// nothing.
+func (b *Battle) End() { b.over = true }
+
+// Stats returns one team's running totals. Like every other method it
+// belongs to the goroutine that steps the battle; viewers use Snapshot.
+func (b *Battle) Stats(team int) Stats { return b.stats[team] }
+
 // Options returns the options the battle was created with.
 func (b *Battle) Options() Options { return b.opts }
 

@@ -277,3 +277,18 @@ func TestControllerPanic(t *testing.T) {
 		}
 	}
 }
+
+// TestEndNow: the interactive time limit ends a battle between rounds; the
+// team with the most squares at that moment wins, and no round follows.
+func TestEndNow(t *testing.T) {
+	b := newMapBattle(t, "0 0 -1\n-1 -1 -1\n-1 -1 1", []Controller{&scripted{intent: WaitIntent}, &scripted{intent: WaitIntent}}, nil)
+	b.Step()
+	b.End()
+	if b.Step() {
+		t.Fatal("a round was played after End")
+	}
+	s := b.Snapshot()
+	if !s.Over || s.Round != 1 || s.Winner != 0 || b.Stats(0).Squares != 2 {
+		t.Errorf("after End: over=%v round %d winner %d squares %d", s.Over, s.Round, s.Winner, b.Stats(0).Squares)
+	}
+}

@@ -34,6 +34,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"play", "open the terminal UI: the lobby, or a battle of the PLAYERs named", playCommand},
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
@@ -46,9 +47,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch {
 	case len(args) == 0:
-		// The terminal UI arrives with its own issue; until then the bare
-		// command plays the shipped players against each other.
-		err = runCommand(nil, stdout, stderr)
+		err = playCommand(nil, stdout, stderr)
 	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
 		usage(stdout)
 		return exitOK
@@ -87,7 +86,7 @@ func oneLine(err error) string {
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: squarebattle [command] [flags]")
-	fmt.Fprintln(w, "\nWith no command, plays a battle between the shipped players.")
+	fmt.Fprintln(w, "\nWith no command, opens the terminal UI (the lobby).")
 	fmt.Fprintln(w, "\ncommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)

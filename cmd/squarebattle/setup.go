@@ -74,8 +74,8 @@ func scriptsFS(cfg config.Config) (fs.FS, string, error) {
 		}
 		return os.DirFS(cfg.Scripts), cfg.Scripts, nil
 	}
-	if st, err := os.Stat("scripts"); err == nil && st.IsDir() {
-		return os.DirFS("scripts"), "scripts", nil
+	if dir := diskScripts(cfg); dir != "" {
+		return os.DirFS(dir), dir, nil
 	}
 	return scripts.FS, "scripts", nil
 }

@@ -1,0 +1,383 @@
+package tui
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// The lobby: the original's start screen, improved. People pick teams from
+// the players found, give them colours, set the battle up and start it.
+
+// Lobby areas, in Tab order.
+const (
+	areaPlayers = iota
+	areaTeams
+	areaSettings
+	areaStart
+	areaCount
+)
+
+// Settings rows.
+const (
+	setSize = iota
+	setRounds
+	setTime
+	setSeed
+	setSpeed
+	setCount
+)
+
+// lobbyTeam is one picked team.
+type lobbyTeam struct {
+	id     string // class id
+	name   string
+	colour int // palette index
+}
+
+// lobby is the lobby's state; it belongs to the UI goroutine.
+type lobby struct {
+	entries []Entry
+	teams   []lobbyTeam
+	set     Settings
+	seed    uint64 // the seed the next battle uses
+	random  bool   // seed was drawn at random (shown as such)
+
+	area    int
+	cursor  [areaCount]int
+	top     int    // first entry shown
+	editing string // digits typed into the current setting
+	message string
+}
+
+// setEntries replaces the entry list (hot reload). Teams whose player went
+// away or broke are dropped, with a message saying so.
+func (l *lobby) setEntries(es []Entry) {
+	l.entries = es
+	ok := map[string]string{}
+	for _, e := range es {
+		if e.Starting() {
+			ok[e.ID] = e.Name
+		}
+	}
+	kept := l.teams[:0]
+	for _, t := range l.teams {
+		if name, found := ok[t.id]; found {
+			t.name = name
+			kept = append(kept, t)
+		} else {
+			l.message = fmt.Sprintf("%s is gone or broken; its team was removed", t.name)
+		}
+	}
+	l.teams = kept
+	l.cursor[areaPlayers] = min(l.cursor[areaPlayers], max(len(es)-1, 0))
+	l.cursor[areaTeams] = min(l.cursor[areaTeams], max(len(l.teams)-1, 0))
+}
+
+// freeColour is the first palette entry no team uses, after from.
+func (l *lobby) freeColour(from int) int {
+	used := map[int]bool{}
+	for _, t := range l.teams {
+		used[t.colour] = true
+	}
+	for i := 1; i <= len(palette); i++ {
+		c := (from + i) % len(palette)
+		if !used[c] {
+			return c
+		}
+	}
+	return (from + 1) % len(palette)
+}
+
+func (l *lobby) addTeam(e Entry) {
+	if !e.Starting() {
+		if e.Problem != "" {
+			l.message = e.Problem
+		} else {
+			l.message = e.File + " has no name: it can only be replicated into"
+		}
+		return
+	}
+	l.teams = append(l.teams, lobbyTeam{id: e.ID, name: e.Name, colour: l.freeColour(-1)})
+	l.message = ""
+}
+
+func (l *lobby) removeTeam(i int) {
+	if i < 0 || i >= len(l.teams) {
+		return
+	}
+	l.teams = append(l.teams[:i], l.teams[i+1:]...)
+	l.cursor[areaTeams] = min(l.cursor[areaTeams], max(len(l.teams)-1, 0))
+}
+
+// rows is how many rows the current area has.
+func (l *lobby) rows() int {
+	switch l.area {
+	case areaPlayers:
+		return len(l.entries)
+	case areaTeams:
+		return len(l.teams)
+	case areaSettings:
+		return setCount
+	}
+	return 1
+}
+
+// adjust changes the current setting one step.
+func (l *lobby) adjust(dir int) {
+	s := &l.set
+	switch l.cursor[areaSettings] {
+	case setSize:
+		s.Size = min(max(s.Size+4*dir, 4), 2000)
+	case setRounds:
+		step := 100
+		if s.Rounds+step*dir < 100 || s.Rounds < 100 {
+			step = 10
+		}
+		s.Rounds = min(max(s.Rounds+step*dir, 10), 10_000_000)
+	case setTime:
+		s.TimeLimit = min(max(s.TimeLimit+time.Duration(dir)*10*time.Second, 0), 7*24*time.Hour)
+	case setSeed:
+		if l.seed+uint64(dir) > 0 {
+			l.seed += uint64(dir)
+		}
+		l.random = false
+	case setSpeed:
+		s.Speed = nextSpeed(s.Speed, dir)
+	}
+}
+
+// typeDigit edits the current setting by typing: digits replace its value.
+func (l *lobby) typeDigit(ch rune, del bool) {
+	if del {
+		if l.editing != "" {
+			l.editing = l.editing[:len(l.editing)-1]
+		}
+	} else if len(l.editing) < 15 {
+		l.editing += string(ch)
+	}
+	n, _ := strconv.ParseUint(l.editing, 10, 64)
+	s := &l.set
+	switch l.cursor[areaSettings] {
+	case setSize:
+		s.Size = int(min(n, 2000))
+	case setRounds:
+		s.Rounds = int(min(n, 10_000_000))
+	case setTime:
+		s.TimeLimit = time.Duration(min(n, 7*24*3600)) * time.Second
+	case setSeed:
+		l.seed, l.random = n, false
+	case setSpeed:
+		s.Speed = int(min(n, 100000))
+	}
+}
+
+// setup is the battle the lobby describes, or a message saying what is
+// missing.
+func (l *lobby) setup() (Setup, string) {
+	if len(l.teams) == 0 {
+		return Setup{}, "pick at least one team first (Enter on a player)"
+	}
+	if l.set.Size < 2 {
+		return Setup{}, "the board must be at least 2×2"
+	}
+	if l.set.Size*l.set.Size < len(l.teams) {
+		return Setup{}, fmt.Sprintf("a %d×%d board has no room for %d teams", l.set.Size, l.set.Size, len(l.teams))
+	}
+	if l.set.Rounds < 1 {
+		return Setup{}, "the round limit must be at least 1"
+	}
+	if l.seed == 0 {
+		return Setup{}, "the seed must not be 0 (n draws a new one)"
+	}
+	su := Setup{Size: l.set.Size, Rounds: l.set.Rounds, Seed: l.seed}
+	for _, t := range l.teams {
+		su.Players = append(su.Players, t.id)
+	}
+	return su, ""
+}
+
+func (l *lobby) settingText(i int) (string, string) {
+	s := l.set
+	switch i {
+	case setSize:
+		return "Board size", fmt.Sprintf("%d × %d", s.Size, s.Size)
+	case setRounds:
+		return "Round limit", strconv.Itoa(s.Rounds)
+	case setTime:
+		if s.TimeLimit == 0 {
+			return "Time limit", "0 s (none)"
+		}
+		return "Time limit", fmt.Sprintf("%d s", int(s.TimeLimit/time.Second))
+	case setSeed:
+		v := strconv.FormatUint(l.seed, 10)
+		if l.random {
+			v += " (random)"
+		}
+		return "Seed", v
+	}
+	if s.Speed == 0 {
+		return "Speed", "unthrottled"
+	}
+	return "Speed", strconv.Itoa(s.Speed) + " turns/s"
+}
+
+// draw paints the lobby on a w×h screen.
+func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
+	plain := tcell.StyleDefault
+	c.text(0, 0, w, " SquareBattle "+c.g.dot+" pick your teams", th.accent())
+	leftW := max(w/2, min(w, 36))
+	if w-leftW < 30 {
+		leftW = w // too narrow for two columns: settings go below
+	}
+	listH := h - 4
+	rightX, rightY := leftW+1, 2
+	if leftW == w {
+		listH = max(3, (h-4)/3)
+		rightX, rightY = 0, 3+listH
+	}
+	// Players.
+	c.text(0, 1, leftW, "", plain)
+	c.text(0, 2, leftW, fmt.Sprintf(" Players (%s)", dir), th.dim())
+	cur := l.cursor[areaPlayers]
+	if cur < l.top {
+		l.top = cur
+	}
+	if cur >= l.top+listH-1 {
+		l.top = cur - listH + 2
+	}
+	l.top = max(0, min(l.top, len(l.entries)-listH+1))
+	for i := 0; i < listH-1; i++ {
+		y := 3 + i
+		n := l.top + i
+		if n >= len(l.entries) {
+			c.text(0, y, leftW, "", plain)
+			continue
+		}
+		e := l.entries[n]
+		st, label := plain, e.Name
+		switch {
+		case e.Problem != "":
+			st, label = th.warn(), e.File+"  ✗ "+e.Problem
+			if c.g.ascii {
+				label = e.File + "  x " + e.Problem
+			}
+		case e.Name == "":
+			st, label = th.dim(), e.ID+" (replicated into only)"
+		}
+		mark := "  "
+		if l.area == areaPlayers && n == cur {
+			st = st.Reverse(true)
+			mark = "> "
+		}
+		nameW := max(leftW-2-16, 10)
+		if e.Problem != "" || e.Name == "" {
+			c.text(0, y, 2, mark, st)
+			c.text(2, y, leftW-2, label, st)
+			continue
+		}
+		c.text(0, y, 2, mark, st)
+		c.text(2, y, nameW, label, st)
+		c.text(2+nameW, y, leftW-2-nameW, path.Base(e.File), th.dim().Reverse(st == plain.Reverse(true)))
+	}
+	if len(l.entries) == 0 {
+		c.text(2, 3, leftW-2, "no players found: add a .lua file to the folder", th.warn())
+	}
+	if leftW < w {
+		for y := 1; y < h-1; y++ {
+			c.s.Put(leftW, y, c.g.bar, th.dim())
+		}
+	}
+	// Teams.
+	rw := w - rightX
+	y := rightY
+	c.text(rightX, y-1, rw, "", plain)
+	c.text(rightX, y, rw, " Teams", th.dim())
+	y++
+	teamRows := max(1, min(len(l.teams), (h-rightY)-setCount-7))
+	first := max(0, l.cursor[areaTeams]-teamRows+1)
+	for i := 0; i < teamRows; i++ {
+		n := first + i
+		if n >= len(l.teams) {
+			msg := ""
+			if len(l.teams) == 0 {
+				msg = "  none yet: Enter on a player adds a team"
+			}
+			c.text(rightX, y, rw, msg, th.dim())
+			y++
+			continue
+		}
+		t := l.teams[n]
+		st := plain
+		mark := "  "
+		if l.area == areaTeams && n == l.cursor[areaTeams] {
+			st, mark = st.Reverse(true), "> "
+		}
+		c.text(rightX, y, 2, mark, st)
+		c.text(rightX+2, y, 4, fmt.Sprintf("%2d ", n+1), st)
+		sw := c.g.swatch
+		if c.g.ascii || th.mono {
+			sw = glyphOf(n) + glyphOf(n)
+		}
+		c.text(rightX+6, y, 3, sw+" ", plain.Foreground(th.team(t.colour)))
+		c.text(rightX+9, y, rw-9, t.name+"  ("+palette[t.colour].name+")", st)
+		y++
+	}
+	if len(l.teams) > teamRows {
+		c.text(rightX, y, rw, fmt.Sprintf("  … %d teams in all", len(l.teams)), th.dim())
+		y++
+	}
+	c.text(rightX, y, rw, "", plain)
+	y++
+	c.text(rightX, y, rw, " Settings", th.dim())
+	y++
+	for i := 0; i < setCount; i++ {
+		name, val := l.settingText(i)
+		st := plain
+		mark := "  "
+		if l.area == areaSettings && i == l.cursor[areaSettings] {
+			st, mark = st.Reverse(true), "> "
+		}
+		c.text(rightX, y, rw, fmt.Sprintf("%s%-12s %s", mark, name, val), st)
+		y++
+	}
+	c.text(rightX, y, rw, "", plain)
+	y++
+	st := th.accent()
+	if l.area == areaStart {
+		st = st.Reverse(true)
+	}
+	c.text(rightX, y, rw, "  [ Start Battle ]", st)
+	y++
+	for ; y < h-1; y++ {
+		c.text(rightX, y, rw, "", plain)
+	}
+	// Footer: the message, or the keys.
+	msg := l.message
+	st = th.warn()
+	if msg == "" && l.area == areaPlayers && cur < len(l.entries) && l.entries[cur].Problem != "" {
+		msg = l.entries[cur].Problem
+	}
+	if msg == "" {
+		msg, st = keyHints(lobbyKeys, c.g), th.dim()
+	}
+	c.text(0, h-1, w, " "+msg, st)
+}
+
+// keyHints lists a key table on one line.
+func keyHints(table []binding, g glyphs) string {
+	s := ""
+	for _, b := range table {
+		if b.label == "" {
+			continue
+		}
+		if s != "" {
+			s += " " + g.dot + " "
+		}
+		s += b.label + " " + b.what
+	}
+	return s
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// line is one line of an overlay.
+type line struct {
+	text  string
+	style tcell.Style
+}
+
+// drawBox paints a framed box with a title centred on a w×h screen. Lines
+// that do not fit are cut; the box never leaves the screen.
+func drawBox(c canvas, title string, lines []line, w, h int) {
+	inner := uniseg.StringWidth(title) + 2
+	for _, l := range lines {
+		inner = max(inner, uniseg.StringWidth(l.text))
+	}
+	inner = min(inner, w-4)
+	rows := min(len(lines), h-2)
+	if inner < 1 || rows < 0 {
+		return
+	}
+	x0, y0 := (w-inner-4)/2, (h-rows-2)/2
+	tl, tr, bl, br, hz, vt := "┌", "┐", "└", "┘", "─", "│"
+	if c.g.ascii {
+		tl, tr, bl, br, hz, vt = "+", "+", "+", "+", "-", "|"
+	}
+	frame := tcell.StyleDefault.Bold(true)
+	c.s.Put(x0, y0, tl, frame)
+	c.s.Put(x0+inner+3, y0, tr, frame)
+	c.s.Put(x0, y0+rows+1, bl, frame)
+	c.s.Put(x0+inner+3, y0+rows+1, br, frame)
+	for x := x0 + 1; x < x0+inner+3; x++ {
+		c.s.Put(x, y0, hz, frame)
+		c.s.Put(x, y0+rows+1, hz, frame)
+	}
+	if title != "" {
+		c.text(x0+2, y0, min(uniseg.StringWidth(title)+2, inner), " "+title+" ", frame)
+	}
+	for i := 0; i < rows; i++ {
+		y := y0 + 1 + i
+		c.s.Put(x0, y, vt, frame)
+		c.blank(x0+1, y, 1, tcell.StyleDefault)
+		c.text(x0+2, y, inner, lines[i].text, lines[i].style)
+		c.blank(x0+inner+2, y, 1, tcell.StyleDefault)
+		c.s.Put(x0+inner+3, y, vt, frame)
+	}
+}
+
+// helpLines lists a key table for the help overlay.
+func helpLines(table []binding, th theme) []line {
+	var out []line
+	for _, b := range table {
+		if b.label == "" {
+			continue
+		}
+		out = append(out, line{fmt.Sprintf("%-12s %s", b.label, b.what), tcell.StyleDefault})
+	}
+	out = append(out, line{}, line{"any key closes this help", th.dim()})
+	return out
+}
+
+// victoryLines tells how the battle ended and shows the winner's speech.
+func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme) (string, []line) {
+	var out []line
+	how := fmt.Sprintf("after %d rounds", s.Round)
+	if timeUp {
+		how = fmt.Sprintf("when time ran out, after %d rounds", s.Round)
+	}
+	title := "Battle over"
+	if s.Winner >= 0 {
+		w := s.Teams[s.Winner]
+		title = w.Player.Name + " wins!"
+		out = append(out, line{fmt.Sprintf("%s wins with %d squares %s.", w.Player.Name, w.Stats.Squares, how), tcell.StyleDefault.Bold(true)})
+		if w.Player.Victory != "" {
+			out = append(out, line{})
+			for _, l := range wrap("“"+w.Player.Victory+"”", width) {
+				out = append(out, line{l, th.accent().Italic(true)})
+			}
+		}
+	} else {
+		title = "A tie"
+		out = append(out, line{"No winner " + how + ".", tcell.StyleDefault.Bold(true)})
+	}
+	out = append(out, line{}, line{"r replay (same seed)   n new seed   Esc lobby   q quit", th.dim()})
+	return title, out
+}
+
+// problemLines lists script problems: the first of every team and class,
+// then the most recent ones.
+func problemLines(s *engine.Snapshot, th theme) []line {
+	show := func(p engine.Problem) line {
+		team, class := fmt.Sprint(p.Team), fmt.Sprint(p.Class)
+		if p.Team >= 0 && p.Team < len(s.Teams) {
+			team = s.Teams[p.Team].Player.Name
+		}
+		if int(p.Class) >= 0 && int(p.Class) < len(s.Classes) {
+			class = s.Classes[p.Class]
+		}
+		return line{fmt.Sprintf("round %d  team %d %s  class %s  %s: %s", p.Round, p.Team, team, class, p.Kind, p.Message), tcell.StyleDefault}
+	}
+	if len(s.FirstProblems) == 0 {
+		return []line{{"No script problems so far.", tcell.StyleDefault}, {}, {"Esc or e closes this list", th.dim()}}
+	}
+	out := []line{{"First problem of each team and class:", th.accent()}}
+	for _, p := range s.FirstProblems {
+		out = append(out, show(p))
+	}
+	out = append(out, line{}, line{"Latest:", th.accent()})
+	for i := len(s.Problems) - 1; i >= 0 && i >= len(s.Problems)-10; i-- {
+		out = append(out, show(s.Problems[i]))
+	}
+	out = append(out, line{}, line{"Esc or e closes this list", th.dim()})
+	return out
+}

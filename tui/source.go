@@ -1,0 +1,65 @@
+// Package tui is the terminal front end: the lobby where people pick teams,
+// and the battle screen with the arena, the team table and the status bar.
+// It is the only package that touches the screen (tcell). It never reads a
+// live battle from the UI goroutine: a driver goroutine steps the battle and
+// publishes immutable engine snapshots, which the UI draws at a capped
+// frame rate.
+package tui
+
+import (
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// Entry is one player class the lobby lists.
+type Entry struct {
+	ID   string // class id: the file's base name
+	Name string // display name; empty for classes that are only replicated into
+	File string
+	// Problem is the load error ("file:line: message"); such an entry is
+	// listed but cannot be picked.
+	Problem string
+}
+
+// Starting reports whether the entry can start a team.
+func (e Entry) Starting() bool { return e.Name != "" && e.Problem == "" }
+
+// Setup is the battle the lobby asks for.
+type Setup struct {
+	Players []string // class id of team i's player
+	Size    int
+	Rounds  int
+	Seed    uint64
+}
+
+// Battle is a battle as the TUI drives it. Only the driver goroutine calls
+// its methods (the engine's contract); everybody else reads snapshots.
+type Battle interface {
+	Step() bool
+	Over() bool
+	End()
+	Stats(team int) engine.Stats
+	Snapshot() *engine.Snapshot
+	Close()
+}
+
+// Source supplies the players and builds battles. The UI goroutine calls it;
+// an implementation that reloads scripts in the background must guard its
+// own state and call App.Reload after a change.
+type Source interface {
+	Entries() []Entry
+	// Dir names where the entries come from, for the lobby's title.
+	Dir() string
+	NewBattle(Setup) (Battle, error)
+}
+
+// Settings are the lobby's adjustable values and the battle screen's pace.
+type Settings struct {
+	Size      int
+	Rounds    int
+	TimeLimit time.Duration // 0 = none
+	Seed      uint64        // 0 = a fresh random seed for every battle
+	Speed     int           // target rounds per second; 0 = unthrottled
+	FPS       int           // frame cap
+}

@@ -1,0 +1,120 @@
+package tui
+
+import (
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// The team table: the original game's player list, grown up. Columns have
+// fixed widths and numbers are right-aligned so nothing jumps as counts
+// grow; teams stay in team order.
+
+const (
+	numWidth  = 7 // each number column, including its leading space
+	minName   = 10
+	maxName   = 18
+	tableMinW = 3 + minName + 7*numWidth
+)
+
+var tableHeads = []string{"Squares", "Births", "Kills", "Deaths", "Coll.", "T/O", "Err"}
+
+func statColumns(s engine.Stats) [7]int {
+	return [7]int{s.Squares, s.Births, s.Kills, s.Deaths, s.Collisions, s.Timeouts, s.Errors}
+}
+
+// tableRows is how many screen rows the table wants: a header, a row per
+// team, and a line for each eliminated team's defeat speech.
+func tableRows(s *engine.Snapshot) int {
+	n := 1 + len(s.Teams)
+	for _, t := range s.Teams {
+		if t.Eliminated > 0 && t.Player.Defeat != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// drawTeams paints the table into r. squares holds each team's count after
+// every round, for the trend sparkline.
+func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares [][]int32, r rect) {
+	name := min(max(r.w-3-7*numWidth-12, minName), maxName)
+	trendX := r.x + 3 + name + 7*numWidth + 1
+	trendW := r.x + r.w - trendX
+	head := th.dim()
+	y := r.y
+	if r.h > 0 {
+		c.text(r.x, y, 3+name, "   Player", head)
+		for i, h := range tableHeads {
+			c.right(r.x+3+name+i*numWidth, y, numWidth, h, head)
+		}
+		c.blank(r.x+3+name+7*numWidth, y, 1, head)
+		if trendW > 0 {
+			c.text(trendX, y, trendW, "Trend", head)
+		}
+		y++
+	}
+	extra := r.h - 1 - len(s.Teams) // rows left for defeat speeches
+	for i, t := range s.Teams {
+		if y >= r.y+r.h {
+			break
+		}
+		st := tcell.StyleDefault
+		if t.Eliminated > 0 {
+			st = th.dim()
+		}
+		if th.mono || c.g.ascii {
+			c.text(r.x, y, 3, glyphOf(i)+glyphOf(i)+" ", tcell.StyleDefault.Foreground(th.team(colours[i])).Bold(true))
+		} else {
+			c.text(r.x, y, 3, c.g.swatch+" ", tcell.StyleDefault.Foreground(th.team(colours[i])))
+		}
+		c.text(r.x+3, y, name, t.Player.Name, st)
+		for j, v := range statColumns(t.Stats) {
+			c.right(r.x+3+name+j*numWidth, y, numWidth, count(v, numWidth-1), st)
+		}
+		c.blank(r.x+3+name+7*numWidth, y, 1, st)
+		if trendW > 0 {
+			if t.Eliminated > 0 && extra <= 0 {
+				c.text(trendX, y, trendW, t.Player.Defeat, th.dim().Italic(true))
+			} else {
+				c.text(trendX, y, trendW, sparkline(c.g, squares[i], trendW), tcell.StyleDefault.Foreground(th.team(colours[i])))
+			}
+		}
+		y++
+		if t.Eliminated > 0 && t.Player.Defeat != "" && extra > 0 && y < r.y+r.h {
+			c.text(r.x, y, 3, "", st)
+			c.text(r.x+3, y, r.w-3, "“"+t.Player.Defeat+"”", th.dim().Italic(true))
+			y++
+			extra--
+		}
+	}
+	c.fill(rect{r.x, y, r.w, r.y + r.h - y}, tcell.StyleDefault)
+}
+
+// sparkline draws counts over the battle in width columns: each column is
+// the last count in its stretch of rounds, scaled to the team's own peak.
+func sparkline(g glyphs, counts []int32, width int) string {
+	if len(counts) == 0 || width <= 0 {
+		return ""
+	}
+	peak := int32(1)
+	for _, n := range counts {
+		peak = max(peak, n)
+	}
+	cols := min(width, len(counts))
+	out := make([]byte, 0, cols*3)
+	for i := 0; i < cols; i++ {
+		end := (i+1)*len(counts)/cols - 1
+		n := counts[end]
+		level := 0
+		if n > 0 {
+			level = 1 + int(int64(n)*int64(len(g.spark)-2)/int64(peak))
+		}
+		if n == 0 {
+			out = append(out, ' ')
+			continue
+		}
+		out = append(out, g.spark[min(level, len(g.spark)-1)]...)
+	}
+	return string(out)
+}

@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"os"
+	"strconv"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// depth is how many colours the UI asks the terminal for. tcell maps what
+// we ask for onto what the terminal has, so any depth works anywhere; the
+// default follows the terminal, and `c` lets the user pick another.
+type depth int
+
+const (
+	depth16 depth = iota
+	depth256
+	depthTrue
+	depthCount
+)
+
+func (d depth) String() string {
+	switch d {
+	case depth16:
+		return "16 colours"
+	case depth256:
+		return "256 colours"
+	}
+	return "24-bit colour"
+}
+
+// defaultDepth: 24-bit only when COLORTERM says the terminal has it (the
+// convention terminals and SSH clients follow), 256 where terminfo reports
+// it, 16 otherwise. 256 is the SSH-friendly default: a colour change costs
+// 11 bytes instead of 19.
+func defaultDepth(colors int, getenv func(string) string) depth {
+	switch getenv("COLORTERM") {
+	case "truecolor", "24bit", "24-bit":
+		return depthTrue
+	}
+	if colors >= 256 {
+		return depth256
+	}
+	return depth16
+}
+
+// teamColour is one entry of the team palette at every depth.
+type teamColour struct {
+	name string
+	c16  int // xterm palette index below 16
+	c256 int // xterm 256-colour palette index
+	rgb  int32
+}
+
+// palette: distinct on a dark background and from each other, in the order
+// teams get them (the most distinct first).
+var palette = []teamColour{
+	{"red", 9, 196, 0xff4b4b},
+	{"green", 10, 46, 0x3ddc4a},
+	{"blue", 12, 33, 0x3b8bff},
+	{"yellow", 11, 226, 0xffe14b},
+	{"magenta", 13, 201, 0xf24bff},
+	{"cyan", 14, 51, 0x3fe0e0},
+	{"orange", 3, 208, 0xff9326},
+	{"purple", 5, 135, 0xa46cff},
+	{"lime", 2, 154, 0xb4f03c},
+	{"pink", 1, 211, 0xff94b8},
+	{"teal", 6, 37, 0x1fa8a0},
+	{"white", 15, 253, 0xe6e6e6},
+}
+
+// theme turns palette indexes into tcell colours at the current depth.
+type theme struct {
+	depth depth
+	// mono: the terminal has no colours; teams are told apart by glyphs.
+	mono bool
+}
+
+func (t theme) team(i int) tcell.Color {
+	if t.mono {
+		return tcell.ColorReset
+	}
+	c := palette[i%len(palette)]
+	switch t.depth {
+	case depth16:
+		return tcell.PaletteColor(c.c16)
+	case depth256:
+		return tcell.PaletteColor(c.c256)
+	}
+	return tcell.NewHexColor(c.rgb)
+}
+
+// empty is the colour of an empty arena cell: dark, but not the terminal's
+// own background, so the arena's extent shows.
+func (t theme) empty() tcell.Color {
+	switch {
+	case t.mono:
+		return tcell.ColorReset
+	case t.depth == depth16:
+		return tcell.PaletteColor(0)
+	case t.depth == depth256:
+		return tcell.PaletteColor(235)
+	}
+	return tcell.NewHexColor(0x1e1e1e)
+}
+
+func (t theme) dim() tcell.Style {
+	if t.mono {
+		return tcell.StyleDefault
+	}
+	if t.depth == depth16 {
+		return tcell.StyleDefault.Foreground(tcell.PaletteColor(8))
+	}
+	return tcell.StyleDefault.Foreground(tcell.PaletteColor(245))
+}
+
+func (t theme) accent() tcell.Style {
+	if t.mono {
+		return tcell.StyleDefault.Bold(true)
+	}
+	return tcell.StyleDefault.Foreground(tcell.PaletteColor(14)).Bold(true)
+}
+
+func (t theme) warn() tcell.Style {
+	if t.mono {
+		return tcell.StyleDefault.Bold(true)
+	}
+	return tcell.StyleDefault.Foreground(tcell.PaletteColor(9))
+}
+
+// glyphs are the characters the UI draws with, Unicode or plain ASCII for
+// terminals and locales that cannot show the block elements.
+type glyphs struct {
+	ascii    bool
+	bar      string   // vertical separator
+	swatch   string   // a team's colour sample, two columns
+	spark    []string // sparkline levels, lowest first
+	dot      string
+	ellipsis string
+}
+
+var (
+	unicodeGlyphs = glyphs{bar: "│", swatch: "██", spark: []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}, dot: "·", ellipsis: "…"}
+	asciiGlyphs   = glyphs{ascii: true, bar: "|", swatch: "##", spark: []string{"_", ".", "-", "~", "=", "+", "*", "#"}, dot: "-", ellipsis: "~"}
+)
+
+// teamGlyph is how a team's square looks in ASCII mode: 0-9, then A-Z.
+var teamGlyph = func() []string {
+	var g []string
+	for i := range 10 {
+		g = append(g, strconv.Itoa(i))
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		g = append(g, string(c))
+	}
+	return g
+}()
+
+func glyphOf(team int) string { return teamGlyph[team%len(teamGlyph)] }
+
+var getenv = os.Getenv
