@@ -122,7 +122,7 @@ func (v *arenaView) draw(c canvas, th theme, colours []int, s *engine.Snapshot, 
 		case t < 0:
 			return empty
 		}
-		return th.team(colours[t])
+		return th.team(colourOf(colours, t))
 	}
 	// cell returns what the shown cell at (row counted from the top, col)
 	// holds, after panning and centring.
@@ -185,4 +185,13 @@ func (v *arenaView) sample(s *engine.Snapshot, row, col, k int) int {
 		}
 	}
 	return best
+}
+
+// colourOf is team t's palette entry; teams beyond the list (a battle the
+// lobby did not colour) take their own index.
+func colourOf(colours []int, t int) int {
+	if t < len(colours) {
+		return colours[t]
+	}
+	return t
 }

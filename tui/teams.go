@@ -64,9 +64,9 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 			st = th.dim()
 		}
 		if th.mono || c.g.ascii {
-			c.text(r.x, y, 3, glyphOf(i)+glyphOf(i)+" ", tcell.StyleDefault.Foreground(th.team(colours[i])).Bold(true))
+			c.text(r.x, y, 3, glyphOf(i)+glyphOf(i)+" ", tcell.StyleDefault.Foreground(th.team(colourOf(colours, i))).Bold(true))
 		} else {
-			c.text(r.x, y, 3, c.g.swatch+" ", tcell.StyleDefault.Foreground(th.team(colours[i])))
+			c.text(r.x, y, 3, c.g.swatch+" ", tcell.StyleDefault.Foreground(th.team(colourOf(colours, i))))
 		}
 		c.text(r.x+3, y, name, t.Player.Name, st)
 		for j, v := range statColumns(t.Stats) {
@@ -77,7 +77,7 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 			if t.Eliminated > 0 && extra <= 0 {
 				c.text(trendX, y, trendW, t.Player.Defeat, th.dim().Italic(true))
 			} else {
-				c.text(trendX, y, trendW, sparkline(c.g, squares[i], trendW), tcell.StyleDefault.Foreground(th.team(colours[i])))
+				c.text(trendX, y, trendW, sparkline(c.g, squares[i], trendW), tcell.StyleDefault.Foreground(th.team(colourOf(colours, i))))
 			}
 		}
 		y++
