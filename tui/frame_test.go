@@ -24,12 +24,14 @@ type countingTty struct {
 	once    sync.Once
 }
 
-func newCountingTty(w, h int) *countingTty { return &countingTty{w: w, h: h, closed: make(chan struct{})} }
+func newCountingTty(w, h int) *countingTty {
+	return &countingTty{w: w, h: h, closed: make(chan struct{})}
+}
 
-func (t *countingTty) Start() error               { return nil }
-func (t *countingTty) Stop() error                { return nil }
-func (t *countingTty) Drain() error               { return t.Close() }
-func (t *countingTty) NotifyResize(func())        {}
+func (t *countingTty) Start() error        { return nil }
+func (t *countingTty) Stop() error         { return nil }
+func (t *countingTty) Drain() error        { return t.Close() }
+func (t *countingTty) NotifyResize(func()) {}
 func (t *countingTty) WindowSize() (tcell.WindowSize, error) {
 	return tcell.WindowSize{Width: t.w, Height: t.h}, nil
 }
