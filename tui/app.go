@@ -356,7 +356,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		if act == actSlower {
 			dir = -1
 		}
-		n := nextSpeed(f.target, dir)
+		n := nextSpeed(a.lobby.set.Speed, dir)
 		a.lobby.set.Speed = n
 		d.send(command{kind: cmdSpeed, n: n})
 	case actLeft:

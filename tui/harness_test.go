@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,9 +25,11 @@ type scriptSource struct {
 	cat *luabind.Catalog
 }
 
-func newScriptSource(t testing.TB) *scriptSource {
+func newScriptSource(t testing.TB) *scriptSource { return newSourceFS(t, scripts.FS) }
+
+func newSourceFS(t testing.TB, fsys fs.FS) *scriptSource {
 	t.Helper()
-	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: scripts.FS, Dir: "scripts", Limits: luabind.DefaultLimits()})
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: "scripts", Limits: luabind.DefaultLimits()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,6 +104,8 @@ type session struct {
 	mu     sync.Mutex
 	text   string // the screen as last shown
 	frames int
+	snap   *engine.Snapshot // the snapshot last shown
+	view   arenaView        // the arena view as last shown
 }
 
 func open(t *testing.T, w, h int, charset string, o Options) *session {
@@ -132,6 +137,9 @@ func open(t *testing.T, w, h int, charset string, o Options) *session {
 			b.WriteByte('\n')
 		}
 		s.mu.Lock()
+		if s.app.screen == battleScreen && s.app.last != nil {
+			s.snap, s.view = s.app.last.snap, s.app.view
+		}
 		s.text = b.String()
 		s.frames++
 		s.mu.Unlock()

@@ -106,15 +106,13 @@ func sparkline(g glyphs, counts []int32, width int) string {
 	for i := 0; i < cols; i++ {
 		end := (i+1)*len(counts)/cols - 1
 		n := counts[end]
-		level := 0
-		if n > 0 {
-			level = 1 + int(int64(n)*int64(len(g.spark)-2)/int64(peak))
-		}
-		if n == 0 {
+		if n <= 0 {
 			out = append(out, ' ')
 			continue
 		}
-		out = append(out, g.spark[min(level, len(g.spark)-1)]...)
+		levels := int64(len(g.spark))
+		level := (int64(n)*levels+int64(peak)-1)/int64(peak) - 1
+		out = append(out, g.spark[min(level, levels-1)]...)
 	}
 	return string(out)
 }

@@ -1,0 +1,156 @@
+package tui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/scripts"
+)
+
+func (s *session) lastSnap() *engine.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snap
+}
+
+// TestMatchesHeadless: a battle watched in the UI, at full speed with
+// frames skipping rounds, ends exactly as the same battle played headless.
+func TestMatchesHeadless(t *testing.T) {
+	for _, su := range []Setup{
+		{Players: []string{"wanderer", "hesitantwolf", "expand"}, Size: 24, Rounds: 400, Seed: 3},
+		{Players: []string{"linedancer", "explorer", "explorer"}, Size: 16, Rounds: 300, Seed: 99},
+	} {
+		src := newScriptSource(t)
+		s := open(t, 120, 40, "", Options{Source: src, Settings: Settings{Size: su.Size, Rounds: su.Rounds, Speed: 0, FPS: 60}, Start: &su})
+		s.waitText("r replay (same seed)")
+		got := s.lastSnap()
+		b, err := src.NewBattle(su)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := b.(interface{ Run() *engine.Snapshot }).Run()
+		b.Close()
+		if got.Round != want.Round || got.Winner != want.Winner || !reflect.DeepEqual(got.Cells, want.Cells) || !reflect.DeepEqual(got.Teams, want.Teams) {
+			t.Errorf("seed %d: UI battle ended round %d winner %d %+v; headless round %d winner %d %+v",
+				su.Seed, got.Round, got.Winner, got.Teams, want.Round, want.Winner, want.Teams)
+		}
+		s.quit()
+	}
+}
+
+// TestBattleKeys: speed, colour depth, fit, problems and Esc work from the
+// battle screen's key table.
+func TestBattleKeys(t *testing.T) {
+	s := open(t, 100, 30, "", Options{Paused: true, Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 120, Rounds: 100, Seed: 3}})
+	s.waitText("Round 0/100")
+	for i := 0; i < len(speeds); i++ {
+		s.keys("+")
+	}
+	s.waitText("speed max")
+	s.keys("-")
+	s.waitText("speed 1000/s")
+	s.keys("c")
+	s.waitText("24-bit colour")
+	s.keys("c")
+	s.waitText("16 colours")
+	s.keys("f")
+	s.waitText("full size")
+	if v := s.waitFor("full-size view", func(string) bool { return !s.lastView().fit }); v == "" {
+		t.Fatal("no frame")
+	}
+	s.keys("llll")
+	s.waitFor("a pan to the right, stopped at the edge", func(string) bool { return s.lastView().left == 120-100 })
+	s.keys("jj")
+	s.waitFor("a pan down", func(string) bool { return s.lastView().top == 16 })
+	s.keys("e")
+	s.waitText("No script problems so far")
+	s.key(tcell.KeyEscape)
+	s.waitFor("the problem list to close", func(text string) bool { return !strings.Contains(text, "No script problems") })
+	s.key(tcell.KeyEscape)
+	s.waitText("Start Battle")
+}
+
+func (s *session) lastView() arenaView {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.view
+}
+
+// TestProblemsShown: a script that fails shows up in the status bar and in
+// the problem list with its file and line.
+func TestProblemsShown(t *testing.T) {
+	fsys := fstest.MapFS{
+		"explorer.lua": {Data: mustRead(t, "explorer.lua")},
+		"faulty.lua": {Data: []byte(`return { name = "Faulty", run = function(self)
+  if round() > 1 then
+    error("boom")
+  end
+  return WAIT
+end }`)},
+	}
+	s := open(t, 120, 30, "", Options{Source: newSourceFS(t, fsys), Paused: true, Start: &Setup{Players: []string{"faulty", "explorer"}, Size: 16, Rounds: 50, Seed: 1}})
+	s.waitText("Round 0/50")
+	s.keys("...")
+	s.waitText("1 script problem(s)")
+	s.keys("e")
+	text := s.waitText("First problem")
+	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "team 0 Faulty") {
+		t.Errorf("problem list lacks the file:line or team:\n%s", text)
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	f, err := scripts.FS.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestTimeLimit: the interactive time limit ends a running battle and the
+// result says so.
+func TestTimeLimit(t *testing.T) {
+	s := open(t, 100, 30, "", Options{Settings: Settings{Size: 24, Rounds: 100000, Speed: 50, FPS: 60, TimeLimit: time.Second},
+		Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 100000, Seed: 2}})
+	s.waitText("time 0:01")
+	s.waitText("when time ran out")
+}
+
+// TestLobbyFlow: keys pick, recolour and remove teams, change settings by
+// steps and by typing, and refuse to start without teams.
+func TestLobbyFlow(t *testing.T) {
+	s := open(t, 100, 30, "", Options{})
+	s.waitText("Start Battle")
+	s.keys("s")
+	s.waitText("pick at least one team first")
+	s.key(tcell.KeyEnter)
+	s.key(tcell.KeyEnter)
+	s.waitText("(green)")
+	s.key(tcell.KeyTab) // teams
+	s.keys("c")
+	s.waitText("(blue)")
+	s.keys("x")
+	s.waitFor("one team", func(text string) bool { return !strings.Contains(text, "(red)") || !strings.Contains(text, "(blue)") })
+	s.key(tcell.KeyTab) // settings
+	s.keys("++")
+	s.waitText("40 × 40")
+	s.key(tcell.KeyDown)
+	s.keys("250")
+	s.waitText("Round limit  250")
+	s.key(tcell.KeyDown)
+	s.key(tcell.KeyDown)
+	s.keys("77")
+	s.waitText("Seed         77")
+	s.keys("s")
+	s.waitText("Round 0/250")
+	if s.waitText("seed 77"); s.lastSnap().Size != 40 {
+		t.Errorf("battle size %d, want 40", s.lastSnap().Size)
+	}
+}

@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+func TestNextSpeed(t *testing.T) {
+	tests := []struct{ cur, dir, want int }{
+		{20, 1, 50}, {20, -1, 10}, {1, -1, 1}, {1000, 1, 0}, {0, 1, 0}, {0, -1, 1000},
+		{30, 1, 50}, {30, -1, 20}, {3, 1, 5}, {100000, -1, 500},
+	}
+	for _, tc := range tests {
+		if got := nextSpeed(tc.cur, tc.dir); got != tc.want {
+			t.Errorf("nextSpeed(%d, %d) = %d, want %d", tc.cur, tc.dir, got, tc.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	tests := []struct {
+		n, w int
+		want string
+	}{{999999, 6, "999999"}, {1234567, 6, "1235k"}, {12, 3, "12"}, {123456789012, 6, "123G"}}
+	for _, tc := range tests {
+		if got := count(tc.n, tc.w); got != tc.want {
+			t.Errorf("count(%d, %d) = %q, want %q", tc.n, tc.w, got, tc.want)
+		}
+	}
+}
+
+func TestWrapTruncate(t *testing.T) {
+	if got := wrap("Everybody in line and kick", 10); !reflect.DeepEqual(got, []string{"Everybody", "in line", "and kick"}) {
+		t.Errorf("wrap = %q", got)
+	}
+	if got := wrap("abcdefghijkl", 5); !reflect.DeepEqual(got, []string{"abcde", "fghij", "kl"}) {
+		t.Errorf("wrap of a long word = %q", got)
+	}
+	if got := truncate("héllo wörld", 4); got != "héll" {
+		t.Errorf("truncate = %q", got)
+	}
+}
+
+func TestDefaultDepth(t *testing.T) {
+	tests := []struct {
+		colors    int
+		colorterm string
+		want      depth
+	}{{256, "", depth256}, {256, "truecolor", depthTrue}, {8, "24bit", depthTrue}, {16, "", depth16}, {8, "", depth16}}
+	for _, tc := range tests {
+		got := defaultDepth(tc.colors, func(string) string { return tc.colorterm })
+		if got != tc.want {
+			t.Errorf("defaultDepth(%d, COLORTERM=%q) = %v, want %v", tc.colors, tc.colorterm, got, tc.want)
+		}
+	}
+}
+
+func TestSparkline(t *testing.T) {
+	if got := sparkline(unicodeGlyphs, []int32{1, 2, 4, 8, 0}, 5); got != "▁▂▄█ " {
+		t.Errorf("sparkline = %q", got)
+	}
+	if got := sparkline(asciiGlyphs, []int32{8, 8, 8, 8}, 2); got != "##" {
+		t.Errorf("ascii sparkline = %q", got)
+	}
+}
+
+// TestArenaSample: in fit mode a block shows the team holding most of it.
+func TestArenaSample(t *testing.T) {
+	m, err := engine.ParseMap("t", []byte("0 1 1 -1\n-1 1 -1 -1\n2 2 -1 -1\n2 0 -1 -1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &engine.Snapshot{Size: 4, Cells: make([]int32, 16), Teams: make([]engine.TeamView, 3)}
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ {
+			s.Cells[r*4+c] = int32(m.Cells[r*4+c])
+		}
+	}
+	v := &arenaView{counts: make([]int, 3)}
+	tests := []struct{ row, col, want int }{{0, 0, 1}, {0, 2, 1}, {2, 0, 2}, {2, 2, -1}}
+	for _, tc := range tests {
+		if got := v.sample(s, tc.row, tc.col, 2); got != tc.want {
+			t.Errorf("block at (%d,%d) = %d, want %d", tc.row, tc.col, got, tc.want)
+		}
+	}
+}
+
+// TestArenaPan: keys and mouse drags pan within the arena; fit mode and
+// small arenas do not pan.
+func TestArenaPan(t *testing.T) {
+	r := rect{0, 0, 50, 20} // shows 50 columns and 40 rows of a 100×100 arena
+	v := &arenaView{}
+	v.pan(100, 100, 100, r, false)
+	if v.left != 50 || v.top != 60 {
+		t.Errorf("pan past the corner: left %d top %d, want 50 60", v.left, v.top)
+	}
+	v.mouse(tcell.NewEventMouse(10, 10, tcell.Button1, 0), 100, r, false)
+	v.mouse(tcell.NewEventMouse(20, 15, tcell.Button1, 0), 100, r, false) // drag right and down: view moves left and up
+	v.mouse(tcell.NewEventMouse(20, 15, tcell.ButtonNone, 0), 100, r, false)
+	if v.left != 40 || v.top != 50 {
+		t.Errorf("after a drag: left %d top %d, want 40 50", v.left, v.top)
+	}
+	v.mouse(tcell.NewEventMouse(5, 5, tcell.WheelDown, 0), 100, r, false)
+	if v.top != 56 {
+		t.Errorf("wheel down: top %d, want 56", v.top)
+	}
+	small := &arenaView{}
+	small.pan(5, 5, 10, r, false)
+	if small.left != 0 || small.top != 0 {
+		t.Errorf("a small arena panned to %d %d", small.left, small.top)
+	}
+	if g := (&arenaView{fit: true}).geometry(150, rect{0, 0, 80, 20}, false); g.k != 4 || g.vs != 38 {
+		t.Errorf("fit geometry for 150 in 80×20: k %d vs %d, want 4 38", g.k, g.vs)
+	}
+}
