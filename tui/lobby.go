@@ -2,8 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"path"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -261,9 +262,12 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 		st, label := plain, e.Name
 		switch {
 		case e.Problem != "":
-			st, label = th.warn(), e.File+"  ✗ "+e.Problem
+			// The footer shows the whole message; the list keeps it short.
+			base := filepath.Base(e.File)
+			short := strings.ReplaceAll(e.Problem, e.File, base)
+			st, label = th.warn(), base+"  ✗ "+short
 			if c.g.ascii {
-				label = e.File + "  x " + e.Problem
+				label = base + "  x " + short
 			}
 		case e.Name == "":
 			st, label = th.dim(), e.ID+" (replicated into only)"
@@ -281,7 +285,7 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 		}
 		c.text(0, y, 2, mark, st)
 		c.text(2, y, nameW, label, st)
-		c.text(2+nameW, y, leftW-2-nameW, path.Base(e.File), th.dim().Reverse(st == plain.Reverse(true)))
+		c.text(2+nameW, y, leftW-2-nameW, filepath.Base(e.File), th.dim().Reverse(st == plain.Reverse(true)))
 	}
 	if len(l.entries) == 0 {
 		c.text(2, 3, leftW-2, "no players found: add a .lua file to the folder", th.warn())
