@@ -3,6 +3,7 @@ package tui
 import (
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -153,4 +154,46 @@ func TestLobbyFlow(t *testing.T) {
 	if s.waitText("seed 77"); s.lastSnap().Size != 40 {
 		t.Errorf("battle size %d, want 40", s.lastSnap().Size)
 	}
+}
+
+// monoScreen is a terminal without colours.
+type monoScreen struct{ sizedScreen }
+
+func (monoScreen) Colors() int { return 0 }
+
+// TestNoColour: without colours, teams are told apart by their digits.
+func TestNoColour(t *testing.T) {
+	sim := tcell.NewSimulationScreen("")
+	var mu sync.Mutex
+	var text string
+	a := New(Options{Screen: monoScreen{sizedScreen{sim, 80, 24}}, Source: newScriptSource(t), Paused: true,
+		Settings: Settings{Size: 16, Rounds: 10, FPS: 60},
+		Start:    &Setup{Players: []string{"explorer", "pinwheel"}, Size: 16, Rounds: 10, Seed: 5},
+		Shown: func() {
+			cells, w, h := sim.GetContents()
+			var b strings.Builder
+			for _, c := range cells[:w*h] {
+				b.Write(c.Bytes)
+			}
+			mu.Lock()
+			text = b.String()
+			mu.Unlock()
+		}})
+	done := make(chan error, 1)
+	go func() { done <- a.Run() }()
+	defer func() { sim.InjectKey(tcell.KeyCtrlC, 0, tcell.ModNone); <-done }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		got := text
+		mu.Unlock()
+		if strings.Contains(got, "Round 0/10") {
+			if !strings.Contains(got, "00 Explorer") || !strings.Contains(got, "11 Pinwheel") || strings.Contains(got, "▀") {
+				t.Errorf("a colourless screen does not tell teams apart by glyph:\n%s", got)
+			}
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no battle screen")
 }
