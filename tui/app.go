@@ -26,7 +26,7 @@ type Options struct {
 	Shown func()
 }
 
-// ErrTooSmall is shown, never returned; exported for documentation.
+// errQuit ends Run from an event handler; Run returns nil for it.
 var errQuit = errors.New("quit")
 
 // Minimum usable terminal size.
@@ -305,14 +305,12 @@ func (a *App) startFromLobby() error {
 	return a.start(su)
 }
 
-// lobbyMouse: a click on a player adds a team; on a team's swatch changes
-// its colour; on Start starts.
+// lobbyMouse: a click on a player in the list adds it as a team, as the
+// original's player selection did. (The rest of the lobby is keyboard-only.)
 func (a *App) lobbyMouse(ev *tcell.EventMouse) {
 	if ev.Buttons()&tcell.Button1 == 0 {
 		return
 	}
-	// Clicks are mapped by redrawing into a probe: the lobby lays itself
-	// out deterministically, so positions are recomputed from its state.
 	x, y := ev.Position()
 	w, _ := a.s.Size()
 	l := &a.lobby
