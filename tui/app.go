@@ -69,8 +69,9 @@ type App struct {
 	noteTil time.Time
 	timeUp  bool
 
-	dirty bool
-	last  *frame // frame last drawn
+	dirty   bool
+	last    *frame // frame last drawn
+	pressed bool   // the primary mouse button is down (lobby)
 }
 
 // eventReload tells the UI goroutine that the source's entries changed.
@@ -308,7 +309,10 @@ func (a *App) startFromLobby() error {
 // lobbyMouse: a click on a player in the list adds it as a team, as the
 // original's player selection did. (The rest of the lobby is keyboard-only.)
 func (a *App) lobbyMouse(ev *tcell.EventMouse) {
-	if ev.Buttons()&tcell.Button1 == 0 {
+	pressed := ev.Buttons()&tcell.Button1 != 0
+	click := pressed && !a.pressed // a press, not a drag that follows it
+	a.pressed = pressed
+	if !click {
 		return
 	}
 	x, y := ev.Position()

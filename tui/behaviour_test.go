@@ -197,3 +197,17 @@ func TestNoColour(t *testing.T) {
 	}
 	t.Fatal("no battle screen")
 }
+
+// TestLobbyClick: a click on a player adds one team, however the mouse
+// moves while the button is down.
+func TestLobbyClick(t *testing.T) {
+	s := open(t, 100, 30, "", Options{})
+	s.waitText("Start Battle")
+	s.sim.InjectMouse(5, 4, tcell.Button1, tcell.ModNone) // second player row
+	s.sim.InjectMouse(6, 4, tcell.Button1, tcell.ModNone) // drag
+	s.sim.InjectMouse(6, 4, tcell.ButtonNone, tcell.ModNone)
+	text := s.waitText("(red)")
+	if strings.Contains(text, "(green)") {
+		t.Errorf("one click added two teams:\n%s", text)
+	}
+}
