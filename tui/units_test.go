@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -115,5 +116,35 @@ func TestArenaPan(t *testing.T) {
 	}
 	if g := (&arenaView{fit: true}).geometry(150, rect{0, 0, 80, 20}, false); g.k != 4 || g.vs != 38 {
 		t.Errorf("fit geometry for 150 in 80×20: k %d vs %d, want 4 38", g.k, g.vs)
+	}
+}
+
+// TestDefeatSpeech: an eliminated team shows its defeat speech in the team
+// table, on its own line when there is room and in the trend column when not.
+func TestDefeatSpeech(t *testing.T) {
+	s := &engine.Snapshot{Teams: []engine.TeamView{
+		{Team: 0, Player: engine.Player{Name: "Winner"}, Stats: engine.Stats{Squares: 3}},
+		{Team: 1, Player: engine.Player{Name: "Loser", Defeat: "I will be back"}, Eliminated: 40},
+	}}
+	for _, rows := range []int{4, 3} {
+		sim := tcell.NewSimulationScreen("")
+		if err := sim.Init(); err != nil {
+			t.Fatal(err)
+		}
+		sim.SetSize(100, rows)
+		drawTeams(canvas{s: sim, g: unicodeGlyphs}, theme{depth: depth256}, nil, s, [][]int32{{3}, {0}}, rect{0, 0, 100, rows})
+		sim.Show()
+		cells, w, h := sim.GetContents()
+		var b strings.Builder
+		for i, c := range cells[:w*h] {
+			b.Write(c.Bytes)
+			if (i+1)%w == 0 {
+				b.WriteByte('\n')
+			}
+		}
+		if !strings.Contains(b.String(), "I will be back") {
+			t.Errorf("%d rows: no defeat speech:\n%s", rows, b.String())
+		}
+		sim.Fini()
 	}
 }
