@@ -137,7 +137,7 @@ func (tm *Team) boot() {
 	}
 	clear(tm.pending)
 	tm.statsTable = nil
-	L.SetContext(&tm.budget)
+	tm.budget.install(L)
 	tm.charged = 0
 	tm.headroom = int64(tm.limits.MemoryBytes)
 	tm.lastLive = 0
