@@ -71,16 +71,8 @@ func checkLayout() (cur, loop uintptr, ok bool) {
 	if !ok1 || !ok2 || cf.Type.Kind() != reflect.Pointer || ml.Type.Kind() != reflect.Func {
 		return 0, 0, false
 	}
-	theirs, ours := cf.Type.Elem(), reflect.TypeFor[frame]()
-	if theirs.Kind() != reflect.Struct || theirs.Size() != ours.Size() || theirs.NumField() != ours.NumField() {
+	if !sameLayout(cf.Type.Elem(), reflect.TypeFor[frame](), map[reflect.Type]reflect.Type{reflect.TypeFor[*frame](): cf.Type}) {
 		return 0, 0, false
-	}
-	for i := range ours.NumField() {
-		a, b := theirs.Field(i), ours.Field(i)
-		same := a.Type == b.Type || (b.Type == reflect.TypeFor[*frame]() && a.Type == cf.Type)
-		if a.Name != b.Name || a.Offset != b.Offset || !same {
-			return 0, 0, false
-		}
 	}
 	mt := ml.Type
 	if mt.NumIn() != 2 || mt.NumOut() != 0 || mt.In(0) != reflect.TypeFor[*lua.LState]() || mt.In(1) != cf.Type {
