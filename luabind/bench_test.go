@@ -27,7 +27,9 @@ const benchSize = 64
 // two teams: through the whole engine (views, sandboxed call under the
 // instruction budget, decoding, resolution), and bare (the same run function
 // called in a loop through plain gopher-lua with prepared arguments). Their
-// ratio is the engine's overhead:
+// ratio is the engine's overhead. bare+budget adds the instruction count as
+// the engine runs it (countedLoop), bare+context the count through
+// gopher-lua's own context loop, for comparison:
 //
 //	go test -run '^$' -bench SquareStep -benchmem -count 6 ./luabind/ | tee /tmp/b.txt
 //	benchstat /tmp/b.txt
