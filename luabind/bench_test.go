@@ -27,7 +27,9 @@ const benchSize = 64
 // two teams: through the whole engine (views, sandboxed call under the
 // instruction budget, decoding, resolution), and bare (the same run function
 // called in a loop through plain gopher-lua with prepared arguments). Their
-// ratio is the engine's overhead:
+// ratio is the engine's overhead. bare+budget adds the instruction count as
+// the engine runs it (countedLoop), bare+context the count through
+// gopher-lua's own context loop, for comparison:
 //
 //	go test -run '^$' -bench SquareStep -benchmem -count 6 ./luabind/ | tee /tmp/b.txt
 //	benchstat /tmp/b.txt
@@ -66,26 +68,32 @@ func BenchmarkSquareStep(b *testing.B) {
 			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
 		}
 	})
-	for _, budgeted := range []bool{false, true} {
-		name := "bare"
-		if budgeted {
-			name = "bare+budget"
-		}
-		b.Run(name, func(b *testing.B) { benchBare(b, budgeted) })
-	}
+	b.Run("bare", func(b *testing.B) { benchBare(b, bareOnly) })
+	b.Run("bare+budget", func(b *testing.B) { benchBare(b, bareBudget) })
+	b.Run("bare+context", func(b *testing.B) { benchBare(b, bareContext) })
 }
 
-// benchBare calls the player's run in a loop through plain gopher-lua; with
-// budgeted, under the same counting context the engine uses, which shows
-// how much of the engine's cost is the instruction budget itself.
-func benchBare(b *testing.B, budgeted bool) {
+// How benchBare counts instructions.
+const (
+	bareOnly    = iota // not at all
+	bareBudget         // as the engine does (budget.install)
+	bareContext        // through gopher-lua's own context loop only
+)
+
+// benchBare calls the player's run in a loop through plain gopher-lua;
+// with a budget, under the counting the engine uses, which shows how much
+// of the engine's cost is the instruction budget itself.
+func benchBare(b *testing.B, counting int) {
 	squares := benchSize * benchSize
 	{
 		L := lua.NewState()
 		defer L.Close()
 		bud := &budget{}
 		bud.reset(1 << 40)
-		if budgeted {
+		switch counting {
+		case bareBudget:
+			bud.install(L)
+		case bareContext:
 			L.SetContext(bud)
 		}
 		L.SetGlobal("WAIT", lua.LString("wait"))

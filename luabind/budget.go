@@ -13,11 +13,12 @@ var errBudget = errors.New("instruction budget exceeded")
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-// budget is a context.Context that gopher-lua consults before every VM
-// instruction (LState.SetContext selects the main loop that calls Done once
-// per instruction). Done counts down; once the count is spent it returns a
-// closed channel, and keeps returning it, so every further instruction raises
-// again and no pcall can swallow the stop for long.
+// budget counts a team's VM instructions: once before every instruction,
+// either from countedLoop (vmloop.go), which decrements n directly, or, when
+// that loop is unavailable, through gopher-lua's context loop, which calls
+// Done (budget is the state's context either way, see install). Once the
+// count is spent every further instruction raises again, so no pcall can
+// swallow the stop for long.
 //
 // The count is kept in chunks of at most probeEvery instructions so that the
 // hot path is one decrement and one comparison; between chunks the team

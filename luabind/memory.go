@@ -4,6 +4,7 @@ import (
 	"errors"
 	"reflect"
 	"runtime/metrics"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -164,13 +165,8 @@ func (c *censusWalk) visit(v lua.LValue) {
 			return
 		}
 		c.tables[v] = struct{}{}
-		c.bytes += tableBytes(v)
 		c.push(v.Metatable)
-		for k, val := v.Next(lua.LNil); k != lua.LNil; k, val = v.Next(k) {
-			c.bytes += 16
-			c.push(k)
-			c.push(val)
-		}
+		c.table(v)
 	case *lua.LFunction:
 		if _, ok := c.funcs[v]; ok {
 			return
@@ -195,30 +191,83 @@ func (c *censusWalk) visit(v lua.LValue) {
 	}
 }
 
-// tableBytes estimates a table's own storage. The slots are read through
-// reflection because gopher-lua keeps them unexported, and because what
-// matters is capacity, including the nil slots of a gap-filled array and the
-// keys of deleted entries that gopher-lua never forgets.
-func tableBytes(t *lua.LTable) int64 {
-	rv := reflect.ValueOf(t).Elem()
-	n := int64(96)
-	if tableArrayField >= 0 {
-		n += 16 * int64(rv.Field(tableArrayField).Cap())
+// table counts a table's own storage and its entries, and pushes its keys
+// and values. Storage is estimated as 96 bytes, 16 per array slot and 64
+// per key slot (key slot + index map entry + value map entry), by capacity:
+// that includes the nil slots of a gap-filled array and the keys of deleted
+// entries, which gopher-lua never forgets. Each entry adds 16 bytes.
+//
+// gopher-lua keeps all of this unexported, so the table is read through
+// lTable, a mirror of its layout checked at init. Its array and key slices
+// are walked directly, the same entries in the same order as LTable.Next
+// gives them, at one map lookup per key where Next takes two (Next was most
+// of the census). Should the layout differ (a gopher-lua upgrade), the
+// census counts entries only, through Next.
+func (c *censusWalk) table(t *lua.LTable) {
+	c.bytes += 96
+	if !tableLayoutOK {
+		c.entriesNext(t)
+		return
 	}
-	if tableKeysField >= 0 {
-		n += 64 * int64(rv.Field(tableKeysField).Cap()) // key slot + index map entry + value map entry
+	m := (*lTable)(unsafe.Pointer(t))
+	c.bytes += 16*int64(cap(m.array)) + 64*int64(cap(m.keys))
+	if !censusSlices {
+		c.entriesNext(t)
+		return
 	}
-	return n
+	for _, val := range m.array {
+		if val != lua.LNil {
+			c.bytes += 16
+			c.push(val)
+		}
+	}
+	for _, k := range m.keys {
+		if val := t.RawGetH(k); val != lua.LNil {
+			c.bytes += 16
+			c.push(k)
+			c.push(val)
+		}
+	}
 }
 
-// The positions of LTable's unexported slices, looked up once. Should a
-// gopher-lua release rename them, the census falls back to counting entries.
-var tableArrayField, tableKeysField = tableField("array"), tableField("keys")
+// censusSlices is off only in the test that checks that walking the slices
+// counts what Next does.
+var censusSlices = true
 
-func tableField(name string) int {
-	f, ok := reflect.TypeOf(lua.LTable{}).FieldByName(name)
-	if !ok || f.Type.Kind() != reflect.Slice || len(f.Index) != 1 {
-		return -1
+// entriesNext counts a table's entries in Next order.
+func (c *censusWalk) entriesNext(t *lua.LTable) {
+	for k, val := t.Next(lua.LNil); k != lua.LNil; k, val = t.Next(k) {
+		c.bytes += 16
+		c.push(k)
+		c.push(val)
 	}
-	return f.Index[0]
+}
+
+// lTable mirrors the fields of gopher-lua's LTable (value.go).
+type lTable struct {
+	Metatable lua.LValue
+	array     []lua.LValue
+	dict      map[lua.LValue]lua.LValue
+	strdict   map[string]lua.LValue
+	keys      []lua.LValue
+	k2i       map[lua.LValue]int
+}
+
+var tableLayoutOK = sameLayout(reflect.TypeFor[lua.LTable](), reflect.TypeFor[lTable](), nil)
+
+// sameLayout reports whether struct types theirs and ours have the same
+// fields: names, offsets and types, in order, and the same size. A field of
+// ours whose type is a key of alias may stand for a field of theirs of the
+// mapped type (a mirror of an unexported type).
+func sameLayout(theirs, ours reflect.Type, alias map[reflect.Type]reflect.Type) bool {
+	if theirs.Kind() != reflect.Struct || ours.Kind() != reflect.Struct || theirs.Size() != ours.Size() || theirs.NumField() != ours.NumField() {
+		return false
+	}
+	for i := range ours.NumField() {
+		a, b := theirs.Field(i), ours.Field(i)
+		if a.Name != b.Name || a.Offset != b.Offset || (a.Type != b.Type && alias[b.Type] != a.Type) {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/metrics"
 	"strings"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -137,7 +138,7 @@ func (tm *Team) boot() {
 	}
 	clear(tm.pending)
 	tm.statsTable = nil
-	L.SetContext(&tm.budget)
+	tm.budget.install(L)
 	tm.charged = 0
 	tm.headroom = int64(tm.limits.MemoryBytes)
 	tm.lastLive = 0
@@ -270,9 +271,7 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 		}
 	}
 	L := tm.L
-	for d := range 8 {
-		tm.view.RawSetInt(d+1, tm.num(int(r.View[d])))
-	}
+	tm.fillView(&r.View)
 	L.Push(cs.run)
 	L.Push(self)
 	L.Push(tm.num(tm.index))
@@ -289,7 +288,7 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 			fault = engine.FaultError
 		}
 	}
-	L.Pop(L.GetTop())
+	L.SetTop(0)
 	if fault != engine.NoFault {
 		msg = tm.located(r.Class, cs, msg)
 		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg)
@@ -300,6 +299,26 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	}
 	in.Become = tm.become
 	return in
+}
+
+// fillView writes a square's eight neighbours into the shared view table.
+// A script may have changed the table, so all eight are written each call.
+// While its array part still has the eight slots (all a script can do to
+// it short of shrinking it), they are stored straight into the array, as
+// RawSetInt would but without a call per slot.
+func (tm *Team) fillView(v *[8]int32) {
+	if tableLayoutOK {
+		if a := (*lTable)(unsafe.Pointer(tm.view)).array; len(a) >= 8 {
+			a = a[:8]
+			for d, n := range v {
+				a[d] = tm.num(int(n))
+			}
+			return
+		}
+	}
+	for d, n := range v {
+		tm.view.RawSetInt(d+1, tm.num(int(n)))
+	}
 }
 
 // call runs the function and arguments already pushed, under a fresh budget.

@@ -1,0 +1,129 @@
+package luabind
+
+import (
+	"reflect"
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The counted main loop.
+//
+// gopher-lua offers one way to stop a running script: a context set with
+// LState.SetContext, after which every VM instruction goes through
+// mainLoopWithContext, which calls ctx.Done() through an interface and
+// then does a non-blocking select on the channel it returns. That costs
+// about a fifth of the time of a typical player call, for what is only a
+// counter decrement.
+//
+// countedLoop is the same loop as gopher-lua's own mainLoop with the
+// counter decrement written in. A team's state keeps the budget as its
+// context (SetContext, so that nothing changes for code that looks at it)
+// and then gets countedLoop in place of mainLoopWithContext. The meaning
+// of one instruction is exactly the one the context gives: one count
+// before each VM instruction, the same instructions in the same order.
+//
+// The loop reaches three unexported parts of gopher-lua v1.1.2: the
+// instruction table jumpTable (through go:linkname), and the LState fields
+// currentFrame and mainLoop (through offsets found by reflection). At init
+// the layout of LState and of its call frame is checked field by field
+// against frame below; if anything differs (a gopher-lua upgrade), the
+// fast loop is left off and teams run under the plain context loop, slower
+// but identical. TestCountedLoopInstalled fails in that case, so that an
+// upgrade does not lose the speed unnoticed.
+
+// frame mirrors gopher-lua's unexported callFrame (state.go); init checks
+// that the two agree.
+type frame struct {
+	Idx        int
+	Fn         *lua.LFunction
+	Parent     *frame
+	Pc         int
+	Base       int
+	LocalBase  int
+	ReturnBase int
+	NArgs      int
+	NRet       int
+	TailCall   int
+}
+
+// instFunc has the shape of gopher-lua's instFunc, with *frame for its
+// *callFrame: the same machine signature.
+type instFunc func(L *lua.LState, inst uint32, baseframe *frame) int
+
+// jumpTable is gopher-lua's table of instruction implementations, indexed
+// by opcode (OP_NOP is its last opcode).
+//
+//go:linkname jumpTable github.com/yuin/gopher-lua.jumpTable
+var jumpTable [lua.OP_NOP + 1]instFunc
+
+// loopFunc has the shape of LState.mainLoop.
+type loopFunc func(L *lua.LState, baseframe *frame)
+
+// Offsets of LState.currentFrame and LState.mainLoop; countedLoopOK says
+// whether the layout check passed.
+var offCurrentFrame, offMainLoop, countedLoopOK = checkLayout()
+
+func checkLayout() (cur, loop uintptr, ok bool) {
+	st := reflect.TypeFor[lua.LState]()
+	cf, ok1 := st.FieldByName("currentFrame")
+	ml, ok2 := st.FieldByName("mainLoop")
+	if !ok1 || !ok2 || cf.Type.Kind() != reflect.Pointer || ml.Type.Kind() != reflect.Func {
+		return 0, 0, false
+	}
+	if !sameLayout(cf.Type.Elem(), reflect.TypeFor[frame](), map[reflect.Type]reflect.Type{reflect.TypeFor[*frame](): cf.Type}) {
+		return 0, 0, false
+	}
+	mt := ml.Type
+	if mt.NumIn() != 2 || mt.NumOut() != 0 || mt.In(0) != reflect.TypeFor[*lua.LState]() || mt.In(1) != cf.Type {
+		return 0, 0, false
+	}
+	for _, f := range jumpTable {
+		if f == nil {
+			return 0, 0, false
+		}
+	}
+	return cf.Offset, ml.Offset, true
+}
+
+// install makes L count its instructions against b: b becomes L's
+// context, and L's main loop becomes countedLoop when the layout check
+// passed.
+func (b *budget) install(L *lua.LState) {
+	L.SetContext(b)
+	if !countedLoopOK {
+		return
+	}
+	slot := (*loopFunc)(unsafe.Add(unsafe.Pointer(L), offMainLoop))
+	plain := *slot // mainLoopWithContext, for calls of Go functions
+	*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain) }
+}
+
+// countedLoop runs Lua code from the current frame until baseframe
+// returns, as gopher-lua's mainLoopWithContext does, counting one
+// instruction before each.
+//
+// gopher-lua enters the main loop only from LState.callR, right after
+// pushing the called function's frame, so currentFrame is that frame. A Go
+// function is left to the plain loop, which calls it without running any
+// instruction.
+func (b *budget) countedLoop(L *lua.LState, baseframe *frame, plain loopFunc) {
+	cur := (**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
+	if cf := *cur; cf == nil || cf.Fn.IsG {
+		plain(L, baseframe)
+		return
+	}
+	for {
+		cf := *cur
+		inst := cf.Fn.Proto.Code[cf.Pc]
+		cf.Pc++
+		b.n--
+		if b.n < 0 && b.slow() != nil {
+			L.RaiseError("%s", b.Err().Error())
+			return
+		}
+		if jumpTable[inst>>26](L, inst, baseframe) == 1 {
+			return
+		}
+	}
+}
