@@ -316,12 +316,9 @@ func (a *App) lobbyMouse(ev *tcell.EventMouse) {
 		return
 	}
 	x, y := ev.Position()
-	w, _ := a.s.Size()
 	l := &a.lobby
-	leftW := max(w/2, min(w, 36))
-	if x < leftW && y >= 3 {
-		n := l.top + y - 3
-		if n < len(l.entries) {
+	if x < l.listW && y >= 3 && y < 3+l.listRows {
+		if n := l.top + y - 3; n < len(l.entries) {
 			l.area, l.cursor[areaPlayers] = areaPlayers, n
 			l.addTeam(l.entries[n])
 			a.dirty = true

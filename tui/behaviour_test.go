@@ -170,13 +170,9 @@ func TestNoColour(t *testing.T) {
 		Settings: Settings{Size: 16, Rounds: 10, FPS: 60},
 		Start:    &Setup{Players: []string{"explorer", "pinwheel"}, Size: 16, Rounds: 10, Seed: 5},
 		Shown: func() {
-			cells, w, h := sim.GetContents()
-			var b strings.Builder
-			for _, c := range cells[:w*h] {
-				b.Write(c.Bytes)
-			}
+			shown := screenText(sim)
 			mu.Lock()
-			text = b.String()
+			text = shown
 			mu.Unlock()
 		}})
 	done := make(chan error, 1)

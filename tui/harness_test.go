@@ -121,26 +121,12 @@ func open(t *testing.T, w, h int, charset string, o Options) *session {
 	}
 	o.NewSeed = func() uint64 { return 4242 }
 	o.Shown = func() {
-		cells, cw, ch := sim.GetContents()
-		var b strings.Builder
-		for y := 0; y < ch; y++ {
-			var row strings.Builder
-			for x := 0; x < cw; x++ {
-				c := cells[y*cw+x]
-				if len(c.Runes) == 0 {
-					row.WriteByte(' ')
-					continue
-				}
-				row.WriteString(string(c.Bytes))
-			}
-			b.WriteString(strings.TrimRight(row.String(), " "))
-			b.WriteByte('\n')
-		}
+		text := screenText(sim)
 		s.mu.Lock()
 		if s.app.screen == battleScreen && s.app.last != nil {
 			s.snap, s.view = s.app.last.snap, s.app.view
 		}
-		s.text = b.String()
+		s.text = text
 		s.frames++
 		s.mu.Unlock()
 	}
@@ -148,6 +134,26 @@ func open(t *testing.T, w, h int, charset string, o Options) *session {
 	go func() { s.done <- s.app.Run() }()
 	t.Cleanup(func() { s.quit() })
 	return s
+}
+
+// screenText is what a simulated terminal shows, a line per row with
+// trailing blanks trimmed. Call it where nothing draws (Options.Shown).
+func screenText(sim tcell.SimulationScreen) string {
+	cells, w, h := sim.GetContents()
+	var b strings.Builder
+	for y := 0; y < h; y++ {
+		var row strings.Builder
+		for _, c := range cells[y*w : (y+1)*w] {
+			if len(c.Runes) == 0 {
+				row.WriteByte(' ')
+				continue
+			}
+			row.Write(c.Bytes)
+		}
+		b.WriteString(strings.TrimRight(row.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // screen returns the text last shown.

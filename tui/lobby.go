@@ -52,6 +52,9 @@ type lobby struct {
 	top     int    // first entry shown
 	editing string // digits typed into the current setting
 	message string
+
+	// Where the last draw put the player list, for mouse clicks.
+	listW, listRows int
 }
 
 // setEntries replaces the entry list (hot reload). Teams whose player went
@@ -240,6 +243,7 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 		listH = max(3, (h-4)/3)
 		rightX, rightY = 0, 3+listH
 	}
+	l.listW, l.listRows = leftW, listH-1
 	// Players.
 	c.text(0, 1, leftW, "", plain)
 	c.text(0, 2, leftW, fmt.Sprintf(" Players (%s)", dir), th.dim())

@@ -74,9 +74,6 @@ func drawStatus(c canvas, th theme, f *frame, note string, y, w int) {
 	sep := " " + c.g.bar + " "
 	left := " " + strings.Join(parts, sep) + sep
 	st := tcell.StyleDefault.Reverse(true)
-	if th.mono {
-		st = tcell.StyleDefault.Reverse(true)
-	}
 	n := c.text(0, y, w, left, st)
 	hints := "Space pause " + c.g.dot + " . step " + c.g.dot + " +/- speed " + c.g.dot + " ? help " + c.g.dot + " q quit"
 	if s.Over {

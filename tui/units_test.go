@@ -134,16 +134,8 @@ func TestDefeatSpeech(t *testing.T) {
 		sim.SetSize(100, rows)
 		drawTeams(canvas{s: sim, g: unicodeGlyphs}, theme{depth: depth256}, nil, s, [][]int32{{3}, {0}}, rect{0, 0, 100, rows})
 		sim.Show()
-		cells, w, h := sim.GetContents()
-		var b strings.Builder
-		for i, c := range cells[:w*h] {
-			b.Write(c.Bytes)
-			if (i+1)%w == 0 {
-				b.WriteByte('\n')
-			}
-		}
-		if !strings.Contains(b.String(), "I will be back") {
-			t.Errorf("%d rows: no defeat speech:\n%s", rows, b.String())
+		if text := screenText(sim); !strings.Contains(text, "I will be back") {
+			t.Errorf("%d rows: no defeat speech:\n%s", rows, text)
 		}
 		sim.Fini()
 	}
