@@ -411,10 +411,12 @@ func (b *Battle) checkEnd() {
 
 // Winner returns the team with the most squares, or -1 when the lead is
 // shared or nobody has a square left.
-func (b *Battle) Winner() int {
+func (b *Battle) Winner() int { return winnerOf(b.stats) }
+
+func winnerOf(stats []Stats) int {
 	best, winner := 0, -1
-	for t := range b.stats {
-		switch n := b.stats[t].Squares; {
+	for t := range stats {
+		switch n := stats[t].Squares; {
 		case n > best:
 			best, winner = n, t
 		case n == best && n > 0:

@@ -67,6 +67,7 @@ type Death struct {
 	Row, Col  int
 	Killer    int  // team index of the killer
 	Collision bool // died in a shared cell rather than an attacked one
+	own       bool // the shared cell held a square of its own team
 }
 
 // Settlement is one team's view of how a round ended for it.

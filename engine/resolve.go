@@ -203,7 +203,7 @@ func (b *Battle) kill(id SquareID, collision, ownTeam bool) {
 	}
 	b.teams[team].settlement.Deaths = append(b.teams[team].settlement.Deaths, Death{
 		Square: id, Class: sq.class, Row: int(sq.dest) / b.size, Col: int(sq.dest) % b.size,
-		Killer: killer, Collision: collision,
+		Killer: killer, Collision: collision, own: collision && ownTeam,
 	})
 }
 

@@ -1,6 +1,8 @@
 package luabind
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,7 +39,10 @@ type Class struct {
 	Defeat  string
 	// Err is why the script cannot be used ("file:line: message"); a class
 	// with an error is listed but never runs.
-	Err   error
+	Err error
+	// Hash is the SHA-256 of the script's source, hex encoded, so a replay
+	// can tell whether a script changed since it was recorded.
+	Hash  string
 	proto *lua.FunctionProto
 }
 
@@ -108,6 +113,8 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 			cls.Err = fmt.Errorf("%s: %w", cls.File, err)
 			continue
 		}
+		sum := sha256.Sum256(src)
+		cls.Hash = hex.EncodeToString(sum[:])
 		cls.proto, cls.Err = compileScript(cls.File, src, o.Limits.ScriptBytes)
 	}
 	sort.Slice(c.All, func(i, j int) bool { return c.All[i].ID < c.All[j].ID })

@@ -1,0 +1,156 @@
+package engine
+
+// RoundLog is what one round changed: enough to turn the picture of the
+// battle after the previous round into the picture after this one, plus the
+// events people want to read (who was born, who died and by whose hand, who
+// lost turns). Replays and the rewind buffer are sequences of RoundLogs.
+//
+// Team statistics are not stored: they follow from the events (see apply),
+// which keeps replays small and lets a test prove the events complete.
+type RoundLog struct {
+	Round    int
+	Changes  []CellChange // cells whose occupant changed, ascending by cell
+	Births   []BirthEvent
+	Deaths   []DeathEvent
+	Faults   []FaultEvent // teams that lost turns or had faults this round
+	Problems []Problem    // problems reported this round (a sample, see Recorder)
+}
+
+// CellChange is a cell and the team now on it (Empty when none).
+type CellChange struct {
+	Cell int32
+	Team int32
+}
+
+// BirthEvent is a square created by replication.
+type BirthEvent struct {
+	Team  int
+	Cell  int
+	Class ClassID
+}
+
+// How a square died.
+type DeathKind uint8
+
+const (
+	DiedAttacked      DeathKind = iota // in a cell that was attacked
+	DiedCollision                      // in a cell shared with other teams only
+	DiedOwnCollision                   // in a cell shared with a square of its own team
+)
+
+// DeathEvent is a square that died, where, and the team credited with it.
+type DeathEvent struct {
+	Team   int
+	Cell   int
+	Killer int
+	Kind   DeathKind
+}
+
+// FaultEvent is how many turns a team lost to the budget and to errors in
+// one round (team-level faults included).
+type FaultEvent struct {
+	Team     int
+	Timeouts int
+	Errors   int
+}
+
+// Recorder turns a battle's rounds into RoundLogs. It reads the battle
+// directly, so it belongs to the goroutine that steps the battle: call Next
+// right after every Step that played a round.
+type Recorder struct {
+	b        *Battle
+	cells    []int32
+	stats    []Stats
+	firsts   int // first problems already recorded
+	problems int // problems ever added, as of the last record
+}
+
+// NewRecorder starts recording a battle from its current state, normally
+// before its first round.
+func NewRecorder(b *Battle) *Recorder {
+	r := &Recorder{b: b, cells: make([]int32, len(b.grid)), stats: append([]Stats(nil), b.stats...)}
+	b.cellsInto(r.cells)
+	r.firsts, r.problems = len(b.problems.first), b.problems.n
+	return r
+}
+
+// cellsInto writes the team on every cell into dst.
+func (b *Battle) cellsInto(dst []int32) {
+	for i, id := range b.grid {
+		dst[i] = Empty
+		if id >= 0 {
+			dst[i] = b.squares[id].team
+		}
+	}
+}
+
+// Next returns the log of the round just played.
+func (r *Recorder) Next() RoundLog {
+	b := r.b
+	l := RoundLog{Round: b.round}
+	for i, id := range b.grid {
+		team := int32(Empty)
+		if id >= 0 {
+			team = b.squares[id].team
+		}
+		if r.cells[i] != team {
+			r.cells[i] = team
+			l.Changes = append(l.Changes, CellChange{Cell: int32(i), Team: team})
+		}
+	}
+	for t := range b.teams {
+		s := &b.teams[t].settlement
+		for _, x := range s.Births {
+			l.Births = append(l.Births, BirthEvent{Team: t, Cell: x.Row*b.size + x.Col, Class: x.Class})
+		}
+		for _, x := range s.Deaths {
+			kind := DiedAttacked
+			if x.Collision {
+				kind = DiedCollision
+				if x.own {
+					kind = DiedOwnCollision
+				}
+			}
+			l.Deaths = append(l.Deaths, DeathEvent{Team: t, Cell: x.Row*b.size + x.Col, Killer: x.Killer, Kind: kind})
+		}
+		now, was := b.stats[t], r.stats[t]
+		if now.Timeouts != was.Timeouts || now.Errors != was.Errors {
+			l.Faults = append(l.Faults, FaultEvent{Team: t, Timeouts: now.Timeouts - was.Timeouts, Errors: now.Errors - was.Errors})
+		}
+		r.stats[t] = now
+	}
+	l.Problems = r.newProblems()
+	return l
+}
+
+// newProblems returns the problems added since the last record: every new
+// first problem of a (team, class) and the most recent others, oldest first.
+// A round with more problems than the engine keeps loses the middle ones,
+// as the live view does.
+func (r *Recorder) newProblems() []Problem {
+	pl := &r.b.problems
+	added := pl.n - r.problems
+	if added == 0 {
+		return nil
+	}
+	recent := pl.latest()
+	recent = recent[len(recent)-min(added, len(recent)):]
+	var out []Problem
+	for _, p := range pl.first[r.firsts:] {
+		if !containsProblem(recent, p) {
+			out = append(out, p)
+		}
+	}
+	out = append(out, recent...)
+	r.firsts, r.problems = len(pl.first), pl.n
+	return out
+}
+
+func containsProblem(ps []Problem, p Problem) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+)
+
+// faultyPlayer is a randomPlayer that also times out, errs and asks for
+// impossible classes now and then, so every kind of event shows up.
+type faultyPlayer struct{ randomPlayer }
+
+func (p *faultyPlayer) Turn(t *Turn) {
+	p.randomPlayer.Turn(t)
+	for i := range t.Intents {
+		switch p.rng.IntN(40) {
+		case 0:
+			t.Intents[i].Fault = FaultTimeout
+		case 1:
+			t.Intents[i].Fault = FaultError
+			t.Report.Problems = append(t.Report.Problems, Problem{Class: 0, Square: t.Squares[i].ID, Kind: FaultError, Message: "boom"})
+		case 2:
+			t.Intents[i].Become = 7
+		}
+	}
+}
+
+func eventBattle(t *testing.T, seed uint64, size, teams int) *Battle {
+	o := Options{Size: size, Wrap: true, Rounds: 300, ReplicateRounds: 3, Seed: seed, Classes: []string{"r"}}
+	for team := 0; team < teams; team++ {
+		o.Teams = append(o.Teams, TeamSetup{Player: Player{Name: "R"}, Controller: &faultyPlayer{randomPlayer{rng: NewRand(seed, TeamStream(team))}}})
+	}
+	b, err := NewBattle(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// TestTimelineRebuildsEveryRound records battles and checks that the
+// picture rebuilt for every round, forwards and backwards and after a trim,
+// equals the live snapshot of that round: the events carry everything the
+// statistics need.
+func TestTimelineRebuildsEveryRound(t *testing.T) {
+	cases := []struct {
+		name         string
+		seed         uint64
+		size, teams  int
+		every, keep  int
+		wantProblems bool
+	}{
+		{"small arena, keyframe every round", 1, 8, 3, 1, 0, true},
+		{"crowded", 2, 12, 6, 7, 0, true},
+		{"default keyframes", 3, 20, 4, 0, 0, true},
+		{"trimmed", 4, 16, 4, 10, 50, true},
+	}
+	kinds := map[DeathKind]int{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := eventBattle(t, c.seed, c.size, c.teams)
+			rec := NewRecorder(b)
+			tl := NewTimeline(b.Snapshot(), c.every)
+			live := []*Snapshot{b.Snapshot()}
+			for b.Step() {
+				l := rec.Next()
+				for _, d := range l.Deaths {
+					kinds[d.Kind]++
+				}
+				if err := tl.Add(l); err != nil {
+					t.Fatal(err)
+				}
+				if b.Over() {
+					tl.End()
+				}
+				live = append(live, b.Snapshot())
+				if c.keep > 0 {
+					tl.Trim(c.keep)
+				}
+			}
+			first := tl.First()
+			if c.keep > 0 && (first < tl.Last()-c.keep-tl.every || first > tl.Last()-c.keep) {
+				t.Errorf("after trimming to %d rounds, first is %d of %d", c.keep, first, tl.Last())
+			}
+			check := func(r int) {
+				got, want := tl.At(r), live[r]
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d rebuilt differs from live:\n got %+v\nwant %+v", r, got.Teams, want.Teams)
+				}
+			}
+			for r := first; r <= tl.Last(); r++ {
+				check(r)
+			}
+			for r := tl.Last(); r >= first; r -= 3 {
+				check(r)
+			}
+			if s := tl.At(tl.Last()); c.wantProblems && len(s.FirstProblems) == 0 {
+				t.Error("no problems recorded")
+			}
+			for team := range live[0].Teams {
+				sq := tl.Squares(team)
+				for r, s := range live {
+					if int(sq[r]) != s.Teams[team].Stats.Squares {
+						t.Fatalf("team %d squares after round %d: %d, want %d", team, r, sq[r], s.Teams[team].Stats.Squares)
+					}
+				}
+			}
+		})
+	}
+	if len(kinds) < 3 {
+		t.Errorf("death kinds seen: %v, want all three", kinds)
+	}
+}
+
+func TestTimelineRefusesBadLogs(t *testing.T) {
+	b := eventBattle(t, 5, 6, 2)
+	tl := NewTimeline(b.Snapshot(), 4)
+	cases := []struct {
+		name string
+		log  RoundLog
+	}{
+		{"skips a round", RoundLog{Round: 2}},
+		{"cell out of range", RoundLog{Round: 1, Changes: []CellChange{{Cell: 36, Team: 0}}}},
+		{"cells out of order", RoundLog{Round: 1, Changes: []CellChange{{Cell: 5, Team: 0}, {Cell: 3, Team: 1}}}},
+		{"unknown team", RoundLog{Round: 1, Changes: []CellChange{{Cell: 1, Team: 2}}}},
+		{"unknown killer", RoundLog{Round: 1, Deaths: []DeathEvent{{Team: 0, Killer: 9}}}},
+		{"unknown birth team", RoundLog{Round: 1, Births: []BirthEvent{{Team: -1}}}},
+		{"unknown fault team", RoundLog{Round: 1, Faults: []FaultEvent{{Team: 3}}}},
+	}
+	before := tl.At(0)
+	for _, c := range cases {
+		if err := tl.Add(c.log); err == nil {
+			t.Errorf("%s: accepted", c.name)
+		}
+	}
+	if tl.Last() != 0 || !reflect.DeepEqual(tl.At(0), before) {
+		t.Error("a refused log changed the timeline")
+	}
+	tl.End()
+	if err := tl.Add(RoundLog{Round: 1}); err == nil {
+		t.Error("a round after the end was accepted")
+	}
+}
