@@ -33,9 +33,9 @@ type BirthEvent struct {
 type DeathKind uint8
 
 const (
-	DiedAttacked      DeathKind = iota // in a cell that was attacked
-	DiedCollision                      // in a cell shared with other teams only
-	DiedOwnCollision                   // in a cell shared with a square of its own team
+	DiedAttacked     DeathKind = iota // in a cell that was attacked
+	DiedCollision                     // in a cell shared with other teams only
+	DiedOwnCollision                  // in a cell shared with a square of its own team
 )
 
 // DeathEvent is a square that died, where, and the team credited with it.

@@ -103,7 +103,7 @@ func (t *Timeline) Squares(team int) []int32 {
 // RoundError reports a RoundLog that does not follow the timeline.
 type RoundError struct {
 	Round, Want int
-	Reason     string
+	Reason      string
 }
 
 func (e *RoundError) Error() string {
