@@ -20,45 +20,45 @@ type Config struct {
 	// Scripts is the folder holding the player scripts. Empty means
 	// ./scripts when it exists and the embedded scripts otherwise; the
 	// caller makes that choice, Load keeps the empty string.
-	Scripts string `mapstructure:"scripts" yaml:"scripts"`
+	Scripts string `mapstructure:"scripts" yaml:"scripts" json:"scripts"`
 	// Seed seeds the battle. 0 asks the caller to pick a random seed (and
 	// print it); Load never replaces 0.
-	Seed int64 `mapstructure:"seed" yaml:"seed"`
+	Seed int64 `mapstructure:"seed" yaml:"seed" json:"seed"`
 	// Workers is how many goroutines run the team VMs; 0 means one per CPU.
-	Workers int `mapstructure:"workers" yaml:"workers"`
+	Workers int `mapstructure:"workers" yaml:"workers" json:"workers"`
 
-	Arena  Arena  `mapstructure:"arena" yaml:"arena"`
-	Rules  Rules  `mapstructure:"rules" yaml:"rules"`
-	Limits Limits `mapstructure:"limits" yaml:"limits"`
-	TUI    TUI    `mapstructure:"tui" yaml:"tui"`
+	Arena  Arena  `mapstructure:"arena" yaml:"arena" json:"arena"`
+	Rules  Rules  `mapstructure:"rules" yaml:"rules" json:"rules"`
+	Limits Limits `mapstructure:"limits" yaml:"limits" json:"limits"`
+	TUI    TUI    `mapstructure:"tui" yaml:"tui" json:"tui"`
 }
 
 // Arena describes the battlefield.
 type Arena struct {
-	Size int  `mapstructure:"size" yaml:"size"` // side length N of the N×N arena
-	Wrap bool `mapstructure:"wrap" yaml:"wrap"` // edges wrap around (torus)
+	Size int  `mapstructure:"size" yaml:"size" json:"size"` // side length N of the N×N arena
+	Wrap bool `mapstructure:"wrap" yaml:"wrap" json:"wrap"` // edges wrap around (torus)
 }
 
 // Rules are the game rules.
 type Rules struct {
-	Rounds          int `mapstructure:"rounds" yaml:"rounds"`                     // round limit
-	ReplicateRounds int `mapstructure:"replicate_rounds" yaml:"replicate_rounds"` // rounds parent and child stay still after replicating
-	TimeLimit       int `mapstructure:"time_limit" yaml:"time_limit"`             // seconds, interactive battles only; 0 = none
+	Rounds          int `mapstructure:"rounds" yaml:"rounds" json:"rounds"`                               // round limit
+	ReplicateRounds int `mapstructure:"replicate_rounds" yaml:"replicate_rounds" json:"replicate_rounds"` // rounds parent and child stay still after replicating
+	TimeLimit       int `mapstructure:"time_limit" yaml:"time_limit" json:"time_limit"`                   // seconds, interactive battles only; 0 = none
 }
 
 // Limits bound what a team's Lua scripts may consume.
 type Limits struct {
-	Instructions int `mapstructure:"instructions" yaml:"instructions"` // VM instructions per call
-	MemoryMiB    int `mapstructure:"memory_mib" yaml:"memory_mib"`     // Lua heap per team VM, MiB
-	StringBytes  int `mapstructure:"string_bytes" yaml:"string_bytes"` // longest string a script may build
-	ScriptBytes  int `mapstructure:"script_bytes" yaml:"script_bytes"` // largest script file accepted
-	CallDepth    int `mapstructure:"call_depth" yaml:"call_depth"`     // Lua call-stack depth
+	Instructions int `mapstructure:"instructions" yaml:"instructions" json:"instructions"` // VM instructions per call
+	MemoryMiB    int `mapstructure:"memory_mib" yaml:"memory_mib" json:"memory_mib"`       // Lua heap per team VM, MiB
+	StringBytes  int `mapstructure:"string_bytes" yaml:"string_bytes" json:"string_bytes"` // longest string a script may build
+	ScriptBytes  int `mapstructure:"script_bytes" yaml:"script_bytes" json:"script_bytes"` // largest script file accepted
+	CallDepth    int `mapstructure:"call_depth" yaml:"call_depth" json:"call_depth"`       // Lua call-stack depth
 }
 
 // TUI configures the terminal front end.
 type TUI struct {
-	Speed int `mapstructure:"speed" yaml:"speed"` // target rounds per second; 0 = as fast as possible
-	FPS   int `mapstructure:"fps" yaml:"fps"`     // frame cap
+	Speed int `mapstructure:"speed" yaml:"speed" json:"speed"` // target rounds per second; 0 = as fast as possible
+	FPS   int `mapstructure:"fps" yaml:"fps" json:"fps"`       // frame cap
 }
 
 // Default returns the built-in configuration. config/default.yaml holds

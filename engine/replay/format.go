@@ -1,0 +1,220 @@
+// Package replay reads and writes SquareBattle replay files.
+//
+// A replay is a text file of JSON lines, gzip-compressed (a reader also
+// accepts it uncompressed). Line 1 is the header: format version, program
+// version, seed, the effective rules configuration, every script class with
+// the SHA-256 of its source, the players, and the arena before round 1.
+// Then one line per round holds only what changed, plus the round's events
+// (births, deaths with their killer, lost turns, script problems). The last
+// line is the result. docs/replay-format.md describes every field.
+//
+// Because each round is a line and gzip is a stream, a file cut short or
+// damaged in the middle still plays up to the last whole line before the
+// damage; Read reports where the damage is.
+package replay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// Version is the format version this package writes. Readers refuse newer
+// versions instead of misreading them.
+const Version = 1
+
+// Header is the first line of a replay: everything needed to show the
+// battle and to play it again.
+type Header struct {
+	Replay  int    `json:"squarebattle_replay"` // format version
+	Program string `json:"program"`             // the program that wrote it, with its version
+	Seed    uint64 `json:"seed"`
+	Size    int    `json:"size"`
+	Wrap    bool   `json:"wrap"`
+	Rounds  int    `json:"rounds"` // round limit
+	// Config is the effective rules configuration (arena, rules, limits)
+	// as the writing program names it; a re-run starts from it.
+	Config  json.RawMessage `json:"config,omitempty"`
+	Classes []Class         `json:"classes"`
+	Players []Player        `json:"players"`
+	// FromMap is true when the starting squares came from a map file rather
+	// than the seeded placement; a re-run then starts from Start.
+	FromMap bool `json:"from_map,omitempty"`
+	// Start is the arena before round 1, run-length encoded as pairs of
+	// (team, count) in cell order (row 0, the bottom row, first; -1 empty).
+	Start []int32 `json:"start"`
+}
+
+// Class is one script class of the battle; its index is its engine.ClassID.
+type Class struct {
+	ID     string `json:"id"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+}
+
+// Player is one team's starting player.
+type Player struct {
+	Team    int    `json:"team"`
+	Class   int    `json:"class"` // index into Classes
+	Name    string `json:"name"`
+	Victory string `json:"victory,omitempty"`
+	Defeat  string `json:"defeat,omitempty"`
+}
+
+// round is one round line. Numbers are packed in flat arrays to keep lines
+// short: c holds (gap, team) pairs where gap is the distance in cells from
+// the previous change (the first from cell 0); b holds (team, cell, class)
+// triples; d (team, cell, killer, kind) quadruples; f (team, timeouts,
+// errors) triples.
+type round struct {
+	R int       `json:"r"`
+	C []int32   `json:"c,omitempty"`
+	B []int     `json:"b,omitempty"`
+	D []int     `json:"d,omitempty"`
+	F []int     `json:"f,omitempty"`
+	P []problem `json:"p,omitempty"`
+}
+
+type problem struct {
+	Team    int    `json:"team"`
+	Class   int    `json:"class"`
+	Square  int    `json:"square"`
+	Kind    int    `json:"kind"` // 1 timeout, 2 error
+	Message string `json:"msg"`
+}
+
+// Result is the last line: how the battle ended.
+type Result struct {
+	Round  int    `json:"round"`
+	Winner int    `json:"winner"` // team, or -1 for none
+	Reason string `json:"reason"` // why it ended, for people
+	// Stats are every team's final totals, in team order, as
+	// [squares, births, kills, deaths, collisions, timeouts, errors]; a
+	// reader checks them against the totals the events add up to.
+	Stats [][7]int `json:"stats"`
+}
+
+type resultLine struct {
+	Result *Result `json:"result"`
+}
+
+// ErrCorrupt is wrapped by every error about a damaged or unreadable replay.
+var ErrCorrupt = errors.New("corrupt replay")
+
+// ErrVersion is wrapped when a replay was written by a newer format.
+var ErrVersion = errors.New("unsupported replay version")
+
+// FormatError points at the line of a replay that is wrong. Line 0 means the
+// file as a whole.
+type FormatError struct {
+	File   string
+	Line   int
+	Reason string
+	Err    error // ErrCorrupt or ErrVersion, possibly wrapping the cause
+}
+
+func (e *FormatError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s: line %d: %s", e.File, e.Line, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Reason)
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// encodeCells run-length encodes a board as (team, count) pairs.
+func encodeCells(cells []int32) []int32 {
+	var out []int32
+	for i := 0; i < len(cells); {
+		j := i
+		for j < len(cells) && cells[j] == cells[i] {
+			j++
+		}
+		out = append(out, cells[i], int32(j-i))
+		i = j
+	}
+	return out
+}
+
+func decodeCells(rle []int32, n int) ([]int32, error) {
+	if len(rle)%2 != 0 {
+		return nil, errors.New("start: odd number of values")
+	}
+	cells := make([]int32, 0, n)
+	for i := 0; i < len(rle); i += 2 {
+		if rle[i+1] < 0 || len(cells)+int(rle[i+1]) > n {
+			return nil, fmt.Errorf("start: more than %d cells", n)
+		}
+		for k := int32(0); k < rle[i+1]; k++ {
+			cells = append(cells, rle[i])
+		}
+	}
+	if len(cells) != n {
+		return nil, fmt.Errorf("start: %d cells for a %d-cell arena", len(cells), n)
+	}
+	return cells, nil
+}
+
+// encodeRound packs a round log into its line.
+func encodeRound(l *engine.RoundLog) round {
+	out := round{R: l.Round}
+	prev := int32(0)
+	for _, c := range l.Changes {
+		out.C = append(out.C, c.Cell-prev, c.Team)
+		prev = c.Cell
+	}
+	for _, x := range l.Births {
+		out.B = append(out.B, x.Team, x.Cell, int(x.Class))
+	}
+	for _, x := range l.Deaths {
+		out.D = append(out.D, x.Team, x.Cell, x.Killer, int(x.Kind))
+	}
+	for _, x := range l.Faults {
+		out.F = append(out.F, x.Team, x.Timeouts, x.Errors)
+	}
+	for _, p := range l.Problems {
+		out.P = append(out.P, problem{Team: p.Team, Class: int(p.Class), Square: int(p.Square), Kind: int(p.Kind), Message: p.Message})
+	}
+	return out
+}
+
+// decodeRound unpacks a round line. Values are range-checked later by
+// engine.Timeline.Add; here only the shape is.
+func decodeRound(r *round) (engine.RoundLog, error) {
+	l := engine.RoundLog{Round: r.R}
+	if len(r.C)%2 != 0 || len(r.B)%3 != 0 || len(r.D)%4 != 0 || len(r.F)%3 != 0 {
+		return l, errors.New("a packed array has the wrong length")
+	}
+	cell := int32(0)
+	for i := 0; i < len(r.C); i += 2 {
+		if i > 0 && r.C[i] <= 0 {
+			return l, errors.New("cell changes out of order")
+		}
+		cell += r.C[i]
+		l.Changes = append(l.Changes, engine.CellChange{Cell: cell, Team: r.C[i+1]})
+	}
+	for i := 0; i < len(r.B); i += 3 {
+		l.Births = append(l.Births, engine.BirthEvent{Team: r.B[i], Cell: r.B[i+1], Class: engine.ClassID(r.B[i+2])})
+	}
+	for i := 0; i < len(r.D); i += 4 {
+		kind := r.D[i+3]
+		if kind < 0 || kind > int(engine.DiedOwnCollision) {
+			return l, fmt.Errorf("unknown death kind %d", kind)
+		}
+		l.Deaths = append(l.Deaths, engine.DeathEvent{Team: r.D[i], Cell: r.D[i+1], Killer: r.D[i+2], Kind: engine.DeathKind(kind)})
+	}
+	for i := 0; i < len(r.F); i += 3 {
+		l.Faults = append(l.Faults, engine.FaultEvent{Team: r.F[i], Timeouts: r.F[i+1], Errors: r.F[i+2]})
+	}
+	for _, p := range r.P {
+		l.Problems = append(l.Problems, engine.Problem{Round: r.R, Team: p.Team, Class: engine.ClassID(p.Class),
+			Square: engine.SquareID(p.Square), Kind: engine.Fault(p.Kind), Message: p.Message})
+	}
+	return l, nil
+}
+
+func statsRow(s engine.Stats) [7]int {
+	return [7]int{s.Squares, s.Births, s.Kills, s.Deaths, s.Collisions, s.Timeouts, s.Errors}
+}

@@ -1,0 +1,151 @@
+package replay
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// Writer writes a replay round by round. Rounds are flushed through gzip
+// every FlushEvery rounds, so a program killed mid-battle leaves a file
+// that plays up to the last flush.
+//
+// Concurrency: a Writer belongs to one goroutine, normally the one that
+// steps the battle.
+type Writer struct {
+	w      io.Writer
+	buf    *bufio.Writer
+	gz     *gzip.Writer
+	enc    *json.Encoder
+	rounds int
+	size   int
+	err    error
+	done   bool
+}
+
+// FlushEvery is how many rounds a Writer buffers before flushing.
+const FlushEvery = 32
+
+// NewWriter writes the header (with the arena of start as the starting
+// arena) to w. The caller closes w after Close.
+func NewWriter(w io.Writer, h Header, start *engine.Snapshot) (*Writer, error) {
+	h.Replay = Version
+	h.Start = encodeCells(start.Cells)
+	if h.Size == 0 {
+		h.Size = start.Size
+	}
+	if h.Seed == 0 {
+		h.Seed = start.Seed
+	}
+	if h.Rounds == 0 {
+		h.Rounds = start.Rounds
+	}
+	gz, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+	rw := &Writer{w: w, gz: gz, size: h.Size}
+	rw.buf = bufio.NewWriterSize(gz, 64<<10)
+	rw.enc = json.NewEncoder(rw.buf)
+	rw.enc.SetEscapeHTML(false)
+	rw.line(h)
+	return rw, rw.flush()
+}
+
+func (w *Writer) line(v any) {
+	if w.err == nil {
+		w.err = w.enc.Encode(v)
+	}
+}
+
+func (w *Writer) flush() error {
+	if w.err == nil {
+		w.err = w.buf.Flush()
+	}
+	if w.err == nil {
+		w.err = w.gz.Flush()
+	}
+	return w.err
+}
+
+// Round writes the log of one round.
+func (w *Writer) Round(l *engine.RoundLog) error {
+	w.line(encodeRound(l))
+	w.rounds++
+	if w.rounds%FlushEvery == 0 {
+		return w.flush()
+	}
+	return w.err
+}
+
+// End writes the result line from the battle's final snapshot.
+func (w *Writer) End(final *engine.Snapshot, reason string) error {
+	res := &Result{Round: final.Round, Winner: final.Winner, Reason: reason}
+	for _, t := range final.Teams {
+		res.Stats = append(res.Stats, statsRow(t.Stats))
+	}
+	w.line(resultLine{res})
+	w.done = true
+	return w.flush()
+}
+
+// Close finishes the gzip stream. A replay closed without End has no result
+// line: it reads as a battle that stopped early.
+func (w *Writer) Close() error {
+	if err := w.flush(); err != nil {
+		return err
+	}
+	return w.gz.Close()
+}
+
+// File is a replay being written to disk. It writes to a temporary file
+// next to the final name and renames it into place on Close, so the final
+// name only ever holds a complete replay; if the program dies, the
+// temporary file is left behind and plays up to its last flush.
+type File struct {
+	*Writer
+	f    *os.File
+	name string
+}
+
+// Create starts a replay file.
+func Create(name string, h Header, start *engine.Snapshot) (*File, error) {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.partial")
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	w, err := NewWriter(f, h, start)
+	if err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("replay %s: %w", name, err)
+	}
+	return &File{Writer: w, f: f, name: name}, nil
+}
+
+// Name is the final name of the file.
+func (f *File) Name() string { return f.name }
+
+// Close completes the file and moves it to its final name.
+func (f *File) Close() error {
+	err := errors.Join(f.Writer.Close(), f.f.Sync())
+	err = errors.Join(err, f.f.Close())
+	if err == nil {
+		err = os.Rename(f.f.Name(), f.name)
+	}
+	if err != nil {
+		os.Remove(f.f.Name())
+		return fmt.Errorf("replay %s: %w", f.name, err)
+	}
+	return nil
+}
+
+// Abort drops the file.
+func (f *File) Abort() {
+	f.f.Close()
+	os.Remove(f.f.Name())
+}
