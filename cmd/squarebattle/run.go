@@ -10,6 +10,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
@@ -19,6 +20,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("run", &c)
 	mapFile := fs.String("map", "", "start from this arena (the seed's notation: rows top first, -1 empty, k = team k)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
+	record := fs.String("record", "", "write the battle's replay to this file (see 'squarebattle replay')")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle run [flags] PLAYER...\n\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every shipped starting player plays.\n\nflags:")
 		fs.PrintDefaults()
@@ -49,7 +51,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
 	}
-	snap, err := playBattle(cat, players, o)
+	snap, err := playBattle(cfg, cat, players, o, *record)
 	if err != nil {
 		return err
 	}
@@ -92,14 +94,27 @@ func readMap(file string) (*engine.Map, error) {
 	return m, nil
 }
 
-// playBattle runs a battle to its end with Lua controllers.
-func playBattle(cat *luabind.Catalog, players []*luabind.Class, o engine.Options) (*engine.Snapshot, error) {
+// playBattle runs a battle to its end with Lua controllers, recording it
+// to the file named by record unless that is empty.
+func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string) (*engine.Snapshot, error) {
 	b, err := luabind.NewBattle(cat, players, o)
 	if err != nil {
 		return nil, bad(err)
 	}
 	defer b.Close()
-	return b.Run(), nil
+	if record == "" {
+		return b.Run(), nil
+	}
+	f, err := replay.Create(record, replayHeader(cfg, cat, b), b.Snapshot())
+	if err != nil {
+		return nil, err
+	}
+	final, err := playRecorded(b, f.Writer)
+	if err != nil {
+		f.Abort()
+		return nil, fmt.Errorf("replay %s: %w", record, err)
+	}
+	return final, f.Close()
 }
 
 // battleJSON is the contract of `run --json`.

@@ -40,7 +40,7 @@ func (w *wanderer) Settle(*engine.Settlement) {}
 // bytes and every live snapshot.
 func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engine.Snapshot) {
 	t.Helper()
-	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 4, Seed: seed, Classes: []string{"w"}}
+	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
 	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
 	for i := 0; i < teams; i++ {
 		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
@@ -263,5 +263,28 @@ func TestFileIsAtomic(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// TestReplaySize records a 64×64, 1000-round battle between four teams of
+// random movers that fill the arena and change hundreds of cells every
+// round, a far busier battle than the shipped players fight, and holds it
+// to the 2 MB target. Run with -v to see the figure.
+func TestReplaySize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records a 1000-round battle")
+	}
+	data, live := record(t, 11, 64, 4, 1000)
+	last := live[len(live)-1]
+	squares := 0
+	for _, tv := range last.Teams {
+		squares += tv.Stats.Squares
+	}
+	t.Logf("64×64, %d rounds, 4 teams, %d squares at the end: %d bytes (%.2f MB), %d uncompressed", last.Round, squares, len(data), float64(len(data))/1e6, len(plain(t, data)))
+	if last.Round != 1000 {
+		t.Fatalf("the battle ended after %d rounds; the figure needs 1000", last.Round)
+	}
+	if len(data) > 2<<20 {
+		t.Errorf("replay is %d bytes, over the 2 MB target", len(data))
 	}
 }

@@ -118,6 +118,7 @@ func Create(name string, h Header, start *engine.Snapshot) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
+	_ = f.Chmod(0o644) // CreateTemp makes it private; a replay is meant to be shared
 	w, err := NewWriter(f, h, start)
 	if err != nil {
 		f.Close()
