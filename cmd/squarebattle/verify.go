@@ -1,0 +1,232 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"reflect"
+	"strings"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// errDiffers is wrapped by every verification that found a difference.
+var errDiffers = errors.New("replay differs")
+
+// diffError says where a re-run left the recording.
+type diffError struct {
+	File   string
+	Round  int // 0: before the first round (scripts, rules, start)
+	Reason string
+}
+
+func (e *diffError) Error() string {
+	if e.Round > 0 {
+		return fmt.Sprintf("%s: round %d differs: %s", e.File, e.Round, e.Reason)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Reason)
+}
+
+func (e *diffError) Unwrap() error { return errDiffers }
+
+// verifyReplay plays the recorded battle again from its header with the
+// scripts found now, compares every round, and prints "identical" or
+// returns the first difference. Scripts are matched by the SHA-256 the
+// replay recorded, so a changed script is named before anything is played.
+func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
+	rep, err := replay.Open(file)
+	if err != nil {
+		return bad(err)
+	}
+	h := &rep.Header
+	differs := func(round int, format string, args ...any) error {
+		return &diffError{File: file, Round: round, Reason: fmt.Sprintf(format, args...)}
+	}
+	rules := rulesConfig{Arena: cfg.Arena, Rules: cfg.Rules, Limits: cfg.Limits}
+	if len(h.Config) > 0 {
+		if err := json.Unmarshal(h.Config, &rules); err != nil {
+			return bad(fmt.Errorf("%s: line 1: config: %v", file, err))
+		}
+	}
+	cfg.Arena, cfg.Rules, cfg.Limits = rules.Arena, rules.Rules, rules.Limits
+	if err := cfg.Validate(); err != nil {
+		return bad(fmt.Errorf("%s: line 1: config: %w", file, err))
+	}
+
+	fsys, dir, err := scriptsFS(cfg)
+	if err != nil {
+		return err
+	}
+	var problems []string
+	keep := map[string]bool{}
+	for _, c := range h.Classes {
+		name := c.ID + ".lua"
+		keep[name] = true
+		src, err := fs.ReadFile(fsys, name)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("script %s/%s is missing", dir, name))
+		case sha(src) != c.SHA256:
+			problems = append(problems, fmt.Sprintf("script %s/%s changed: sha256 %.12s… on disk, %.12s… in the replay", dir, name, sha(src), c.SHA256))
+		}
+	}
+	if len(problems) > 0 {
+		return differs(0, "%s", strings.Join(problems, "; "))
+	}
+	// Only the recorded classes are loaded, so a script added to the folder
+	// since does not renumber the classes; and they are named as when they
+	// were recorded, so script problems read the same.
+	if len(h.Classes) > 0 {
+		dir = path.Dir(h.Classes[0].File)
+	}
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: onlyFS{fsys, keep}, Dir: dir, Limits: limitsOf(cfg)})
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for _, c := range h.Classes {
+		ids = append(ids, c.ID)
+	}
+	if got := cat.Classes(); !reflect.DeepEqual(got, ids) {
+		for _, c := range cat.All {
+			if c.Err != nil {
+				return differs(0, "%v", c.Err)
+			}
+		}
+		return differs(0, "classes %v, the replay has %v", got, ids)
+	}
+	var players []*luabind.Class
+	for _, p := range h.Players {
+		if p.Class < 0 || p.Class >= len(ids) {
+			return bad(fmt.Errorf("%s: line 1: player %d has class %d of %d", file, p.Team, p.Class, len(ids)))
+		}
+		players = append(players, cat.Class(engine.ClassID(p.Class)))
+	}
+	o := engine.Options{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: h.Seed, Workers: workers(cfg)}
+	if h.FromMap {
+		start := rep.Timeline.At(0)
+		o.Map = &engine.Map{Size: h.Size, Cells: make([]int, len(start.Cells))}
+		for i, c := range start.Cells {
+			o.Map.Cells[i] = int(c)
+		}
+	}
+	b, err := luabind.NewBattle(cat, players, o)
+	if err != nil {
+		return differs(0, "the battle cannot be set up again: %v", err)
+	}
+	defer b.Close()
+	if got, want := b.Snapshot().Cells, rep.Timeline.At(0).Cells; !reflect.DeepEqual(got, want) {
+		return differs(0, "the starting arena differs (different seed or placement rules)")
+	}
+
+	rec := engine.NewRecorder(b.Battle)
+	last := rep.Timeline.Last()
+	for r := 1; r <= last; r++ {
+		if !b.Step() {
+			return differs(r, "the re-run ended after round %d, the replay goes on to round %d", r-1, last)
+		}
+		got := rec.Next()
+		want, _ := rep.Timeline.Log(r)
+		// Lost turns first: when they differ they are the likely cause.
+		if !reflect.DeepEqual(got.Faults, want.Faults) {
+			return differs(r, "lost turns (team, timeouts, errors) differ: %v re-run, %v recorded", got.Faults, want.Faults)
+		}
+		if !reflect.DeepEqual(got.Changes, want.Changes) {
+			return differs(r, "%s", firstCell(b.Snapshot().Cells, rep.Timeline.At(r).Cells, h.Size))
+		}
+		if why := compareRounds(&got, &want); why != "" {
+			return differs(r, "%s", why)
+		}
+	}
+	switch {
+	case rep.Damage != nil:
+		return fmt.Errorf("identical up to round %d, where the file is damaged: %w", last, rep.Damage)
+	case rep.Result == nil:
+		fmt.Fprintf(stdout, "identical: %d rounds (the recording stops there, unfinished)\n", last)
+	case !b.Over() && rep.Result.Reason == "one team left", !b.Over() && rep.Result.Reason == "no team left", !b.Over() && rep.Result.Reason == "round limit":
+		return differs(last+1, "the replay ends after round %d (%s) but the re-run goes on", last, rep.Result.Reason)
+	default:
+		fmt.Fprintf(stdout, "identical: %d rounds, %s\n", last, describeResult(rep))
+	}
+	return nil
+}
+
+func describeResult(rep *replay.Replay) string {
+	res := rep.Result
+	if res.Winner < 0 || res.Winner >= len(rep.Header.Players) {
+		return "no winner (" + res.Reason + ")"
+	}
+	return fmt.Sprintf("team %d %s won (%s)", res.Winner, rep.Header.Players[res.Winner].Name, res.Reason)
+}
+
+// firstCell describes the first cell where two arenas differ.
+func firstCell(got, want []int32, size int) string {
+	name := func(t int32) string {
+		if t < 0 {
+			return "empty"
+		}
+		return fmt.Sprintf("team %d", t)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			return fmt.Sprintf("the arena differs first at row %d, column %d: %s in the re-run, %s recorded", i/size, i%size, name(got[i]), name(want[i]))
+		}
+	}
+	return "the arena differs"
+}
+
+// compareRounds describes the first difference between a re-run round and
+// the recorded one, or returns "".
+func compareRounds(got, want *engine.RoundLog) string {
+	parts := []struct {
+		what      string
+		got, want any
+	}{
+		{"births", got.Births, want.Births},
+		{"deaths", got.Deaths, want.Deaths},
+		{"script problems", got.Problems, want.Problems},
+	}
+	for _, p := range parts {
+		if !reflect.DeepEqual(p.got, p.want) {
+			return fmt.Sprintf("%s differ: %v re-run, %v recorded", p.what, p.got, p.want)
+		}
+	}
+	return ""
+}
+
+func sha(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// onlyFS shows only the named files of a folder.
+type onlyFS struct {
+	fs.FS
+	names map[string]bool
+}
+
+func (o onlyFS) Open(name string) (fs.File, error) {
+	if !o.names[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return o.FS.Open(name)
+}
+
+func (o onlyFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	all, err := fs.ReadDir(o.FS, name)
+	var out []fs.DirEntry
+	for _, e := range all {
+		if name == "." && o.names[e.Name()] {
+			out = append(out, e)
+		}
+	}
+	return out, err
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/scripts"
+)
+
+// diskCopy copies the shipped players into a fresh folder.
+func diskCopy(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	err := fs.WalkDir(scripts.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".lua") {
+			return err
+		}
+		data, err := fs.ReadFile(scripts.FS, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, p), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// editReplay rewrites a replay's lines.
+func editReplay(t *testing.T, from, to string, edit func(lines [][]byte) [][]byte) {
+	t.Helper()
+	f, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := edit(bytes.SplitAfter(text, []byte("\n")))
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(bytes.Join(lines, nil))
+	zw.Close()
+	if err := os.WriteFile(to, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestVerify records a battle with `run --record`, then plays it again
+// against scripts and replays changed in each way a user meets.
+func TestVerify(t *testing.T) {
+	dir := diskCopy(t)
+	file := filepath.Join(t.TempDir(), "battle.sbr")
+	code, _, errOut := runMain(t, "run", "--scripts", dir, "--record", file, "--seed", "3", "--size", "32", "--rounds", "200", "pinwheel", "hesitantwolf", "borg")
+	if code != 0 {
+		t.Fatalf("run --record: exit %d: %s", code, errOut)
+	}
+	rep, err := replay.Open(file)
+	if err != nil || rep.Damage != nil || rep.Result == nil {
+		t.Fatalf("recorded replay: %v %v", err, rep)
+	}
+	last := rep.Timeline.Last()
+
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, dir, file string) // changes the scripts or the file
+		want    string                               // "" = identical
+		bad     bool                                 // bad input rather than a difference
+	}{
+		{"unchanged", nil, "", false},
+		{"a new script in the folder", func(t *testing.T, dir, file string) {
+			os.WriteFile(filepath.Join(dir, "aaa.lua"), []byte("name = 'Newcomer'\nfunction run(self) return wait() end\n"), 0o644)
+		}, "", false},
+		{"a changed script", func(t *testing.T, dir, file string) {
+			f, _ := os.OpenFile(filepath.Join(dir, "wanderer.lua"), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("\n-- tweak\n")
+			f.Close()
+		}, "script " + "DIR/wanderer.lua changed: sha256", false},
+		{"a missing script", func(t *testing.T, dir, file string) {
+			os.Remove(filepath.Join(dir, "borg.lua"))
+		}, "DIR/borg.lua is missing", false},
+		{"another seed", func(t *testing.T, dir, file string) {
+			editReplay(t, file, file, func(l [][]byte) [][]byte {
+				l[0] = bytes.Replace(l[0], []byte(`"seed":3,`), []byte(`"seed":4,`), 1)
+				return l
+			})
+		}, "starting arena differs", false},
+		{"a smaller instruction budget", func(t *testing.T, dir, file string) {
+			editReplay(t, file, file, func(l [][]byte) [][]byte {
+				l[0] = bytes.Replace(l[0], []byte(`"instructions":10000`), []byte(`"instructions":100`), 1)
+				return l
+			})
+		}, "round 1 differs: lost turns", false},
+		{"a recording stopped early", func(t *testing.T, dir, file string) {
+			editReplay(t, file, file, func(l [][]byte) [][]byte { return l[:40] })
+		}, "", false},
+		{"a cut file", func(t *testing.T, dir, file string) {
+			editReplay(t, file, file, func(l [][]byte) [][]byte { return append(l[:40], l[40][:len(l[40])/2]) })
+		}, "identical up to round 39, where the file is damaged", false},
+		{"a damaged round", func(t *testing.T, dir, file string) {
+			editReplay(t, file, file, func(l [][]byte) [][]byte {
+				l[20] = []byte(`{"r":20,"c":[5,0]}` + "\n")
+				return l
+			})
+		}, "round 20 differs: the arena differs first at row 0, column 5", false},
+		{"not a replay", func(t *testing.T, dir, file string) {
+			os.WriteFile(file, []byte("hello\n"), 0o644)
+		}, "line 1: not a SquareBattle replay", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := diskCopy(t)
+			f := filepath.Join(t.TempDir(), "b.sbr")
+			data, _ := os.ReadFile(file)
+			os.WriteFile(f, data, 0o644)
+			if c.prepare != nil {
+				c.prepare(t, d, f)
+			}
+			cfg := config.Default()
+			cfg.Scripts = d
+			var out bytes.Buffer
+			err := verifyReplay(cfg, f, &out)
+			if c.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !strings.HasPrefix(out.String(), "identical: ") || !strings.Contains(out.String(), " won ") && !strings.Contains(out.String(), "no winner") && !strings.Contains(out.String(), "unfinished") {
+					t.Errorf("output %q", out.String())
+				}
+				return
+			}
+			want := strings.ReplaceAll(c.want, "DIR", d)
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("error %v, want %q", err, want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			if errors.Is(err, errBadInput) != c.bad {
+				t.Errorf("bad input = %v, want %v", errors.Is(err, errBadInput), c.bad)
+			}
+		})
+	}
+	if last < 40 {
+		t.Errorf("the battle lasted %d rounds; the cut-file case needs 40", last)
+	}
+}
