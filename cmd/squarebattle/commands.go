@@ -38,6 +38,7 @@ func commands() []command {
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
+		{"tournament", "play many battles in parallel and rank the players (roundrobin, koth, solo; shards and merge)", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
 	}
 }
