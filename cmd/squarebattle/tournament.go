@@ -130,6 +130,8 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 
 	games := shard.Games(schedule)
 	prog := newProgress(stderr, len(games), *quiet)
+	// The nil is the battleHook: a per-battle observer such as a replay
+	// recorder (--record-dir) goes there.
 	results := tournament.Run(games, playGame(cat, classes, o, nil), tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
 	prog.finish()
 	f := &tournament.File{Version: tournament.FileVersion, Params: p, Shard: shard, Results: results}
