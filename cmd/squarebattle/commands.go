@@ -38,6 +38,7 @@ func commands() []command {
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
+		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
 	}
 }
@@ -88,8 +89,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: squarebattle [command] [flags]")
 	fmt.Fprintln(w, "\nWith no command, opens the terminal UI (the lobby).")
 	fmt.Fprintln(w, "\ncommands:")
+	width := 0
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags.")
 }

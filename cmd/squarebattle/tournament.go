@@ -1,0 +1,334 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/tournament"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// defaultGames is --games 0 for each format.
+var defaultGames = map[tournament.Format]int{tournament.RoundRobin: 2, tournament.KOTH: 20, tournament.Solo: 10}
+
+const tournamentUsage = `usage: squarebattle tournament [flags] [PLAYER...]
+       squarebattle tournament merge [--json|--csv|--markdown] [--out FILE] FILE...
+
+Plays many headless battles in parallel and ranks the players. With no
+PLAYER, every starting player enters. Formats:
+
+  roundrobin  every pair meets; each of its --games games is one seed played
+              twice with the sides swapped, so a pair plays 2×N battles
+  koth        king of the hill: everyone in every battle, N battles, the
+              seating rotating so nobody always has team 0
+  solo        each player alone, N battles each, battle k of every player on
+              the same seed; compared on squares alive, then rounds survived
+
+Players of one battle (or, in solo, one seed) are ranked by squares at the
+end, then by how long they lasted, and every pair of them scores a win, a
+draw or a loss: a koth battle of four is three results for each player. The
+win rate counts a draw as half a win and comes with its Wilson 95% interval.
+Ratings are Glicko-2 (start 1500/350/0.06, tau 0.5), one rating period per
+round of the schedule. The same --seed gives the same standings with any
+--workers, and --shard I/N runs one slice of the battles (those whose index
+mod N is I) into --out; 'tournament merge' combines the slices into the
+standings of the whole run. --shard auto/N takes I from JOB_COMPLETION_INDEX
+(Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array).
+
+flags:`
+
+// tournamentCommand plays a tournament, or one shard of it, or merges
+// shards ("tournament merge").
+func tournamentCommand(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "merge" {
+		return mergeCommand(args[1:], stdout, stderr)
+	}
+	var c commonFlags
+	fs := newFlagSet("tournament", &c)
+	formatName := fs.String("format", "roundrobin", "roundrobin, koth or solo")
+	gamesFlag := fs.Int("games", 0, "games per pair (roundrobin; each played both ways), battles (koth), battles per player (solo); 0 = 2, 20 or 10")
+	shardFlag := fs.String("shard", "", "play only slice I of N (I/N, or auto/N from the batch system's task index) and write it to --out")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	out := addOutputFlags(fs)
+	fs.Lookup("seed").Usage = "tournament seed (every battle's seed derives from it); 0 picks a random one and prints it"
+	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, tournamentUsage)
+		fs.PrintDefaults()
+	}
+	cfg, cat, err := parseAndLoad(fs, &c, args)
+	if err != nil {
+		return err
+	}
+	if err := out.check(); err != nil {
+		return err
+	}
+	format, err := tournament.ParseFormat(*formatName)
+	if err != nil {
+		return bad(err)
+	}
+	shard := tournament.Whole
+	if *shardFlag != "" {
+		if shard, err = tournament.ParseShard(*shardFlag, os.Getenv); err != nil {
+			return bad(err)
+		}
+		if cfg.Seed == 0 {
+			return bad(errors.New("--shard needs --seed: every shard must play the same schedule"))
+		}
+		if out.file == "" {
+			return bad(errors.New("--shard needs --out FILE for the shard's results"))
+		}
+	}
+	classes, err := pickPlayers(cat, fs.Args())
+	if err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		for _, cls := range cat.All {
+			if cls.Err != nil {
+				fmt.Fprintf(stderr, "tournament: leaving out %s: %v\n", cls.File, cls.Err)
+			}
+		}
+	}
+	p := tournament.Params{Format: format, Games: *gamesFlag, Seed: battleSeed(cfg)}
+	if p.Games == 0 {
+		p.Games = defaultGames[format]
+	}
+	for _, cls := range classes {
+		p.Players = append(p.Players, tournament.Player{ID: cls.ID, Name: cls.DisplayName()})
+	}
+	if p.Setup, err = setupOf(cfg); err != nil {
+		return err
+	}
+	if err := p.Check(); err != nil {
+		return bad(err)
+	}
+	if cfg.Seed == 0 {
+		fmt.Fprintf(stderr, "tournament: seed %d\n", p.Seed)
+	}
+	o := battleOptions(cfg)
+	schedule := p.Schedule()
+	// Build the first battle once: options no battle could use (too many
+	// teams for the arena) are one error now rather than one per battle.
+	b, err := gameBattle(cat, classes, o, schedule[0])
+	if err != nil {
+		return bad(err)
+	}
+	b.Close()
+
+	games := shard.Games(schedule)
+	prog := newProgress(stderr, len(games), *quiet)
+	// The nil is the battleHook: a per-battle observer such as a replay
+	// recorder (--record-dir) goes there.
+	results := tournament.Run(games, playGame(cat, classes, o, nil), tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
+	prog.finish()
+	f := &tournament.File{Version: tournament.FileVersion, Params: p, Shard: shard, Results: results}
+	if out.file != "" {
+		if err := writeFileAtomic(out.file, f.Encode); err != nil {
+			return err
+		}
+	}
+	if shard != tournament.Whole {
+		reportFailures(stderr, results, len(games))
+		fmt.Fprintf(stdout, "tournament: shard %s: %d of %d battles written to %s\n", shard, len(games), len(schedule), out.file)
+		return nil
+	}
+	return out.write(stdout, stderr, tournament.Compute(p, results))
+}
+
+// mergeCommand combines shard results files into the whole tournament's
+// standings.
+func mergeCommand(args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("tournament merge", pflag.ContinueOnError)
+	fs.SortFlags = false
+	out := addOutputFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, tournamentUsage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := out.check(); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return bad(errors.New("tournament merge needs the results files of the shards"))
+	}
+	files := make([]*tournament.File, fs.NArg())
+	for i, name := range fs.Args() {
+		r, err := os.Open(name)
+		if err != nil {
+			return bad(err)
+		}
+		files[i], err = tournament.Decode(name, r)
+		r.Close()
+		if err != nil {
+			return bad(err)
+		}
+	}
+	f, err := tournament.Merge(fs.Args(), files)
+	if err != nil {
+		return bad(err)
+	}
+	if out.file != "" {
+		if err := writeFileAtomic(out.file, f.Encode); err != nil {
+			return err
+		}
+	}
+	return out.write(stdout, stderr, tournament.Compute(f.Params, f.Results))
+}
+
+// battleOptions are the options every battle of a tournament shares; each
+// game adds its seed. One battle runs on one goroutine (Workers 1): the
+// tournament's parallelism is across battles.
+func battleOptions(cfg config.Config) engine.Options {
+	return engine.Options{
+		Size:            cfg.Arena.Size,
+		Wrap:            cfg.Arena.Wrap,
+		Rounds:          cfg.Rules.Rounds,
+		ReplicateRounds: cfg.Rules.ReplicateRounds,
+		Workers:         1,
+	}
+}
+
+// setupOf lists everything besides the schedule that decides a battle: the
+// arena, rules and limits, and a SHA-256 of every script (a player may
+// replicate into any of them). Shards must agree on all of it to merge.
+func setupOf(cfg config.Config) (map[string]string, error) {
+	l := cfg.Limits
+	setup := map[string]string{
+		"arena.size":             strconv.Itoa(cfg.Arena.Size),
+		"arena.wrap":             strconv.FormatBool(cfg.Arena.Wrap),
+		"rules.rounds":           strconv.Itoa(cfg.Rules.Rounds),
+		"rules.replicate_rounds": strconv.Itoa(cfg.Rules.ReplicateRounds),
+		"limits.instructions":    strconv.Itoa(l.Instructions),
+		"limits.memory_mib":      strconv.Itoa(l.MemoryMiB),
+		"limits.string_bytes":    strconv.Itoa(l.StringBytes),
+		"limits.script_bytes":    strconv.Itoa(l.ScriptBytes),
+		"limits.call_depth":      strconv.Itoa(l.CallDepth),
+	}
+	fsys, _, err := scriptsFS(cfg)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(data)
+		setup["script "+e.Name()] = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	return setup, nil
+}
+
+// battleHook is the seam for watching each battle of a tournament, such as
+// a replay recorder writing one file per game. It is called on the
+// battle's goroutine once the battle is built, before its first round;
+// finish is called when the battle is over, with nil, or with the panic
+// that stopped it. Several battles run at once, so a hook is called
+// concurrently, once per battle.
+type battleHook func(g tournament.Game, b *luabind.Battle) (finish func(error))
+
+// playGame returns the tournament's Play: it fields the game's seats as
+// teams and plays the battle to its end. hook may be nil.
+func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, hook battleHook) tournament.Play {
+	return func(g tournament.Game) (tournament.Result, error) {
+		b, err := gameBattle(cat, classes, o, g)
+		if err != nil {
+			return tournament.Result{}, err
+		}
+		defer b.Close()
+		if hook != nil {
+			finish := hook(g, b)
+			defer func() {
+				if v := recover(); v != nil {
+					finish(fmt.Errorf("panic: %v", v))
+					panic(v)
+				}
+				finish(nil)
+			}()
+		}
+		return resultOf(b.Run()), nil
+	}
+}
+
+// gameBattle builds a game's battle: Seats[t] plays team t.
+func gameBattle(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, g tournament.Game) (*luabind.Battle, error) {
+	players := make([]*luabind.Class, len(g.Seats))
+	for t, e := range g.Seats {
+		players[t] = classes[e]
+	}
+	o.Seed = g.Seed
+	return luabind.NewBattle(cat, players, o)
+}
+
+// resultOf turns a finished battle's snapshot into its tournament result.
+func resultOf(s *engine.Snapshot) tournament.Result {
+	r := tournament.Result{Rounds: s.Round, Teams: make([]tournament.TeamResult, len(s.Teams))}
+	for t, tv := range s.Teams {
+		st := tv.Stats
+		tr := tournament.TeamResult{Squares: st.Squares, Survived: s.Round, Births: st.Births, Kills: st.Kills,
+			Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors}
+		if tv.Eliminated > 0 {
+			tr.Survived = tv.Eliminated
+		}
+		for _, p := range s.FirstProblems {
+			if p.Team == t {
+				tr.Problem = strings.TrimSpace(p.Message)
+				break
+			}
+		}
+		r.Teams[t] = tr
+	}
+	return r
+}
+
+// writeFileAtomic writes a file through a temporary file in the same
+// folder and a rename, so that a reader (or a merge step on a shared
+// volume) never sees half a file.
+func writeFileAtomic(name string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = write(tmp); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine/tournament"
+	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/scripts"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the current output")
+
+// small keeps tournament tests fast: tiny arenas, short battles.
+var small = []string{"tournament", "--seed", "42", "--size", "16", "--rounds", "200"}
+
+func tournamentArgs(extra ...string) []string {
+	return append(append([]string(nil), small...), extra...)
+}
+
+// golden compares got with testdata/NAME, or rewrites it under -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", file, got)
+	}
+}
+
+// TestTournamentOutput: every output format against its golden file, and
+// the same bytes with one worker and with three.
+func TestTournamentOutput(t *testing.T) {
+	koth := []string{"--format", "koth", "--games", "4", "explorer", "wanderer", "pinwheel", "borg"}
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"tournament-koth.txt", koth},
+		{"tournament-koth.json", append([]string{"--json"}, koth...)},
+		{"tournament-koth.csv", append([]string{"--csv"}, koth...)},
+		{"tournament-koth.md", append([]string{"--markdown"}, koth...)},
+		{"tournament-roundrobin.txt", []string{"--games", "2", "explorer", "linedancer", "hesitantwolf"}},
+		{"tournament-solo.txt", []string{"--format", "solo", "--games", "3", "explorer", "expand", "explorer"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			var outs []string
+			for _, w := range []string{"1", "3"} {
+				code, out, errOut := runMain(t, tournamentArgs(append([]string{"--workers", w}, tc.args...)...)...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				if !strings.Contains(errOut, "tournament: ") || !strings.Contains(errOut, " battles in ") {
+					t.Errorf("no final progress line on stderr: %q", errOut)
+				}
+				outs = append(outs, out)
+			}
+			if outs[0] != outs[1] {
+				t.Errorf("workers 1 and 3 differ:\n%s\n%s", outs[0], outs[1])
+			}
+			golden(t, tc.golden, outs[0])
+		})
+	}
+}
+
+// TestTournamentShards: shards merged give the one run's standings and
+// results file, byte for byte.
+func TestTournamentShards(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string) string { return filepath.Join(dir, name) }
+	game := []string{"--format", "roundrobin", "--games", "2", "explorer", "wanderer", "pinwheel"}
+	code, whole, errOut := runMain(t, tournamentArgs(append([]string{"--out", file("whole.json")}, game...)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, n := range []string{"2", "3"} {
+		var files []string
+		for i := range n[0] - '0' {
+			f := file(n + "-" + string('0'+i) + ".json")
+			t.Setenv(tournament.EnvKubernetesIndex, string('0'+i))
+			code, out, errOut := runMain(t, tournamentArgs(append([]string{"--shard", "auto/" + n, "--out", f, "--quiet"}, game...)...)...)
+			if code != 0 || !strings.Contains(out, "battles written to") || errOut != "" {
+				t.Fatalf("shard %d/%s: exit %d: %s%s", i, n, code, out, errOut)
+			}
+			files = append(files, f)
+		}
+		merged := file("merged" + n + ".json")
+		code, out, errOut := runMain(t, append([]string{"tournament", "merge", "--out", merged}, files...)...)
+		if code != 0 {
+			t.Fatalf("merge of %s shards: exit %d: %s", n, code, errOut)
+		}
+		if out != whole {
+			t.Errorf("%s shards merged:\n%s\none run:\n%s", n, out, whole)
+		}
+		a, _ := os.ReadFile(file("whole.json"))
+		b, _ := os.ReadFile(merged)
+		if !bytes.Equal(a, b) || len(a) == 0 {
+			t.Errorf("the merged results file differs from the one run's")
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestTournamentErrors(t *testing.T) {
+	dir := t.TempDir()
+	scriptsDir := filepath.Join(dir, "scripts")
+	if err := os.Mkdir(scriptsDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := copyScripts(scripts.FS, scriptsDir); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(scriptsDir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("broken.lua", "return { name = 'Broken', run = function( }")
+	write("crasher.lua", "return { name = 'Crasher', run = function() error('always') end }")
+	shard := func(name, spec string, extra ...string) string {
+		f := filepath.Join(dir, name)
+		args := tournamentArgs(append([]string{"--format", "koth", "--games", "3", "--quiet", "--shard", spec, "--out", f}, extra...)...)
+		if code, _, errOut := runMain(t, append(args, "explorer", "wanderer")...); code != 0 {
+			t.Fatalf("shard %s: %s", spec, errOut)
+		}
+		return f
+	}
+	s0, s1 := shard("s0.json", "0/2"), shard("s1.json", "1/2")
+	other := shard("other.json", "1/2", "--size", "17")
+	junk := filepath.Join(dir, "junk.json")
+	if err := os.WriteFile(junk, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // in stdout
+		stderr string // in stderr
+	}{
+		{"unknown format", tournamentArgs("--format", "swiss"), 2, "", `unknown format "swiss"`},
+		{"two output formats", tournamentArgs("--json", "--csv"), 2, "", "choose one of"},
+		{"shard without seed", []string{"tournament", "--shard", "0/2", "--out", "x.json"}, 2, "", "--shard needs --seed"},
+		{"shard without out", tournamentArgs("--shard", "0/2"), 2, "", "--shard needs --out"},
+		{"bad shard", tournamentArgs("--shard", "2/2", "--out", "x.json"), 2, "", "from 0 to 1"},
+		{"auto shard outside a batch system", tournamentArgs("--shard", "auto/2", "--out", "x.json"), 2, "", "JOB_COMPLETION_INDEX"},
+		{"one player round robin", tournamentArgs("explorer"), 2, "", "at least 2 players"},
+		{"too many for the arena", tournamentArgs("--size", "2", "--format", "koth", "explorer", "explorer", "explorer", "explorer", "explorer"), 2, "", "do not fit"},
+		{"a player that does not compile", tournamentArgs("--scripts", scriptsDir, "broken", "explorer"), 2, "", "broken.lua:1:"},
+		{"broken scripts are left out, once", tournamentArgs("--scripts", scriptsDir, "--format", "solo", "--games", "1", "--quiet"), 0, "Crasher", "leaving out " + filepath.Join(scriptsDir, "broken.lua")},
+		{"a crashing player is reported once", tournamentArgs("--scripts", scriptsDir, "--quiet", "crasher", "explorer"), 0, "Crasher", "in 4 battles; the first: " + filepath.Join(scriptsDir, "crasher.lua") + ":1:"},
+		{"merge: nothing to merge", []string{"tournament", "merge"}, 2, "", "needs the results files"},
+		{"merge: no such file", []string{"tournament", "merge", filepath.Join(dir, "none.json")}, 2, "", "none.json"},
+		{"merge: not a results file", []string{"tournament", "merge", junk}, 2, "", "junk.json: results file version 0"},
+		{"merge: another tournament", []string{"tournament", "merge", s0, other}, 2, "", "other.json: not the same tournament as " + s0 + ": arena.size is 16 there, 17 here"},
+		{"merge: a shard twice", []string{"tournament", "merge", s0, s1, s1}, 2, "", "s1.json: game 1 is also in " + s1},
+		{"merge: a shard missing", []string{"tournament", "merge", s0}, 2, "", "game 1 of 3 is in no file; missing shard 1/2"},
+		{"merge", []string{"tournament", "merge", "--csv", s1, s0}, 0, "rank,id,player,rating", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runMain(t, tc.args...)
+			if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
+			}
+			if tc.code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("error is not one line: %q", errOut)
+			}
+			if strings.Count(errOut, "Crasher had") > 1 || strings.Count(errOut, "leaving out") > 1 {
+				t.Errorf("reported more than once: %q", errOut)
+			}
+		})
+	}
+}
+
+// BenchmarkKOTH64 measures tournament throughput: 4-player king-of-the-hill
+// battles of the shipped players on a 64×64 arena, 500 rounds, as many at
+// once as there are CPUs (each battle on one goroutine, as the tournament
+// command plays them).
+//
+//	go test -run '^$' -bench KOTH64 -benchtime 40x ./cmd/squarebattle/
+func BenchmarkKOTH64(b *testing.B) {
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: scripts.FS, Dir: "scripts"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var classes []*luabind.Class
+	p := tournament.Params{Format: tournament.KOTH, Games: b.N, Seed: 1}
+	for _, name := range []string{"explorer", "wanderer", "linedancer", "hesitantwolf"} {
+		cls, err := cat.Find(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		classes = append(classes, cls)
+		p.Players = append(p.Players, tournament.Player{ID: cls.ID, Name: cls.DisplayName()})
+	}
+	cfg := config.Default()
+	cfg.Arena.Size, cfg.Rules.Rounds = 64, 500
+	o := battleOptions(cfg)
+	b.ResetTimer()
+	results := tournament.Run(p.Schedule(), playGame(cat, classes, o, nil), tournament.RunOptions{Workers: runtime.GOMAXPROCS(0)})
+	b.StopTimer()
+	for _, r := range results {
+		if r.Error != "" {
+			b.Fatal(r.Error)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "battles/min")
+}
