@@ -11,11 +11,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
 )
@@ -61,6 +63,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	gamesFlag := fs.Int("games", 0, "games per pair (roundrobin; each played both ways), battles (koth), battles per player (solo); 0 = 2, 20 or 10")
 	shardFlag := fs.String("shard", "", "play only slice I of N (I/N, or auto/N from the batch system's task index) and write it to --out")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	recordDir := fs.String("record-dir", "", "write every battle's replay into this folder (game-INDEX-seed-SEED.sbr); none are written without it")
 	out := addOutputFlags(fs)
 	fs.Lookup("seed").Usage = "tournament seed (every battle's seed derives from it); 0 picks a random one and prints it"
 	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
@@ -130,10 +133,24 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 
 	games := shard.Games(schedule)
 	prog := newProgress(stderr, len(games), *quiet)
-	// The nil is the battleHook: a per-battle observer such as a replay
-	// recorder (--record-dir) goes there.
-	results := tournament.Run(games, playGame(cat, classes, o, nil), tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
+	var rec *gameRecorder
+	if *recordDir != "" {
+		if err := os.MkdirAll(*recordDir, 0o755); err != nil {
+			return bad(fmt.Errorf("--record-dir: %w", err))
+		}
+		rec = &gameRecorder{cfg: cfg, dir: *recordDir}
+	}
+	results := tournament.Run(games, playGame(cat, classes, o, rec), tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
 	prog.finish()
+	if rec != nil {
+		for i, err := range rec.errs {
+			if i == 3 {
+				fmt.Fprintf(stderr, "tournament: %d more replays could not be written\n", len(rec.errs)-i)
+				break
+			}
+			fmt.Fprintf(stderr, "tournament: replay not written: %s\n", oneLine(err))
+		}
+	}
 	f := &tournament.File{Version: tournament.FileVersion, Params: p, Shard: shard, Results: results}
 	if out.file != "" {
 		if err := writeFileAtomic(out.file, f.Encode); err != nil {
@@ -242,35 +259,64 @@ func setupOf(cfg config.Config) (map[string]string, error) {
 	return setup, nil
 }
 
-// battleHook is the seam for watching each battle of a tournament, such as
-// a replay recorder writing one file per game. It is called on the
-// battle's goroutine once the battle is built, before its first round;
-// finish is called when the battle is over, with nil, or with the panic
-// that stopped it. Several battles run at once, so a hook is called
-// concurrently, once per battle.
-type battleHook func(g tournament.Game, b *luabind.Battle) (finish func(error))
-
 // playGame returns the tournament's Play: it fields the game's seats as
-// teams and plays the battle to its end. hook may be nil.
-func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, hook battleHook) tournament.Play {
+// teams and plays the battle to its end. With a recorder, every battle is
+// also written to a replay file; a replay that cannot be written is
+// reported but does not change the result.
+func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, rec *gameRecorder) tournament.Play {
 	return func(g tournament.Game) (tournament.Result, error) {
 		b, err := gameBattle(cat, classes, o, g)
 		if err != nil {
 			return tournament.Result{}, err
 		}
 		defer b.Close()
-		if hook != nil {
-			finish := hook(g, b)
-			defer func() {
-				if v := recover(); v != nil {
-					finish(fmt.Errorf("panic: %v", v))
-					panic(v)
-				}
-				finish(nil)
-			}()
+		if rec == nil {
+			return resultOf(b.Run()), nil
 		}
-		return resultOf(b.Run()), nil
+		return resultOf(rec.play(cat, g, b)), nil
 	}
+}
+
+// gameRecorder writes one replay per battle into a folder (--record-dir).
+// Battles run at once, so play is called concurrently; it touches only its
+// own battle and file, and errs is guarded.
+type gameRecorder struct {
+	cfg  config.Config
+	dir  string
+	mu   sync.Mutex
+	errs []error
+}
+
+// gameFile names a battle's replay by its place in the schedule and its
+// seed, so the shards of one tournament never pick the same name.
+func gameFile(dir string, g tournament.Game) string {
+	return filepath.Join(dir, fmt.Sprintf("game-%05d-seed-%d.sbr", g.Index, g.Seed))
+}
+
+func (r *gameRecorder) play(cat *luabind.Catalog, g tournament.Game, b *luabind.Battle) *engine.Snapshot {
+	f, err := replay.Create(gameFile(r.dir, g), replayHeader(r.cfg, cat, b), b.Snapshot())
+	if err != nil {
+		r.fail(err)
+		return b.Run()
+	}
+	final, err := playRecorded(b, f.Writer)
+	if err != nil {
+		f.Abort()
+		r.fail(fmt.Errorf("game %d: %w", g.Index, err))
+		for b.Step() {
+		}
+		return b.Snapshot()
+	}
+	if err := f.Close(); err != nil {
+		r.fail(err)
+	}
+	return final
+}
+
+func (r *gameRecorder) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errs = append(r.errs, err)
 }
 
 // gameBattle builds a game's battle: Seats[t] plays team t.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
 	"github.com/squarebattle/squarebattle/scripts"
@@ -227,4 +228,55 @@ func BenchmarkKOTH64(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "battles/min")
+}
+
+// TestTournamentRecordDir: --record-dir keeps one replay per battle, each
+// ending as the tournament scored it and verifying as identical; the
+// standings are those of a run without recording.
+func TestTournamentRecordDir(t *testing.T) {
+	dir := t.TempDir()
+	game := []string{"--format", "koth", "--games", "3", "explorer", "wanderer", "pinwheel"}
+	code, plainOut, errOut := runMain(t, tournamentArgs(append([]string{"--quiet"}, game...)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	results := filepath.Join(dir, "results.json")
+	code, out, errOut := runMain(t, tournamentArgs(append([]string{"--quiet", "--record-dir", filepath.Join(dir, "replays"), "--out", results}, game...)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if out != plainOut {
+		t.Errorf("recording changed the standings:\n%s\nwithout:\n%s", out, plainOut)
+	}
+	data, err := os.ReadFile(results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := tournament.Decode(results, bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "replays", "*"))
+	if len(files) != len(f.Results) || len(files) != 3 {
+		t.Fatalf("%d replay files for %d battles: %v", len(files), len(f.Results), files)
+	}
+	for _, r := range f.Results {
+		name := gameFile(filepath.Join(dir, "replays"), tournament.Game{Index: r.Game, Seed: r.Seed})
+		rep, err := replay.Open(name)
+		if err != nil || rep.Damage != nil || rep.Result == nil {
+			t.Fatalf("%s: %v %v", name, err, rep)
+		}
+		if rep.Result.Round != r.Rounds || rep.Header.Seed != r.Seed {
+			t.Errorf("%s: round %d seed %d, the tournament has %d and %d", name, rep.Result.Round, rep.Header.Seed, r.Rounds, r.Seed)
+		}
+		for team, tr := range r.Teams {
+			if rep.Result.Stats[team][0] != tr.Squares {
+				t.Errorf("%s: team %d has %d squares, the tournament says %d", name, team, rep.Result.Stats[team][0], tr.Squares)
+			}
+		}
+		var verified bytes.Buffer
+		if err := verifyReplay(config.Default(), name, &verified); err != nil || !strings.HasPrefix(verified.String(), "identical") {
+			t.Errorf("%s does not verify: %v %s", name, err, verified.String())
+		}
+	}
 }
