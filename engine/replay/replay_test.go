@@ -288,3 +288,66 @@ func TestReplaySize(t *testing.T) {
 		t.Errorf("replay is %d bytes, over the 2 MB target", len(data))
 	}
 }
+
+// TestCheckpoint: the bytes at a checkpoint are a complete replay of the
+// rounds so far (no result, no damage), and the stream written on after
+// it, checkpoints and all, reads back as the whole battle.
+func TestCheckpoint(t *testing.T) {
+	const seed, size, rounds = 5, 12, 120
+	_, live := record(t, seed, size, 3, rounds)
+	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
+	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
+	for i := 0; i < 3; i++ {
+		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
+		h.Players = append(h.Players, Player{Team: i, Name: "W"})
+	}
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, h, b.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := engine.NewRecorder(b)
+	check := func(data []byte, last int, done bool) {
+		t.Helper()
+		rep, err := Read(bytes.NewReader(data), "x.sbr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Damage != nil || (rep.Result != nil) != done || rep.Timeline.Last() != last {
+			t.Fatalf("at round %d: damage %v, result %v, last round %d", last, rep.Damage, rep.Result, rep.Timeline.Last())
+		}
+		want := live[last]
+		want.Classes = []string{"w"}
+		if got := rep.Timeline.At(last); !reflect.DeepEqual(got.Cells, want.Cells) || !reflect.DeepEqual(got.Teams, want.Teams) {
+			t.Fatalf("round %d differs from the battle", last)
+		}
+	}
+	for _, at := range []int{0, 1, 33, 33, 64, len(live) - 1} { // 33 twice: an empty member
+		for b.Round() < at && b.Step() {
+			l := rec.Next()
+			if err := w.Round(&l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Checkpoint(); err != nil {
+			t.Fatal(err)
+		}
+		check(bytes.Clone(buf.Bytes()), b.Round(), false)
+	}
+	if err := w.End(b.Snapshot(), EndReason(b.Snapshot())); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(); err != nil { // after End: the complete replay
+		t.Fatal(err)
+	}
+	check(bytes.Clone(buf.Bytes()), b.Round(), true)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check(buf.Bytes(), b.Round(), true)
+}
