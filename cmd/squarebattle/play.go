@@ -13,6 +13,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 	"github.com/squarebattle/squarebattle/tui"
 )
@@ -164,7 +165,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		}
 		players = append(players, cls)
 	}
-	return luabind.NewBattle(cat, players, engine.Options{
+	b, err := luabind.NewBattle(cat, players, engine.Options{
 		Size:            su.Size,
 		Wrap:            p.cfg.Arena.Wrap,
 		Rounds:          su.Rounds,
@@ -172,4 +173,18 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		Seed:            su.Seed,
 		Workers:         workers(p.cfg),
 	})
+	if err != nil {
+		return nil, err
+	}
+	return tuiBattle{Battle: b, header: replayHeader(p.cfg, cat, b)}, nil
 }
+
+// tuiBattle is a Lua battle as the terminal UI drives it: it records its
+// rounds for rewinding and describes itself for its replay file.
+type tuiBattle struct {
+	*luabind.Battle
+	header replay.Header
+}
+
+func (b tuiBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle.Battle) }
+func (b tuiBattle) Header() replay.Header       { return b.header }
