@@ -187,4 +187,4 @@ type tuiBattle struct {
 }
 
 func (b tuiBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle.Battle) }
-func (b tuiBattle) Header() replay.Header       { return b.header }
+func (b tuiBattle) Header() replay.Header      { return b.header }
