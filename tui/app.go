@@ -271,7 +271,7 @@ func (a *App) pace() pace {
 }
 
 func (a *App) showBattle() {
-	a.screen, a.over, a.shown, a.msgSeq = battleScreen, noOverlay, 0, 0
+	a.screen, a.over, a.shown, a.msgSeq, a.note = battleScreen, noOverlay, 0, 0, ""
 	a.prompting, a.typing = false, ""
 	a.view = arenaView{fit: true}
 	a.dirty = true

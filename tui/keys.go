@@ -88,7 +88,7 @@ var viewKeys = []binding{
 	{[]key{}, "Shift-arrow", "10 rounds back / forward", actNone},
 	{[]key{k(tcell.KeyPgUp)}, "PgUp PgDn", "100 rounds back / forward", actBack100},
 	{[]key{k(tcell.KeyPgDn)}, "", "", actStep100},
-	{[]key{k(tcell.KeyHome)}, "Home End", "first round kept / back to live", actOldest},
+	{[]key{k(tcell.KeyHome)}, "Home End", "first round (kept) / last round (live)", actOldest},
 	{[]key{k(tcell.KeyEnd)}, "", "", actLive},
 	{[]key{r('g')}, "g", "go to round: type it, Enter", actGoto},
 	{[]key{r('+'), r('=')}, "+ / -", "faster / slower (up to unthrottled)", actFaster},
