@@ -24,6 +24,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("play", &c)
 	paused := fs.Bool("paused", false, "start battles paused")
+	record := fs.String("record", "", "write each battle's replay when it ends or is left: FILE, then FILE-2, ... (see 'squarebattle replay')")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once; without, the lobby opens.\n\nflags:")
 		fs.PrintDefaults()
@@ -49,7 +50,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w (squarebattle run plays without a terminal)", err)
 	}
-	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Paused: *paused})
+	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Paused: *paused, Record: *record})
 	if dir := diskScripts(cfg); dir != "" {
 		stop, err := watchScripts(dir, func() {
 			if err := src.reload(); err == nil {
@@ -71,7 +72,16 @@ func settingsOf(cfg config.Config) tui.Settings {
 		Seed:      uint64(cfg.Seed),
 		Speed:     cfg.TUI.Speed,
 		FPS:       cfg.TUI.FPS,
+		Rewind:    rewindOf(cfg),
 	}
+}
+
+// rewindOf maps tui.rewind (0 = none) onto tui.Settings (0 = the default).
+func rewindOf(cfg config.Config) int {
+	if cfg.TUI.Rewind == 0 {
+		return -1
+	}
+	return cfg.TUI.Rewind
 }
 
 // newScreen opens the terminal. tcell knows the common terminals without
