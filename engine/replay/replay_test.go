@@ -40,17 +40,7 @@ func (w *wanderer) Settle(*engine.Settlement) {}
 // bytes and every live snapshot.
 func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engine.Snapshot) {
 	t.Helper()
-	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
-	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
-	for i := 0; i < teams; i++ {
-		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
-		h.Players = append(h.Players, Player{Team: i, Name: "W"})
-	}
-	b, err := engine.NewBattle(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b, h := wanderBattle(t, seed, size, teams, rounds)
 	var buf bytes.Buffer
 	live := []*engine.Snapshot{b.Snapshot()}
 	w, err := NewWriter(&buf, h, live[0])
@@ -72,6 +62,24 @@ func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engi
 		t.Fatal(err)
 	}
 	return buf.Bytes(), live
+}
+
+// wanderBattle is a battle of wanderer teams, closed when the test ends,
+// and the header of its replay.
+func wanderBattle(t *testing.T, seed uint64, size, teams, rounds int) (*engine.Battle, Header) {
+	t.Helper()
+	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
+	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
+	for i := 0; i < teams; i++ {
+		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
+		h.Players = append(h.Players, Player{Team: i, Name: "W"})
+	}
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b, h
 }
 
 func plain(t *testing.T, data []byte) []byte {
@@ -295,17 +303,7 @@ func TestReplaySize(t *testing.T) {
 func TestCheckpoint(t *testing.T) {
 	const seed, size, rounds = 5, 12, 120
 	_, live := record(t, seed, size, 3, rounds)
-	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
-	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
-	for i := 0; i < 3; i++ {
-		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
-		h.Players = append(h.Players, Player{Team: i, Name: "W"})
-	}
-	b, err := engine.NewBattle(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b, h := wanderBattle(t, seed, size, 3, rounds)
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, h, b.Snapshot())
 	if err != nil {
