@@ -60,8 +60,10 @@ type TUI struct {
 	Speed int `mapstructure:"speed" yaml:"speed" json:"speed"` // target rounds per second; 0 = as fast as possible
 	FPS   int `mapstructure:"fps" yaml:"fps" json:"fps"`       // frame cap
 	// Rewind is how many past rounds a live battle keeps for stepping
-	// back with the Left key. Memory grows with it and with how busy the
-	// arena is (a busy 150×150 arena: roughly 10 MB per 1000 rounds).
+	// back with the Left key; 0 keeps only the last few. Memory grows with
+	// it and with how busy the arena is (a busy 150×150 arena, 400 cells
+	// changing a round: about 10 MB per 1000 rounds). Saving a battle does
+	// not depend on it.
 	Rewind int `mapstructure:"rewind" yaml:"rewind" json:"rewind"`
 }
 

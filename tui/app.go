@@ -436,8 +436,12 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		d.send(command{kind: cmdPause})
 	case actStep, actStep10, actStep100:
 		n := map[action]int{actStep: 1, actStep10: 10, actStep100: 100}[act]
-		if f.snap.Round >= f.live && (n > 1 || f.end) {
+		switch {
+		case f.snap.Round < f.live:
+		case f.end:
 			a.flash(a.endNote())
+		case n > 1:
+			a.flash("this is the live round: . or Right plays one more")
 		}
 		d.send(command{kind: cmdStep, n: n})
 	case actBack, actBack10, actBack100:

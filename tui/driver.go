@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
@@ -83,8 +82,7 @@ type driver struct {
 	keep   int // rounds of rewind kept
 
 	rec     *engine.Recorder
-	w       *replay.Writer // the battle's replay, into buf
-	buf     bytes.Buffer
+	stream  *replayStream // the battle's replay, in memory
 	seed    uint64
 	dir     string // where saved replays go
 	record  string // file the battle is written to when it ends or stops; "" none
@@ -142,11 +140,11 @@ func startLive(b Battle, p pace, keep int, record string) (*driver, error) {
 	d.seed = s.Seed
 	d.tl = engine.NewTimeline(s, keyframeEvery(s.Size, d.keep))
 	d.rec = b.Recorder()
-	w, err := replay.NewWriter(&d.buf, b.Header(), s)
+	stream, err := newReplayStream(b.Header(), s)
 	if err != nil {
 		return nil, err
 	}
-	d.w = w
+	d.stream = stream
 	d.publish(time.Now())
 	go d.loop()
 	return d, nil
@@ -199,6 +197,9 @@ func (d *driver) stop() error {
 
 func (d *driver) loop() {
 	defer close(d.done)
+	if d.stream != nil {
+		defer d.stream.close()
+	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	next := time.Now()
@@ -396,7 +397,7 @@ func (d *driver) playRound() bool {
 		d.note(fmt.Sprintf("rewind stopped: %v", err))
 	}
 	d.tl.Trim(d.keep)
-	_ = d.w.Round(&l) // a bytes.Buffer does not fail
+	d.stream.round(&l)
 	d.at = d.tl.Last()
 	if d.battle.Over() {
 		d.finish()
@@ -417,8 +418,7 @@ func (d *driver) finish() {
 	if d.timeUp {
 		reason = "time limit"
 	}
-	_ = d.w.End(final, reason)
-	_ = d.w.Close()
+	d.stream.end(final, reason)
 	d.ended = true
 	if d.record != "" {
 		if err := d.writeReplay(d.record); err != nil {
@@ -449,12 +449,7 @@ func (d *driver) save() {
 
 // writeReplay writes the replay so far to a file: complete when the
 // battle ended, otherwise the rounds so far without a result.
-func (d *driver) writeReplay(name string) error {
-	if err := d.w.Checkpoint(); err != nil {
-		return fmt.Errorf("replay %s: %w", name, err)
-	}
-	return writeFileAtomic(name, d.buf.Bytes())
-}
+func (d *driver) writeReplay(name string) error { return d.stream.write(name) }
 
 func (d *driver) note(msg string) { d.msg, d.msgSeq = msg, d.msgSeq+1 }
 
@@ -488,7 +483,9 @@ func (d *driver) publish(now time.Time) {
 	}
 	f.squares = make([][]int32, len(s.Teams))
 	for t := range f.squares {
-		f.squares[t] = d.tl.Squares(t)[: s.Round+1 : s.Round+1]
+		sq := d.tl.Squares(t)
+		n := min(s.Round+1, len(sq)) // shorter only if the timeline refused a round
+		f.squares[t] = sq[:n:n]
 	}
 	d.published = now
 	d.frame.Store(f)
