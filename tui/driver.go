@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -61,11 +60,12 @@ type command struct {
 // every change the user asked for).
 //
 // A live battle's rounds also go into its replay, compressed in memory from
-// the first round, so the whole battle can be saved however far back the
-// rewind buffer reaches.
+// the first round (on the replayStream's goroutine), so the whole battle can
+// be saved however far back the rewind buffer reaches.
 //
 // Concurrency: only the driver goroutine touches the battle, the timeline
-// and the fields below the line; other goroutines use send, latest and stop.
+// and the fields below the line; other goroutines use send, latest and
+// stop (which reads stopErr after the goroutine is done).
 type driver struct {
 	cmds  chan command
 	done  chan struct{}
@@ -84,7 +84,6 @@ type driver struct {
 	rec     *engine.Recorder
 	stream  *replayStream // the battle's replay, in memory
 	seed    uint64
-	dir     string // where saved replays go
 	record  string // file the battle is written to when it ends or stops; "" none
 	ended   bool   // the battle ended and its replay is complete
 	stopErr error  // writing record when stopped
@@ -291,7 +290,7 @@ func (d *driver) handle(c command) bool {
 		}
 		d.resume = false
 	case cmdStep:
-		d.pauseForView(now)
+		d.pauseForView(now, false)
 		switch {
 		case !d.live():
 			d.moveTo(d.at+max(c.n, 1), now)
@@ -300,7 +299,7 @@ func (d *driver) handle(c command) bool {
 			return true
 		}
 	case cmdBack:
-		d.pauseForView(now)
+		d.pauseForView(now, true)
 		d.at = max(d.tl.First(), d.at-max(c.n, 1))
 	case cmdSeek:
 		to := c.n
@@ -315,7 +314,7 @@ func (d *driver) handle(c command) bool {
 		case to >= d.tl.Last():
 			d.moveTo(d.tl.Last(), now)
 		default:
-			d.pauseForView(now)
+			d.pauseForView(now, to < d.at)
 			d.at = max(d.tl.First(), to)
 		}
 	case cmdRestart:
@@ -331,11 +330,12 @@ func (d *driver) handle(c command) bool {
 	return true
 }
 
-// pauseForView pauses before the view moves by hand. A live battle that
-// was running will run again once the view is back at the live round.
-func (d *driver) pauseForView(now time.Time) {
+// pauseForView pauses before the view moves by hand. Stepping back from a
+// running battle remembers to run it again once the view is back at the
+// live round; a step forward that pauses it does not.
+func (d *driver) pauseForView(now time.Time, back bool) {
 	if !d.paused {
-		d.resume = d.battle != nil && !d.over()
+		d.resume = back && d.battle != nil && !d.over()
 		d.setPaused(true, now)
 	}
 	d.until = 0
@@ -435,7 +435,7 @@ func (d *driver) save() {
 	if d.battle == nil {
 		return
 	}
-	name := filepath.Join(d.dir, fmt.Sprintf("squarebattle-%d-%d.sbr", d.seed, d.tl.Last()))
+	name := fmt.Sprintf("squarebattle-%d-%d.sbr", d.seed, d.tl.Last()) // in the current folder
 	if err := d.writeReplay(name); err != nil {
 		d.note(err.Error())
 		return

@@ -163,28 +163,30 @@ func TestRewindLive(t *testing.T) {
 }
 
 // TestRewindStepsIntoLive: Right from the past steps back into the live
-// round; a battle that was running runs on, one that was paused stays
-// paused and the next Right plays a new round.
+// round; a battle that was running runs on, one that was paused (by Space
+// or by a step) stays paused and the next Right plays a new round.
 func TestRewindStepsIntoLive(t *testing.T) {
-	for _, running := range []bool{true, false} {
-		t.Run(fmt.Sprintf("running=%v", running), func(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		before  string // keys pressed at round 30
+		running bool   // running when Left is pressed
+	}{{"running", " ", true}, {"paused", "", false}, {"paused by a step", " .", false}} {
+		t.Run(c.name, func(t *testing.T) {
 			su := Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 2000, Seed: 2}
 			s := open(t, 100, 30, "", Options{Paused: true, Start: &su, Settings: Settings{Size: 24, Rounds: 2000, Speed: 20, FPS: 60}})
 			s.waitText("Round 0/2000")
 			s.keys("g30")
 			s.key(tcell.KeyEnter)
 			s.waitFrame("round 30", func(f *frame) bool { return f.snap.Round == 30 && f.paused })
-			if running {
-				s.keys(" ")
-				s.waitFrame("running", func(f *frame) bool { return !f.paused && f.snap.Round > 30 })
-			}
+			s.keys(c.before)
+			s.waitFrame("the state before Left", func(f *frame) bool { return f.paused != c.running && f.snap.Round >= 30 })
 			s.key(tcell.KeyLeft)
 			s.key(tcell.KeyLeft)
 			f := s.waitFrame("two rounds back", func(f *frame) bool { return f.past && f.snap.Round == f.live-2 })
 			live := f.live
 			s.key(tcell.KeyRight)
 			s.key(tcell.KeyRight)
-			if running {
+			if c.running {
 				s.waitFrame("running on from the live round", func(f *frame) bool { return !f.past && !f.paused && f.snap.Round >= live })
 				return
 			}
