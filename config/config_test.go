@@ -39,6 +39,7 @@ func TestValidateBounds(t *testing.T) {
 		{"limits.call_depth", func(c *Config, v int64) { c.Limits.CallDepth = int(v) }, 16, 10000},
 		{"tui.speed", func(c *Config, v int64) { c.TUI.Speed = int(v) }, 0, 100000},
 		{"tui.fps", func(c *Config, v int64) { c.TUI.FPS = int(v) }, 1, 240},
+		{"tui.rewind", func(c *Config, v int64) { c.TUI.Rewind = int(v) }, 0, 10_000_000},
 	}
 	for _, tt := range tests {
 		cases := []struct {
@@ -251,7 +252,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 			ScriptBytes:  64 << 20,
 			CallDepth:    16,
 		},
-		TUI: TUI{Speed: 0, FPS: 240},
+		TUI: TUI{Speed: 0, FPS: 240, Rewind: 7},
 	}
 	for name, want := range map[string]Config{"default": Default(), "custom": custom} {
 		t.Run(name, func(t *testing.T) {

@@ -88,6 +88,7 @@ var keys = []keySpec{
 	intKey("limits.call_depth", 16, 10000, func(c *Config) any { return &c.Limits.CallDepth }),
 	intKey("tui.speed", 0, 100000, func(c *Config) any { return &c.TUI.Speed }),
 	intKey("tui.fps", 1, 240, func(c *Config) any { return &c.TUI.FPS }),
+	intKey("tui.rewind", 0, 10_000_000, func(c *Config) any { return &c.TUI.Rewind }),
 }
 
 // sections are the keys that hold a mapping rather than a value.

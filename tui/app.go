@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
 // Options configure the terminal UI.
@@ -24,6 +26,15 @@ type Options struct {
 	// Shown, when set, is called on the UI goroutine after every frame is
 	// shown: tests read a SimulationScreen there, where no drawing races.
 	Shown func()
+	// Record, when set, writes every battle played to a replay file when
+	// it ends or is left: the first battle to Record, the next ones to
+	// numbered names (fight.sbr, fight-2.sbr, ...).
+	Record string
+	// Replay, when set, shows this recording instead of the lobby and
+	// Source is not used; ReplayFile is its name, for messages. The app
+	// owns the replay's timeline from Run on.
+	Replay     *replay.Replay
+	ReplayFile string
 }
 
 // errQuit ends Run from an event handler; Run returns nil for it.
@@ -67,7 +78,13 @@ type App struct {
 	shown   uint64 // seq of the frame on screen
 	note    string
 	noteTil time.Time
-	timeUp  bool
+	msgSeq  uint64 // the driver's last message shown
+	// typing holds the digits of a round being typed after g; prompting
+	// says the prompt is open.
+	typing    string
+	prompting bool
+	battles   int   // battles started, for numbering --record files
+	err       error // a --record file that could not be written
 
 	dirty   bool
 	last    *frame // frame last drawn
@@ -102,7 +119,7 @@ func (a *App) Reload() { _ = a.s.PostEvent(&eventReload{when: time.Now()}) }
 
 // Run shows the UI until the user quits. It initialises and finalises the
 // screen.
-func (a *App) Run() error {
+func (a *App) Run() (err error) {
 	if err := a.s.Init(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
@@ -110,11 +127,16 @@ func (a *App) Run() error {
 	a.s.EnableMouse(tcell.MouseButtonEvents | tcell.MouseDragEvents)
 	a.s.HideCursor()
 	a.setTheme()
-	a.lobby.setEntries(a.o.Source.Entries())
-	if a.o.Start != nil {
+	switch {
+	case a.o.Replay != nil:
+		a.startReplay()
+	case a.o.Start != nil:
+		a.lobby.setEntries(a.o.Source.Entries())
 		if err := a.start(*a.o.Start); err != nil {
 			return err
 		}
+	default:
+		a.lobby.setEntries(a.o.Source.Entries())
 	}
 	events := make(chan tcell.Event, 64)
 	quit := make(chan struct{})
@@ -122,7 +144,12 @@ func (a *App) Run() error {
 	defer close(quit)
 	tick := time.NewTicker(time.Second / time.Duration(a.o.Settings.FPS))
 	defer tick.Stop()
-	defer a.stopBattle()
+	defer func() {
+		a.stopBattle()
+		if err == nil {
+			err = a.err
+		}
+	}()
 	a.dirty = true
 	a.draw()
 	for {
@@ -166,8 +193,10 @@ func (a *App) handle(ev tcell.Event) error {
 	case *tcell.EventResize:
 		a.dirty = true // the next tick lays out again; tcell repaints what changed
 	case *eventReload:
-		a.lobby.setEntries(a.o.Source.Entries())
-		a.dirty = true
+		if a.o.Source != nil {
+			a.lobby.setEntries(a.o.Source.Entries())
+			a.dirty = true
+		}
 	case *tcell.EventKey:
 		a.dirty = true
 		if a.screen == lobbyScreen {
@@ -206,18 +235,66 @@ func (a *App) start(su Setup) error {
 			}
 		}
 	}
-	a.driver = startDriver(b, a.lobby.set.Speed, a.o.Settings.FPS, a.lobby.set.TimeLimit, a.o.Paused)
-	a.screen, a.over, a.timeUp, a.shown = battleScreen, noOverlay, false, 0
+	keep := a.o.Settings.Rewind
+	if keep == 0 {
+		keep = DefaultRewind
+	}
+	record := ""
+	if a.o.Record != "" {
+		a.battles++
+		record = numbered(a.o.Record, a.battles)
+	}
+	d, err := startLive(b, a.pace(), keep, record)
+	if err != nil {
+		b.Close()
+		a.lobby.message = err.Error()
+		return nil
+	}
+	a.driver = d
+	a.showBattle()
+	return nil
+}
+
+// startReplay shows the recording of Options.Replay.
+func (a *App) startReplay() {
+	teams := len(a.o.Replay.Header.Players)
+	a.colours = make([]int, teams)
+	for i := range a.colours {
+		a.colours[i] = i % len(palette)
+	}
+	a.driver = startReplay(a.o.Replay.Timeline, a.pace())
+	a.showBattle()
+}
+
+func (a *App) pace() pace {
+	return pace{speed: a.lobby.set.Speed, fps: a.o.Settings.FPS, limit: a.lobby.set.TimeLimit, paused: a.o.Paused}
+}
+
+func (a *App) showBattle() {
+	a.screen, a.over, a.shown, a.msgSeq, a.note = battleScreen, noOverlay, 0, 0, ""
+	a.prompting, a.typing = false, ""
 	a.view = arenaView{fit: true}
 	a.dirty = true
-	return nil
 }
 
 func (a *App) stopBattle() {
 	if a.driver != nil {
-		a.driver.stop()
+		if err := a.driver.stop(); err != nil && a.err == nil {
+			a.err = err
+		}
 		a.driver = nil
 	}
+}
+
+// replaying reports whether the app shows a recording.
+func (a *App) replaying() bool { return a.o.Replay != nil }
+
+// keys is the battle screen's key table.
+func (a *App) keys() []binding {
+	if a.replaying() {
+		return replayKeys
+	}
+	return battleKeys
 }
 
 func (a *App) lobbyKey(ev *tcell.EventKey) error {
@@ -328,9 +405,18 @@ func (a *App) lobbyMouse(ev *tcell.EventMouse) {
 
 // battleKey handles a key on the battle screen.
 func (a *App) battleKey(ev *tcell.EventKey) error {
-	act := lookup(battleKeys, ev)
+	if a.prompting {
+		if done := a.promptKey(ev); done {
+			return nil
+		}
+	}
+	if a.over != noOverlay && ev.Key() == tcell.KeyEscape {
+		a.over = noOverlay
+		return nil
+	}
+	act := lookup(a.keys(), ev)
 	if a.over != noOverlay && act != actQuit {
-		if a.over == errorsOverlay && act != actErrors && act != actBack {
+		if a.over == errorsOverlay && act != actErrors && act != actBack2Lobby {
 			// fall through: keys keep working under the problem list
 		} else {
 			a.over = noOverlay
@@ -344,12 +430,32 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	case actQuit:
 		return errQuit
 	case actPause:
-		d.send(command{kind: cmdPause})
-	case actStep:
-		if !f.paused {
-			d.send(command{kind: cmdPause})
+		if f.end && !f.past {
+			a.flash(a.endNote())
 		}
-		d.send(command{kind: cmdStep})
+		d.send(command{kind: cmdPause})
+	case actStep, actStep10, actStep100:
+		n := map[action]int{actStep: 1, actStep10: 10, actStep100: 100}[act]
+		switch {
+		case f.snap.Round < f.live:
+		case f.end:
+			a.flash(a.endNote())
+		case n > 1:
+			a.flash("this is the live round: . or Right plays one more")
+		}
+		d.send(command{kind: cmdStep, n: n})
+	case actBack, actBack10, actBack100:
+		n := map[action]int{actBack: 1, actBack10: 10, actBack100: 100}[act]
+		if f.snap.Round <= f.first {
+			a.flash(a.oldestNote(f))
+		}
+		d.send(command{kind: cmdBack, n: n})
+	case actOldest:
+		d.send(command{kind: cmdSeek, n: f.first})
+	case actLive:
+		d.send(command{kind: cmdSeek, n: -1})
+	case actGoto:
+		a.prompting, a.typing = true, ""
 	case actFaster, actSlower:
 		dir := 1
 		if act == actSlower {
@@ -371,7 +477,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		if a.view.fit {
 			a.flash("fit: whole arena")
 		} else {
-			a.flash("full size: pan with arrows")
+			a.flash("full size: pan with hjkl or the mouse")
 		}
 	case actErrors:
 		a.over = errorsOverlay
@@ -382,8 +488,15 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		a.s.Sync()
 	case actHelp:
 		a.over = helpOverlay
+	case actSave:
+		a.flash("saving…")
+		d.send(command{kind: cmdSave})
 	case actReplay, actNewSeed:
-		if !f.snap.Over {
+		if a.replaying() {
+			d.send(command{kind: cmdRestart})
+			return nil
+		}
+		if !f.end {
 			a.flash("the battle is still on")
 			return nil
 		}
@@ -393,11 +506,84 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 			a.lobby.seed, a.lobby.random = su.Seed, true
 		}
 		return a.start(su)
-	case actBack:
+	case actBack2Lobby:
 		a.stopBattle()
 		a.screen = lobbyScreen
 	}
 	return nil
+}
+
+// promptKey edits the round typed after g: digits and Backspace edit,
+// Enter goes there, Esc cancels. Any other key closes the prompt and does
+// what it does; done reports that the key was used up.
+func (a *App) promptKey(ev *tcell.EventKey) (done bool) {
+	switch {
+	case ev.Key() == tcell.KeyRune && ev.Rune() >= '0' && ev.Rune() <= '9':
+		if len(a.typing) < 9 {
+			a.typing += string(ev.Rune())
+		}
+		return true
+	case ev.Key() == tcell.KeyBackspace || ev.Key() == tcell.KeyBackspace2:
+		if a.typing != "" {
+			a.typing = a.typing[:len(a.typing)-1]
+		}
+		return true
+	case ev.Key() == tcell.KeyEscape:
+		a.prompting = false
+		return true
+	case ev.Key() == tcell.KeyEnter:
+		a.prompting = false
+		if a.typing != "" {
+			a.goTo(atoi(a.typing))
+		}
+		return true
+	}
+	a.prompting = false
+	return false
+}
+
+// goTo shows round n: a recorded one, or, past the live round of a live
+// battle, the battle runs at full speed up to it and pauses there.
+func (a *App) goTo(n int) {
+	f := a.driver.latest()
+	switch {
+	case n < f.first:
+		a.flash(a.oldestNote(f))
+		n = f.first
+	case n > f.live && (a.replaying() || f.end):
+		a.flash(a.endNote())
+		n = f.live
+	case n > f.live && n > f.snap.Rounds:
+		a.flash(fmt.Sprintf("the battle ends by round %d", f.snap.Rounds))
+		n = f.snap.Rounds
+	case n > f.live:
+		a.flash(fmt.Sprintf("playing on to round %d…", n))
+	}
+	a.driver.send(command{kind: cmdSeek, n: n})
+}
+
+func atoi(digits string) int {
+	n := 0
+	for _, c := range digits {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// oldestNote says why the view cannot go further back.
+func (a *App) oldestNote(f *frame) string {
+	if f.first == 0 {
+		return "this is round 0, the start"
+	}
+	return fmt.Sprintf("round %d is the oldest kept (tui.rewind)", f.first)
+}
+
+// endNote says why the view cannot go further forward.
+func (a *App) endNote() string {
+	if a.replaying() {
+		return "the recording ends here"
+	}
+	return "the battle is over"
 }
 
 // battleLayout places the arena, the team table and the status bar.
@@ -472,8 +658,9 @@ func (a *App) show() {
 func (a *App) drawBattle(w, h int) {
 	f := a.driver.latest()
 	a.last, a.shown = f, f.seq
-	if f.snap.Over && f.left == 0 {
-		a.timeUp = true
+	if f.msgSeq != a.msgSeq {
+		a.msgSeq = f.msgSeq
+		a.note, a.noteTil = f.msg, time.Now().Add(4*time.Second)
 	}
 	l := a.layout()
 	a.view.draw(a.c, a.th, a.colours, f.snap, l.arena)
@@ -483,14 +670,53 @@ func (a *App) drawBattle(w, h int) {
 		}
 	}
 	drawTeams(a.c, a.th, a.colours, f.snap, f.squares, l.table)
-	drawStatus(a.c, a.th, f, a.note, l.status, w)
+	note := a.note
+	if a.prompting {
+		note = "go to round: " + a.typing + "_  (Enter, Esc)"
+	}
+	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
 	switch {
 	case a.over == helpOverlay:
-		drawBox(a.c, "Keys", helpLines(battleKeys, a.th), w, h)
+		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)
 	case a.over == errorsOverlay:
-		drawBox(a.c, "Script problems", problemLines(f.snap, a.th), w, h)
+		lines := problemLines(f.snap, a.th)
+		if dmg := a.damage(); dmg != "" {
+			lines = append([]line{{"This replay is damaged:", a.th.warn()}, {dmg, tcell.StyleDefault}, {}}, lines...)
+		}
+		drawBox(a.c, "Script problems", lines, w, h)
 	case f.snap.Over:
-		title, lines := victoryLines(f.snap, a.timeUp, min(w-8, 70), a.th)
+		title, lines := victoryLines(f.snap, a.timeUp(f), min(w-8, 70), a.th, a.victoryHint())
+		drawBox(a.c, title, lines, w, h)
+	case f.end && a.replaying():
+		title, lines := recordingEndLines(f.snap, a.damage(), min(w-8, 70), a.th)
 		drawBox(a.c, title, lines, w, h)
 	}
+}
+
+// timeUp reports whether the interactive time limit ended the battle.
+func (a *App) timeUp(f *frame) bool {
+	if a.replaying() {
+		return a.o.Replay.Result != nil && a.o.Replay.Result.Reason == "time limit"
+	}
+	return f.timeUp
+}
+
+// damage is the replay's one-line damage report, or "".
+func (a *App) damage() string {
+	if a.replaying() && a.o.Replay.Damage != nil {
+		return a.o.Replay.Damage.Error()
+	}
+	return ""
+}
+
+func (a *App) victoryHint() string {
+	if a.replaying() {
+		return "r watch again   Left rewind   q quit"
+	}
+	return "r replay (same seed)   n new seed   Left rewind   Esc lobby   q quit"
+}
+
+// statusOf gathers what the status bar shows.
+func (a *App) statusOf(f *frame, note string) status {
+	return status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
 }

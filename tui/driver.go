@@ -1,34 +1,49 @@
 package tui
 
 import (
+	"fmt"
 	"sync/atomic"
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
 // frame is what the driver publishes for the UI: an immutable snapshot and
 // the figures around it. The UI may keep a frame as long as it likes.
 type frame struct {
 	snap *engine.Snapshot
-	// squares[t][r] is team t's square count after round r+1. The driver
-	// only ever appends past the published length, so sharing the backing
-	// arrays is safe.
+	// squares[t][r] is team t's square count after round r, for r from 0
+	// to snap.Round. The timeline only ever appends past the published
+	// length, so sharing the backing arrays is safe.
 	squares [][]int32
+	live    int           // the newest round: played in a live battle, recorded in a replay
+	first   int           // the oldest round that can still be shown
+	past    bool          // a live battle is showing an earlier round than live (rewinding)
+	end     bool          // nothing more to play: the battle is over, or a replay shows its last round
 	speed   float64       // measured rounds per second (0 while paused)
 	target  int           // target rounds per second, 0 = unthrottled
 	left    time.Duration // time left on the limit; <0 when there is none
 	paused  bool
+	timeUp  bool // the time limit ended the battle
 	seq     uint64
+	// msg is news for the status bar (a file saved or not); msgSeq counts
+	// messages, so the UI shows each once.
+	msg    string
+	msgSeq uint64
 }
 
 type commandKind int
 
 const (
-	cmdPause commandKind = iota // toggle pause
-	cmdStep                     // one round, when paused
-	cmdSpeed                    // set the target speed to n
-	cmdStop                     // end the goroutine
+	cmdPause   commandKind = iota // toggle pause; in the past, play on from there
+	cmdStep                       // n rounds forward, pausing first; at the live round of a paused battle, play one
+	cmdBack                       // n rounds back, pausing first
+	cmdSeek                       // to round n (clamped); n < 0 is the live round; past it, fast-forward a live battle
+	cmdRestart                    // a replay: from its first round again, playing
+	cmdSpeed                      // set the target speed to n
+	cmdSave                       // write the battle so far to a replay file in the current folder
+	cmdStop                       // end the goroutine
 )
 
 type command struct {
@@ -36,19 +51,46 @@ type command struct {
 	n    int
 }
 
-// driver owns a battle on its own goroutine: it steps it at the target
-// speed, ends it at the time limit and publishes a frame at most once per
-// frame interval (and after every change the user asked for).
+// driver owns a battle, or a replay, on its own goroutine. It keeps a
+// timeline of the rounds played and a cursor on it: the round on view.
+// Playing moves the cursor forward at the target speed; at the newest
+// round of a live battle it plays the next round. Stepping back moves only
+// the cursor: the battle waits where it was. It ends a battle at the time
+// limit and publishes a frame at most once per frame interval (and after
+// every change the user asked for).
 //
-// Concurrency: only the driver goroutine touches the battle and the fields
-// below the line; other goroutines use send, latest and stop.
+// A live battle's rounds also go into its replay, compressed in memory from
+// the first round (on the replayStream's goroutine), so the whole battle can
+// be saved however far back the rewind buffer reaches.
+//
+// Concurrency: only the driver goroutine touches the battle, the timeline
+// and the fields below the line; other goroutines use send, latest and
+// stop (which reads stopErr after the goroutine is done).
 type driver struct {
-	battle Battle
-	cmds   chan command
-	done   chan struct{}
-	frame  atomic.Pointer[frame]
+	cmds  chan command
+	done  chan struct{}
+	frame atomic.Pointer[frame]
 
 	// ---- driver goroutine only ----
+	battle Battle // nil for a replay
+	tl     *engine.Timeline
+	at     int // round on view
+	// resume: the battle was running when the user stepped back, so it
+	// runs again when the view comes back to the live round.
+	resume bool
+	until  int // fast-forward up to this round, then pause (0: none)
+	keep   int // rounds of rewind kept
+
+	rec     *engine.Recorder
+	stream  *replayStream // the battle's replay, in memory
+	seed    uint64
+	record  string // file the battle is written to when it ends or stops; "" none
+	ended   bool   // the battle ended and its replay is complete
+	stopErr error  // writing record when stopped
+	timeUp  bool
+	msg     string
+	msgSeq  uint64
+
 	every      time.Duration // minimum time between published frames
 	speed      int
 	paused     bool
@@ -57,33 +99,75 @@ type driver struct {
 	runningAt  time.Time
 	published  time.Time
 	seq        uint64
-	history    [][]int32
 	rate       float64
 	rateRounds int
 	rateFrom   time.Time
 }
 
-func startDriver(b Battle, speed, fps int, limit time.Duration, paused bool) *driver {
-	if fps < 1 {
-		fps = 30
+// pace is how a driver plays: speed (rounds per second, 0 unthrottled),
+// frame cap, time limit, and whether it starts paused.
+type pace struct {
+	speed, fps int
+	limit      time.Duration
+	paused     bool
+}
+
+func newDriver(p pace) *driver {
+	if p.fps < 1 {
+		p.fps = 30
 	}
 	now := time.Now()
-	d := &driver{
-		battle:    b,
+	return &driver{
 		cmds:      make(chan command, 16),
 		done:      make(chan struct{}),
-		every:     time.Second / time.Duration(fps),
-		speed:     speed,
-		paused:    paused,
-		limit:     limit,
+		every:     time.Second / time.Duration(p.fps),
+		speed:     p.speed,
+		paused:    p.paused,
+		limit:     p.limit,
 		runningAt: now,
 		rateFrom:  now,
 	}
+}
+
+// startLive drives a battle, keeping keep rounds for rewinding (<0: none
+// beyond a keyframe stretch) and writing its replay to record, when set,
+// once it ends or is stopped.
+func startLive(b Battle, p pace, keep int, record string) (*driver, error) {
+	d := newDriver(p)
+	d.battle, d.record, d.keep = b, record, max(keep, 0)
 	s := b.Snapshot()
-	d.history = make([][]int32, len(s.Teams))
-	d.publishSnap(s, now)
+	d.seed = s.Seed
+	d.tl = engine.NewTimeline(s, keyframeEvery(s.Size, d.keep))
+	d.rec = b.Recorder()
+	stream, err := newReplayStream(b.Header(), s)
+	if err != nil {
+		return nil, err
+	}
+	d.stream = stream
+	d.publish(time.Now())
+	go d.loop()
+	return d, nil
+}
+
+// startReplay drives a recorded battle from its first round. The driver
+// owns tl from now on.
+func startReplay(tl *engine.Timeline, p pace) *driver {
+	d := newDriver(p)
+	d.limit = 0
+	d.tl, d.at = tl, tl.First()
+	d.publish(time.Now())
 	go d.loop()
 	return d
+}
+
+// keyframeEvery spaces the rewind buffer's keyframes so that they hold
+// about 32 MB however large the arena, and never closer than the engine's
+// default: a seek rebuilds at most that many rounds, which even on the
+// largest arenas takes a few milliseconds.
+func keyframeEvery(size, keep int) int {
+	const budget = 32 << 20
+	perKey := size * size * 4
+	return max(engine.DefaultKeyframeEvery, keep*perKey/budget+1)
 }
 
 // latest returns the newest frame.
@@ -98,27 +182,35 @@ func (d *driver) send(c command) {
 	}
 }
 
-// stop ends the goroutine, waits for it and closes the battle.
-func (d *driver) stop() {
+// stop ends the goroutine, waits for it and closes the battle. It returns
+// the error of writing the --record file of a battle stopped before its
+// end, if any.
+func (d *driver) stop() error {
 	d.send(command{kind: cmdStop})
 	<-d.done
-	d.battle.Close()
+	if d.battle != nil {
+		d.battle.Close()
+	}
+	return d.stopErr
 }
 
 func (d *driver) loop() {
 	defer close(d.done)
+	if d.stream != nil {
+		defer d.stream.close()
+	}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	next := time.Now()
 	for {
-		if d.paused || d.over() {
+		if d.paused || !d.canAdvance() {
 			if !d.handle(<-d.cmds) {
 				return
 			}
 			next = time.Now()
 			continue
 		}
-		if d.speed == 0 {
+		if speed := d.speed; speed == 0 || d.until > 0 {
 			select {
 			case c := <-d.cmds:
 				if !d.handle(c) {
@@ -146,72 +238,220 @@ func (d *driver) loop() {
 				case <-timer.C:
 				}
 			}
-			period := time.Second / time.Duration(d.speed)
+			period := time.Second / time.Duration(speed)
 			next = next.Add(period)
 			if now := time.Now(); next.Before(now.Add(-period)) {
 				next = now // fell behind: do not race to catch up
 			}
 		}
-		d.step(false)
+		d.advance(false)
 	}
 }
 
-func (d *driver) over() bool { return d.battle.Over() }
+// live reports whether the view is on the newest round.
+func (d *driver) live() bool { return d.at >= d.tl.Last() }
+
+// over reports whether the battle (or replay) has nothing more to play at
+// its newest round.
+func (d *driver) over() bool { return d.battle == nil || d.battle.Over() }
+
+// canAdvance reports whether playing on would show another round.
+func (d *driver) canAdvance() bool { return !d.live() || !d.over() }
+
+func (d *driver) setPaused(p bool, now time.Time) {
+	if p == d.paused {
+		return
+	}
+	if p {
+		d.used += now.Sub(d.runningAt)
+		d.until = 0
+	} else {
+		d.runningAt = now
+	}
+	d.paused = p
+	d.rateRounds, d.rateFrom, d.rate = 0, now, 0
+}
 
 // handle carries out one command; false means stop.
 func (d *driver) handle(c command) bool {
 	now := time.Now()
 	switch c.kind {
 	case cmdStop:
+		if d.battle != nil && d.record != "" && !d.ended {
+			d.stopErr = d.writeReplay(d.record)
+		}
 		return false
 	case cmdPause:
-		if d.over() {
-			return true
+		switch {
+		case !d.paused:
+			d.setPaused(true, now)
+		case d.canAdvance():
+			d.setPaused(false, now)
 		}
-		if d.paused {
-			d.runningAt = now
-		} else {
-			d.used += now.Sub(d.runningAt)
-		}
-		d.paused = !d.paused
-		d.rateRounds, d.rateFrom, d.rate = 0, now, 0
+		d.resume = false
 	case cmdStep:
-		if d.paused && !d.over() {
-			d.step(true)
+		d.pauseForView(now, false)
+		switch {
+		case !d.live():
+			d.moveTo(d.at+max(c.n, 1), now)
+		case c.n <= 1 && !d.over():
+			d.advance(true)
 			return true
 		}
+	case cmdBack:
+		d.pauseForView(now, true)
+		d.at = max(d.tl.First(), d.at-max(c.n, 1))
+	case cmdSeek:
+		to := c.n
+		if to < 0 {
+			to = d.tl.Last()
+		}
+		switch {
+		case to > d.tl.Last() && !d.over():
+			d.at, d.resume = d.tl.Last(), false
+			d.setPaused(false, now)
+			d.until = to
+		case to >= d.tl.Last():
+			d.moveTo(d.tl.Last(), now)
+		default:
+			d.pauseForView(now, to < d.at)
+			d.at = max(d.tl.First(), to)
+		}
+	case cmdRestart:
+		d.at, d.resume = d.tl.First(), false
+		d.setPaused(false, now)
 	case cmdSpeed:
 		d.speed = c.n
 		d.rateRounds, d.rateFrom = 0, now
+	case cmdSave:
+		d.save()
 	}
 	d.publish(now)
 	return true
 }
 
-// step plays one round (or ends the battle at the time limit) and publishes
-// when a frame is due.
-func (d *driver) step(force bool) {
-	now := time.Now()
-	if d.limit > 0 && !d.paused && d.left(now) <= 0 {
-		d.battle.End()
-		d.publish(now)
-		return
+// pauseForView pauses before the view moves by hand. Stepping back from a
+// running battle remembers to run it again once the view is back at the
+// live round; a step forward that pauses it does not.
+func (d *driver) pauseForView(now time.Time, back bool) {
+	if !d.paused {
+		d.resume = back && d.battle != nil && !d.over()
+		d.setPaused(true, now)
 	}
-	if d.battle.Step() {
-		for t := range d.history {
-			d.history[t] = append(d.history[t], int32(d.battle.Stats(t).Squares))
-		}
+	d.until = 0
+}
+
+// moveTo moves the view forward to round r (at most the live round); at
+// the live round a battle that was running before the rewind runs again.
+func (d *driver) moveTo(r int, now time.Time) {
+	d.at = min(r, d.tl.Last())
+	if d.live() && d.resume {
+		d.resume = false
+		d.setPaused(false, now)
+	}
+}
+
+// advance shows the next round: a recorded one while the view is in the
+// past, otherwise the battle plays one (or ends at the time limit). It
+// publishes when a frame is due.
+func (d *driver) advance(force bool) {
+	now := time.Now()
+	switch {
+	case d.battle != nil && d.limit > 0 && !d.paused && !d.battle.Over() && d.left(now) <= 0:
+		d.battle.End()
+		d.timeUp = true
+		d.finish()
+		d.at = d.tl.Last() // show how it ended
+		force = true
+	case !d.live():
+		d.at++
 		d.rateRounds++
+	case !d.over():
+		if d.playRound() {
+			d.rateRounds++
+		}
+	}
+	if d.until > 0 && d.at >= d.until {
+		d.setPaused(true, now)
+		force = true
 	}
 	if el := now.Sub(d.rateFrom); el >= 500*time.Millisecond {
 		d.rate = float64(d.rateRounds) / el.Seconds()
 		d.rateRounds, d.rateFrom = 0, now
 	}
 	// The end of a battle is always shown, however fast it came.
-	if force || d.battle.Over() || now.Sub(d.published) >= d.every {
+	if force || (d.live() && d.over()) || now.Sub(d.published) >= d.every {
 		d.publish(now)
 	}
 }
+
+// playRound plays one round of the live battle and records it.
+func (d *driver) playRound() bool {
+	if !d.battle.Step() {
+		return false
+	}
+	l := d.rec.Next()
+	if err := d.tl.Add(l); err != nil {
+		// The recorder and the timeline disagree: a bug, not the user's.
+		// The battle goes on; the rewind shows no more rounds.
+		d.note(fmt.Sprintf("rewind stopped: %v", err))
+	}
+	d.tl.Trim(d.keep)
+	d.stream.round(&l)
+	d.at = d.tl.Last()
+	if d.battle.Over() {
+		d.finish()
+	}
+	return true
+}
+
+// finish completes the timeline and the replay of a battle that ended,
+// and writes the --record file.
+func (d *driver) finish() {
+	if d.ended {
+		return
+	}
+	d.tl.End()
+	d.until = 0
+	final := d.battle.Snapshot()
+	reason := replay.EndReason(final)
+	if d.timeUp {
+		reason = "time limit"
+	}
+	d.stream.end(final, reason)
+	d.ended = true
+	if d.record != "" {
+		if err := d.writeReplay(d.record); err != nil {
+			d.note(err.Error())
+		} else {
+			d.note("recorded to " + d.record)
+		}
+	}
+}
+
+// save writes the battle so far under a name that says which battle and
+// how far: squarebattle-SEED-ROUND.sbr.
+func (d *driver) save() {
+	if d.battle == nil {
+		return
+	}
+	name := fmt.Sprintf("squarebattle-%d-%d.sbr", d.seed, d.tl.Last()) // in the current folder
+	if err := d.writeReplay(name); err != nil {
+		d.note(err.Error())
+		return
+	}
+	what := "saved " + name
+	if !d.ended {
+		what += fmt.Sprintf(" (unfinished, %d rounds)", d.tl.Last())
+	}
+	d.note(what)
+}
+
+// writeReplay writes the replay so far to a file: complete when the
+// battle ended, otherwise the rounds so far without a result.
+func (d *driver) writeReplay(name string) error { return d.stream.write(name) }
+
+func (d *driver) note(msg string) { d.msg, d.msgSeq = msg, d.msgSeq+1 }
 
 // left is the time left on the limit at now.
 func (d *driver) left(now time.Time) time.Duration {
@@ -225,17 +465,27 @@ func (d *driver) left(now time.Time) time.Duration {
 	return max(d.limit-used, 0)
 }
 
-func (d *driver) publish(now time.Time) { d.publishSnap(d.battle.Snapshot(), now) }
-
-func (d *driver) publishSnap(s *engine.Snapshot, now time.Time) {
+// publish shows the round on view: the live battle's own snapshot at the
+// live round, otherwise the picture the timeline rebuilds.
+func (d *driver) publish(now time.Time) {
+	var s *engine.Snapshot
+	if d.battle != nil && d.live() {
+		s = d.battle.Snapshot()
+	} else {
+		s = d.tl.At(d.at)
+	}
 	d.seq++
-	f := &frame{snap: s, speed: d.rate, target: d.speed, left: d.left(now), paused: d.paused, seq: d.seq}
-	if d.paused || s.Over {
+	f := &frame{snap: s, speed: d.rate, target: d.speed, left: d.left(now), paused: d.paused, seq: d.seq,
+		live: d.tl.Last(), first: d.tl.First(), past: d.battle != nil && !d.live(), end: d.live() && d.over(),
+		timeUp: d.timeUp, msg: d.msg, msgSeq: d.msgSeq}
+	if d.paused || f.end {
 		f.speed = 0
 	}
-	f.squares = make([][]int32, len(d.history))
-	for t, h := range d.history {
-		f.squares[t] = h[:len(h):len(h)]
+	f.squares = make([][]int32, len(s.Teams))
+	for t := range f.squares {
+		sq := d.tl.Squares(t)
+		n := min(s.Round+1, len(sq)) // shorter only if the timeline refused a round
+		f.squares[t] = sq[:n:n]
 	}
 	d.published = now
 	d.frame.Store(f)

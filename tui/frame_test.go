@@ -93,7 +93,10 @@ func frameBytes(t *testing.T, w, h int, d depth, fit bool, frames int) float64 {
 	a.setTheme()
 	a.th.depth = d
 	a.colours = []int{0, 1, 2, 3}
-	a.driver = startDriver(b, 0, 30, 0, true)
+	a.driver, err = startLive(testBattle{b}, pace{fps: 30, paused: true}, DefaultRewind, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.stopBattle()
 	a.screen = battleScreen
 	a.view.fit = fit

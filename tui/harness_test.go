@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 	"github.com/squarebattle/squarebattle/scripts"
 )
@@ -71,7 +73,29 @@ func (s *scriptSource) NewBattle(su Setup) (Battle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return luabind.NewBattle(s.cat, ps, s.options(su))
+	b, err := luabind.NewBattle(s.cat, ps, s.options(su))
+	if err != nil {
+		return nil, err
+	}
+	return testBattle{b}, nil
+}
+
+// testBattle is a Lua battle as the TUI drives it, with a replay header
+// that names the players (the command line adds the rules and hashes).
+type testBattle struct{ *luabind.Battle }
+
+func (b testBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle.Battle) }
+
+func (b testBattle) Header() replay.Header {
+	h := replay.Header{Program: "tui test"}
+	for i, id := range b.Options().Classes {
+		h.Classes = append(h.Classes, replay.Class{ID: id, File: fmt.Sprintf("class%d.lua", i)})
+	}
+	for i, t := range b.Options().Teams {
+		p := t.Player
+		h.Players = append(h.Players, replay.Player{Team: i, Class: int(p.Class), Name: p.Name, Victory: p.Victory, Defeat: p.Defeat})
+	}
+	return h
 }
 
 // sizedScreen is a SimulationScreen that takes its size when Run
@@ -106,6 +130,8 @@ type session struct {
 	frames int
 	snap   *engine.Snapshot // the snapshot last shown
 	view   arenaView        // the arena view as last shown
+	frame  *frame           // the frame last shown
+	arena  rect             // where the arena was drawn
 }
 
 func open(t *testing.T, w, h int, charset string, o Options) *session {
@@ -124,7 +150,7 @@ func open(t *testing.T, w, h int, charset string, o Options) *session {
 		text := screenText(sim)
 		s.mu.Lock()
 		if s.app.screen == battleScreen && s.app.last != nil {
-			s.snap, s.view = s.app.last.snap, s.app.view
+			s.snap, s.view, s.frame, s.arena = s.app.last.snap, s.app.view, s.app.last, s.app.layout().arena
 		}
 		s.text = text
 		s.frames++
@@ -183,6 +209,9 @@ func (s *session) waitText(sub string) string {
 }
 
 func (s *session) key(k tcell.Key) { s.sim.InjectKey(k, 0, tcell.ModNone) }
+func (s *session) shiftKey(k tcell.Key) {
+	s.sim.InjectKey(k, 0, tcell.ModShift)
+}
 func (s *session) keys(runes string) {
 	for _, r := range runes {
 		s.sim.InjectKey(tcell.KeyRune, r, tcell.ModNone)

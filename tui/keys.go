@@ -9,6 +9,14 @@ const (
 	actNone action = iota
 	actPause
 	actStep
+	actBack
+	actStep10
+	actBack10
+	actStep100
+	actBack100
+	actOldest
+	actLive
+	actGoto
 	actFaster
 	actSlower
 	actLeft
@@ -19,10 +27,11 @@ const (
 	actErrors
 	actColours
 	actRedraw
+	actSave
 	actHelp
 	actReplay
 	actNewSeed
-	actBack
+	actBack2Lobby
 	actQuit
 
 	// lobby
@@ -37,23 +46,30 @@ const (
 	actStart
 )
 
-// key is one key press: a special key, or a rune when k is KeyRune.
+// key is one key press: a special key, or a rune when k is KeyRune. A
+// special key with mod set matches only with that modifier held; one
+// without matches with any (terminals add modifiers to Ctrl keys).
 type key struct {
-	k tcell.Key
-	r rune
+	k   tcell.Key
+	r   rune
+	mod tcell.ModMask
 }
 
-func r(c rune) key         { return key{tcell.KeyRune, c} }
+func r(c rune) key         { return key{k: tcell.KeyRune, r: c} }
 func k(code tcell.Key) key { return key{k: code} }
+func shift(code tcell.Key) key {
+	return key{k: code, mod: tcell.ModShift}
+}
 func (k key) matches(ev *tcell.EventKey) bool {
 	if k.k == tcell.KeyRune {
 		return ev.Key() == tcell.KeyRune && ev.Rune() == k.r
 	}
-	return ev.Key() == k.k
+	return ev.Key() == k.k && ev.Modifiers()&k.mod == k.mod
 }
 
 // binding is one row of a key table. The same table decides what a key does
-// and what the help overlay says, so the two cannot drift apart.
+// and what the help overlay says, so the two cannot drift apart. Where two
+// rows match a key, the first wins: rows with a modifier come first.
 type binding struct {
 	keys  []key
 	label string // the keys as help shows them
@@ -61,26 +77,47 @@ type binding struct {
 	act   action
 }
 
-// battleKeys are the battle screen's keys.
-var battleKeys = []binding{
-	{[]key{r(' ')}, "Space", "pause / resume", actPause},
-	{[]key{r('.')}, ".", "step one round (paused)", actStep},
+// viewKeys move through the rounds and look at the arena: the same in a
+// live battle and in a replay, as in SQLillo's viewer.
+var viewKeys = []binding{
+	{[]key{r(' ')}, "Space", "pause / play (from the round shown)", actPause},
+	{[]key{shift(tcell.KeyRight)}, "", "", actStep10},
+	{[]key{shift(tcell.KeyLeft)}, "", "", actBack10},
+	{[]key{r('.'), k(tcell.KeyRight)}, ". Right", "one round forward (pauses first)", actStep},
+	{[]key{k(tcell.KeyLeft)}, "Left", "one round back: rewind (pauses)", actBack},
+	{[]key{}, "Shift-arrow", "10 rounds back / forward", actNone},
+	{[]key{k(tcell.KeyPgUp)}, "PgUp PgDn", "100 rounds back / forward", actBack100},
+	{[]key{k(tcell.KeyPgDn)}, "", "", actStep100},
+	{[]key{k(tcell.KeyHome)}, "Home End", "first round (kept) / last round (live)", actOldest},
+	{[]key{k(tcell.KeyEnd)}, "", "", actLive},
+	{[]key{r('g')}, "g", "go to round: type it, Enter", actGoto},
 	{[]key{r('+'), r('=')}, "+ / -", "faster / slower (up to unthrottled)", actFaster},
 	{[]key{r('-'), r('_')}, "", "", actSlower},
-	{[]key{k(tcell.KeyLeft), r('h')}, "arrows hjkl", "pan the arena (or drag with the mouse)", actLeft},
-	{[]key{k(tcell.KeyRight), r('l')}, "", "", actRight},
+	{[]key{r('h')}, "hjkl Up Down", "pan the arena (or drag, or the wheel)", actLeft},
+	{[]key{r('l')}, "", "", actRight},
 	{[]key{k(tcell.KeyUp), r('k')}, "", "", actUp},
 	{[]key{k(tcell.KeyDown), r('j')}, "", "", actDown},
 	{[]key{r('f'), r('0')}, "f 0", "fit the whole arena / full size", actFit},
-	{[]key{r('e')}, "e", "latest script errors", actErrors},
+	{[]key{r('e')}, "e", "script problems (and replay damage)", actErrors},
 	{[]key{r('c')}, "c", "cycle colour depth (16 / 256 / 24-bit)", actColours},
 	{[]key{k(tcell.KeyCtrlL)}, "Ctrl-L", "redraw the screen", actRedraw},
 	{[]key{r('?')}, "?", "this help", actHelp},
+}
+
+// battleKeys are a live battle's keys.
+var battleKeys = append(viewKeys[:len(viewKeys):len(viewKeys)], []binding{
+	{[]key{r('w')}, "w", "write the battle so far to a replay file", actSave},
 	{[]key{r('r')}, "r", "replay with the same seed (after the end)", actReplay},
 	{[]key{r('n')}, "n", "new battle with a new seed (after the end)", actNewSeed},
-	{[]key{k(tcell.KeyEscape)}, "Esc", "back to the lobby (closes an overlay first)", actBack},
+	{[]key{k(tcell.KeyEscape)}, "Esc", "back to the lobby (closes an overlay first)", actBack2Lobby},
 	{[]key{r('q'), k(tcell.KeyCtrlC)}, "q Ctrl-C", "quit", actQuit},
-}
+}...)
+
+// replayKeys are the replay viewer's keys.
+var replayKeys = append(viewKeys[:len(viewKeys):len(viewKeys)], []binding{
+	{[]key{r('r')}, "r", "watch again from the first round", actReplay},
+	{[]key{r('q'), k(tcell.KeyCtrlC), k(tcell.KeyEscape)}, "q Esc", "quit (Esc closes an overlay first)", actQuit},
+}...)
 
 // lobbyKeys are the lobby's keys.
 var lobbyKeys = []binding{

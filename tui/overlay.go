@@ -67,8 +67,9 @@ func helpLines(table []binding, th theme) []line {
 	return out
 }
 
-// victoryLines tells how the battle ended and shows the winner's speech.
-func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme) (string, []line) {
+// victoryLines tells how the battle ended and shows the winner's speech;
+// hint lists what can be done next.
+func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme, hint string) (string, []line) {
 	var out []line
 	how := fmt.Sprintf("after %d rounds", s.Round)
 	if timeUp {
@@ -89,8 +90,22 @@ func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme) (string,
 		title = "A tie"
 		out = append(out, line{"No winner " + how + ".", tcell.StyleDefault.Bold(true)})
 	}
-	out = append(out, line{}, line{"r replay (same seed)   n new seed   Esc lobby   q quit", th.dim()})
+	out = append(out, line{}, line{hint, th.dim()})
 	return title, out
+}
+
+// recordingEndLines is shown at the last round of a replay that has no
+// result: it was saved before the battle ended, or it is damaged.
+func recordingEndLines(s *engine.Snapshot, damage string, width int, th theme) (string, []line) {
+	out := []line{{fmt.Sprintf("The recording stops after round %d, before the battle ended.", s.Round), tcell.StyleDefault.Bold(true)}}
+	if damage != "" {
+		out = append(out, line{})
+		for _, l := range wrap(damage, width) {
+			out = append(out, line{l, th.warn()})
+		}
+	}
+	out = append(out, line{}, line{"r watch again   Left rewind   q quit", th.dim()})
+	return "End of recording", out
 }
 
 // problemLines lists script problems: the first of every team and class,

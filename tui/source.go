@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
 // Entry is one player class the lobby lists.
@@ -39,9 +40,15 @@ type Battle interface {
 	Step() bool
 	Over() bool
 	End()
-	Stats(team int) engine.Stats
 	Snapshot() *engine.Snapshot
 	Close()
+	// Recorder starts recording the battle's rounds from its current
+	// state. The driver calls it once, before the first Step: the rounds
+	// feed the rewind buffer and the battle's replay.
+	Recorder() *engine.Recorder
+	// Header describes the battle for its replay file (rules, scripts and
+	// their hashes, players), as the program that built it knows them.
+	Header() replay.Header
 }
 
 // Source supplies the players and builds battles. The UI goroutine calls it;
@@ -62,4 +69,11 @@ type Settings struct {
 	Seed      uint64        // 0 = a fresh random seed for every battle
 	Speed     int           // target rounds per second; 0 = unthrottled
 	FPS       int           // frame cap
+	// Rewind is how many past rounds a live battle keeps for stepping back:
+	// 0 means DefaultRewind, a negative number none beyond the current
+	// keyframe stretch. Saving a battle never depends on it.
+	Rewind int
 }
+
+// DefaultRewind is the rewind buffer when Settings.Rewind is 0.
+const DefaultRewind = 5000

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -43,43 +42,88 @@ func clock(d time.Duration) string {
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
+// status is what the status bar shows.
+type status struct {
+	f       *frame
+	note    string // a flash or the g prompt
+	replay  bool   // the frame is from a recording
+	damaged bool   // the recording is damaged (e tells where)
+}
+
 // drawStatus paints the status bar: the battle's state on the left, the key
-// hints after it, cut to the width.
-func drawStatus(c canvas, th theme, f *frame, note string, y, w int) {
+// hints after it, cut to the width. While a live battle shows an earlier
+// round, a highlighted REWIND part says how far behind live it is.
+func drawStatus(c canvas, th theme, st status, y, w int) {
+	f := st.f
 	s := f.snap
-	parts := []string{fmt.Sprintf("Round %d/%d", s.Round, s.Rounds)}
+	type part struct {
+		text string
+		hot  bool
+	}
+	parts := []part{{text: fmt.Sprintf("Round %d/%d", s.Round, s.Rounds)}}
+	switch {
+	case f.past:
+		parts = append(parts, part{fmt.Sprintf("REWIND (live: round %d)", f.live), true})
+	case st.replay:
+		parts = append(parts, part{text: fmt.Sprintf("REPLAY of %d rounds", f.live)})
+	}
+	// A flash or the prompt comes early, where it is seen and not cut.
+	if st.note != "" {
+		parts = append(parts, part{text: st.note})
+	}
 	actual := "-"
 	if f.speed > 0 {
 		actual = fmt.Sprintf("%.0f/s", f.speed)
 	}
-	parts = append(parts, "speed "+speedLabel(f.target)+" (actual "+actual+")")
+	parts = append(parts, part{text: "speed " + speedLabel(f.target) + " (actual " + actual + ")"})
 	if f.left >= 0 {
-		parts = append(parts, "time "+clock(f.left))
+		parts = append(parts, part{text: "time " + clock(f.left)})
 	}
-	parts = append(parts, fmt.Sprintf("seed %d", s.Seed))
+	parts = append(parts, part{text: fmt.Sprintf("seed %d", s.Seed)})
 	state := "running"
 	switch {
 	case s.Over:
 		state = "over"
+	case f.end && st.replay:
+		state = "end of recording"
 	case f.paused:
 		state = "PAUSED"
 	}
-	parts = append(parts, state)
-	if n := len(s.FirstProblems); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d script problem(s): e", n))
+	parts = append(parts, part{text: state})
+	if st.damaged {
+		parts = append(parts, part{"DAMAGED file: e", true})
 	}
-	if note != "" {
-		parts = append(parts, note)
+	if n := len(s.FirstProblems); n > 0 {
+		parts = append(parts, part{text: fmt.Sprintf("%d script problem(s): e", n)})
+	}
+	plain := tcell.StyleDefault.Reverse(true)
+	hot := plain.Bold(true)
+	if !th.mono {
+		hot = tcell.StyleDefault.Background(tcell.PaletteColor(11)).Foreground(tcell.PaletteColor(0)).Bold(true)
 	}
 	sep := " " + c.g.bar + " "
-	left := " " + strings.Join(parts, sep) + sep
-	st := tcell.StyleDefault.Reverse(true)
-	n := c.text(0, y, w, left, st)
-	hints := "Space pause " + c.g.dot + " . step " + c.g.dot + " +/- speed " + c.g.dot + " ? help " + c.g.dot + " q quit"
-	if s.Over {
-		hints = "r replay " + c.g.dot + " n new seed " + c.g.dot + " Esc lobby " + c.g.dot + " q quit"
+	x := c.text(0, y, w, " ", plain)
+	for _, p := range parts {
+		style := plain
+		if p.hot {
+			style = hot
+		}
+		x += c.text(x, y, w-x, p.text, style)
+		x += c.text(x, y, w-x, sep, plain)
 	}
-	if n < w {
-		c.text(n, y, w-n, hints, st)
+	d := c.g.dot
+	var hints string
+	switch {
+	case f.past:
+		hints = "Left/Right step " + d + " End live " + d + " Space play on " + d + " ? help"
+	case s.Over && st.replay, f.end && st.replay:
+		hints = "r watch again " + d + " Left rewind " + d + " q quit"
+	case s.Over:
+		hints = "r replay " + d + " n new seed " + d + " Left rewind " + d + " Esc lobby " + d + " q quit"
+	default:
+		hints = "Space pause " + d + " Left rewind " + d + " +/- speed " + d + " ? help " + d + " q quit"
+	}
+	if x < w {
+		c.text(x, y, w-x, hints, plain)
 	}
 }

@@ -36,6 +36,7 @@ func commands() []command {
 	return []command{
 		{"play", "open the terminal UI: the lobby, or a battle of the PLAYERs named", playCommand},
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
+		{"replay", "watch a recorded battle: pause, step, rewind, jump to a round", replayCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
 		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},

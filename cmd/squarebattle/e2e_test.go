@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
 // The end-to-end test runs the real binary in a real terminal: a detached
@@ -54,6 +56,17 @@ func TestE2E(t *testing.T) {
 	// Team names the lobby shows, to find them again in the battle.
 	var lobbyTeams []string
 
+	// A recorded battle for the replay viewer, and where play --record
+	// writes its own.
+	files := t.TempDir()
+	recorded := filepath.Join(files, "seed2.sbr")
+	run := exec.Command(bin, "run", "--record", recorded, "--seed", "2", "--size", "24", "--rounds", "200", "explorer", "pinwheel")
+	if out, err := run.CombinedOutput(); err != nil {
+		t.Fatalf("run --record: %v\n%s", err, out)
+	}
+	played := filepath.Join(files, "played.sbr")
+	var lastRound int
+
 	// Seed 7 (explorer against pinwheel on 24×24) ends in round 72, 3.5 s
 	// after Space at the default 20 rounds/s: too close to the pause that
 	// follows on a loaded machine. Seed 2 plays all 200 rounds.
@@ -61,6 +74,7 @@ func TestE2E(t *testing.T) {
 		name  string
 		args  []string
 		steps []e2eStep
+		after func(t *testing.T) // checks once the program has exited
 	}{
 		{
 			name: "battle keys",
@@ -101,6 +115,68 @@ func TestE2E(t *testing.T) {
 				{[]string{"x"}, "the help overlay closed by any key", func(s string) bool {
 					r, _, ok := statusRound(s)
 					return ok && r == pausedAt+1 && !strings.Contains(s, "this help")
+				}},
+			},
+		},
+		{
+			name: "rewind and record",
+			args: []string{"play", "--paused", "--record", played, "--seed", "2", "--size", "24", "--rounds", "200", "explorer", "pinwheel"},
+			steps: []e2eStep{
+				{[]string{".", ".", ".", "."}, "round 4", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 4
+				}},
+				{[]string{"Left", "Left"}, "round 2, rewinding", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 2 && strings.Contains(s, "REWIND (live: round 4)")
+				}},
+				{[]string{"End"}, "back at the live round 4", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 4 && !strings.Contains(s, "REWIND") && statusState(s) == "PAUSED"
+				}},
+				{[]string{"Right"}, "round 5, played", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 5
+				}},
+			},
+			after: func(t *testing.T) {
+				rep, err := replay.Open(played)
+				if err != nil {
+					t.Fatalf("play --record: %v", err)
+				}
+				if rep.Damage != nil || rep.Result != nil || rep.Timeline.Last() != 5 {
+					t.Fatalf("play --record wrote damage %v, result %v, last round %d; want 5 rounds, unfinished", rep.Damage, rep.Result, rep.Timeline.Last())
+				}
+			},
+		},
+		{
+			name: "replay",
+			args: []string{"replay", "--paused", recorded},
+			steps: []e2eStep{
+				{nil, "the replay paused at round 0", func(s string) bool {
+					r, n, ok := statusRound(s)
+					return ok && r == 0 && n == 200 && strings.Contains(s, "REPLAY of") && statusState(s) == "PAUSED"
+				}},
+				{[]string{".", "Right"}, "round 2", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 2
+				}},
+				{[]string{"Left"}, "round 1", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 1
+				}},
+				{[]string{"End"}, "the result at the last round", func(s string) bool {
+					r, _, ok := statusRound(s)
+					lastRound = r
+					return ok && statusState(s) == "over" && strings.Contains(s, "r watch again")
+				}},
+				{[]string{"g", "1", "5", "Enter"}, "round 15 after g 15 Enter", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 15
+				}},
+				{[]string{"r"}, "playing again from round 0", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r < lastRound && statusState(s) == "running"
 				}},
 			},
 		},
@@ -147,6 +223,9 @@ func TestE2E(t *testing.T) {
 			// tcell left the alternate screen: the UI is gone from the pane.
 			if _, _, ok := statusRound(screen); ok || strings.Contains(screen, "Start Battle") {
 				t.Errorf("the UI is still on the screen after exit (terminal not restored):\n%s", framed(screen))
+			}
+			if tc.after != nil {
+				tc.after(t)
 			}
 			t.Logf("%d steps in %v", len(tc.steps), time.Since(start).Round(time.Millisecond))
 		})

@@ -55,6 +55,11 @@ func TestExitCodes(t *testing.T) {
 		{"unknown command", []string{"fly"}, 2, "unknown command"},
 		{"players", []string{"players"}, 0, "explorer"},
 		{"config", []string{"config", "--size", "77"}, 0, "size: 77"},
+		{"replay of a missing file", []string{"replay", "testdata/none.sbr"}, 2, "testdata/none.sbr"},
+		{"replay of a file that is not one", []string{"replay", "testdata/two-teams.map"}, 2, "testdata/two-teams.map: line 1: not a SquareBattle replay header"},
+		{"replay of an empty file", []string{"replay", "testdata/empty.sbr"}, 2, "empty file: not a replay"},
+		{"replay without a file", []string{"replay"}, 2, "replay needs one FILE"},
+		{"replay of two files", []string{"replay", "a.sbr", "b.sbr"}, 2, "replay needs one FILE"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 	"github.com/squarebattle/squarebattle/tui"
 )
@@ -23,6 +24,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("play", &c)
 	paused := fs.Bool("paused", false, "start battles paused")
+	record := fs.String("record", "", "write each battle's replay when it ends or is left: FILE, then FILE-2, ... (see 'squarebattle replay')")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once; without, the lobby opens.\n\nflags:")
 		fs.PrintDefaults()
@@ -48,7 +50,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w (squarebattle run plays without a terminal)", err)
 	}
-	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Paused: *paused})
+	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Paused: *paused, Record: *record})
 	if dir := diskScripts(cfg); dir != "" {
 		stop, err := watchScripts(dir, func() {
 			if err := src.reload(); err == nil {
@@ -70,7 +72,16 @@ func settingsOf(cfg config.Config) tui.Settings {
 		Seed:      uint64(cfg.Seed),
 		Speed:     cfg.TUI.Speed,
 		FPS:       cfg.TUI.FPS,
+		Rewind:    rewindOf(cfg),
 	}
+}
+
+// rewindOf maps tui.rewind (0 = none) onto tui.Settings (0 = the default).
+func rewindOf(cfg config.Config) int {
+	if cfg.TUI.Rewind == 0 {
+		return -1
+	}
+	return cfg.TUI.Rewind
 }
 
 // newScreen opens the terminal. tcell knows the common terminals without
@@ -164,7 +175,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		}
 		players = append(players, cls)
 	}
-	return luabind.NewBattle(cat, players, engine.Options{
+	b, err := luabind.NewBattle(cat, players, engine.Options{
 		Size:            su.Size,
 		Wrap:            p.cfg.Arena.Wrap,
 		Rounds:          su.Rounds,
@@ -172,4 +183,18 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		Seed:            su.Seed,
 		Workers:         workers(p.cfg),
 	})
+	if err != nil {
+		return nil, err
+	}
+	return tuiBattle{Battle: b, header: replayHeader(p.cfg, cat, b)}, nil
 }
+
+// tuiBattle is a Lua battle as the terminal UI drives it: it records its
+// rounds for rewinding and describes itself for its replay file.
+type tuiBattle struct {
+	*luabind.Battle
+	header replay.Header
+}
+
+func (b tuiBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle.Battle) }
+func (b tuiBattle) Header() replay.Header      { return b.header }

@@ -61,25 +61,6 @@ func programVersion() string {
 	return v
 }
 
-// endReason says why a finished battle ended, for the replay's result line.
-func endReason(s *engine.Snapshot) string {
-	alive := 0
-	for _, t := range s.Teams {
-		if t.Stats.Squares > 0 {
-			alive++
-		}
-	}
-	switch {
-	case alive == 0:
-		return "no team left"
-	case alive == 1 && len(s.Teams) > 1:
-		return "one team left"
-	case s.Round >= s.Rounds:
-		return "round limit"
-	}
-	return "stopped early"
-}
-
 // playRecorded plays b to its end, writing every round to w, and returns
 // the final snapshot.
 func playRecorded(b *luabind.Battle, w *replay.Writer) (*engine.Snapshot, error) {
@@ -91,5 +72,5 @@ func playRecorded(b *luabind.Battle, w *replay.Writer) (*engine.Snapshot, error)
 		}
 	}
 	final := b.Snapshot()
-	return final, w.End(final, endReason(final))
+	return final, w.End(final, replay.EndReason(final))
 }

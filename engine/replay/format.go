@@ -218,3 +218,23 @@ func decodeRound(r *round) (engine.RoundLog, error) {
 func statsRow(s engine.Stats) [7]int {
 	return [7]int{s.Squares, s.Births, s.Kills, s.Deaths, s.Collisions, s.Timeouts, s.Errors}
 }
+
+// EndReason says why a finished battle ended, for the result line. A
+// battle ended by the interactive time limit gives its own reason.
+func EndReason(s *engine.Snapshot) string {
+	alive := 0
+	for _, t := range s.Teams {
+		if t.Stats.Squares > 0 {
+			alive++
+		}
+	}
+	switch {
+	case alive == 0:
+		return "no team left"
+	case alive == 1 && len(s.Teams) > 1:
+		return "one team left"
+	case s.Round >= s.Rounds:
+		return "round limit"
+	}
+	return "stopped early"
+}

@@ -40,17 +40,7 @@ func (w *wanderer) Settle(*engine.Settlement) {}
 // bytes and every live snapshot.
 func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engine.Snapshot) {
 	t.Helper()
-	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
-	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
-	for i := 0; i < teams; i++ {
-		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
-		h.Players = append(h.Players, Player{Team: i, Name: "W"})
-	}
-	b, err := engine.NewBattle(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b, h := wanderBattle(t, seed, size, teams, rounds)
 	var buf bytes.Buffer
 	live := []*engine.Snapshot{b.Snapshot()}
 	w, err := NewWriter(&buf, h, live[0])
@@ -72,6 +62,24 @@ func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engi
 		t.Fatal(err)
 	}
 	return buf.Bytes(), live
+}
+
+// wanderBattle is a battle of wanderer teams, closed when the test ends,
+// and the header of its replay.
+func wanderBattle(t *testing.T, seed uint64, size, teams, rounds int) (*engine.Battle, Header) {
+	t.Helper()
+	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
+	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
+	for i := 0; i < teams; i++ {
+		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "W"}, Controller: &wanderer{engine.NewRand(seed, engine.TeamStream(i))}})
+		h.Players = append(h.Players, Player{Team: i, Name: "W"})
+	}
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	return b, h
 }
 
 func plain(t *testing.T, data []byte) []byte {
@@ -287,4 +295,57 @@ func TestReplaySize(t *testing.T) {
 	if len(data) > 2<<20 {
 		t.Errorf("replay is %d bytes, over the 2 MB target", len(data))
 	}
+}
+
+// TestCheckpoint: the bytes at a checkpoint are a complete replay of the
+// rounds so far (no result, no damage), and the stream written on after
+// it, checkpoints and all, reads back as the whole battle.
+func TestCheckpoint(t *testing.T) {
+	const seed, size, rounds = 5, 12, 120
+	_, live := record(t, seed, size, 3, rounds)
+	b, h := wanderBattle(t, seed, size, 3, rounds)
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, h, b.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := engine.NewRecorder(b)
+	check := func(data []byte, last int, done bool) {
+		t.Helper()
+		rep, err := Read(bytes.NewReader(data), "x.sbr")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Damage != nil || (rep.Result != nil) != done || rep.Timeline.Last() != last {
+			t.Fatalf("at round %d: damage %v, result %v, last round %d", last, rep.Damage, rep.Result, rep.Timeline.Last())
+		}
+		want := live[last]
+		want.Classes = []string{"w"}
+		if got := rep.Timeline.At(last); !reflect.DeepEqual(got.Cells, want.Cells) || !reflect.DeepEqual(got.Teams, want.Teams) {
+			t.Fatalf("round %d differs from the battle", last)
+		}
+	}
+	for _, at := range []int{0, 1, 33, 33, 64, len(live) - 1} { // 33 twice: an empty member
+		for b.Round() < at && b.Step() {
+			l := rec.Next()
+			if err := w.Round(&l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Checkpoint(); err != nil {
+			t.Fatal(err)
+		}
+		check(bytes.Clone(buf.Bytes()), b.Round(), false)
+	}
+	if err := w.End(b.Snapshot(), EndReason(b.Snapshot())); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(); err != nil { // after End: the complete replay
+		t.Fatal(err)
+	}
+	check(bytes.Clone(buf.Bytes()), b.Round(), true)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check(buf.Bytes(), b.Round(), true)
 }

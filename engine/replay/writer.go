@@ -82,6 +82,27 @@ func (w *Writer) Round(l *engine.RoundLog) error {
 	return w.err
 }
 
+// Checkpoint makes the bytes written so far a complete replay of the rounds
+// so far, without a result line (it reads as a battle that stopped early),
+// and lets writing go on. It closes the current gzip member and starts the
+// next one on the same stream: gzip readers, this package's included, read
+// concatenated members as one stream. A program that keeps a battle's
+// replay in memory calls it to save the battle while it is still running.
+// Each checkpoint costs a few bytes and restarts the compression window.
+func (w *Writer) Checkpoint() error {
+	if w.done {
+		return w.Close() // the result is written: the replay is complete (Close may be called again)
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if w.err = w.gz.Close(); w.err != nil {
+		return w.err
+	}
+	w.gz.Reset(w.w)
+	return nil
+}
+
 // End writes the result line from the battle's final snapshot.
 func (w *Writer) End(final *engine.Snapshot, reason string) error {
 	res := &Result{Round: final.Round, Winner: final.Winner, Reason: reason}
@@ -94,7 +115,7 @@ func (w *Writer) End(final *engine.Snapshot, reason string) error {
 }
 
 // Close finishes the gzip stream. A replay closed without End has no result
-// line: it reads as a battle that stopped early.
+// line: it reads as a battle that stopped early. Closing again does nothing.
 func (w *Writer) Close() error {
 	if err := w.flush(); err != nil {
 		return err
