@@ -157,6 +157,16 @@ func TestVerify(t *testing.T) {
 			}
 		})
 	}
+	// The command line: exit 0 and "identical"; 1 and one line on a difference.
+	code, out, errOut := runMain(t, "replay", "--verify", "--scripts", dir, "--workers", "1", file)
+	if code != 0 || !strings.HasPrefix(out, "identical: ") {
+		t.Errorf("replay --verify: exit %d, %q %q", code, out, errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "borg.lua"), []byte("-- gone\n"), 0o644)
+	code, out, errOut = runMain(t, "replay", "--verify", "--scripts", dir, file)
+	if code != 1 || out != "" || !strings.Contains(errOut, "borg.lua changed") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("replay --verify with a changed script: exit %d, %q %q", code, out, errOut)
+	}
 	if last < 40 {
 		t.Errorf("the battle lasted %d rounds; the cut-file case needs 40", last)
 	}

@@ -47,7 +47,7 @@ func NewWriter(w io.Writer, h Header, start *engine.Snapshot) (*Writer, error) {
 	if h.Rounds == 0 {
 		h.Rounds = start.Rounds
 	}
-	gz, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+	gz, _ := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	rw := &Writer{w: w, gz: gz, size: h.Size}
 	rw.buf = bufio.NewWriterSize(gz, 64<<10)
 	rw.enc = json.NewEncoder(rw.buf)
