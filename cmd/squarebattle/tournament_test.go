@@ -222,12 +222,16 @@ func BenchmarkKOTH64(b *testing.B) {
 	b.ResetTimer()
 	results := tournament.Run(p.Schedule(), playGame(cat, classes, o, nil), tournament.RunOptions{Workers: runtime.GOMAXPROCS(0)})
 	b.StopTimer()
+	rounds := 0
 	for _, r := range results {
 		if r.Error != "" {
 			b.Fatal(r.Error)
 		}
+		rounds += r.Rounds
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Minutes(), "battles/min")
+	// Battles end early when one team is left: say how long they ran.
+	b.ReportMetric(float64(rounds)/float64(b.N), "rounds/battle")
 }
 
 // TestTournamentRecordDir: --record-dir keeps one replay per battle, each
