@@ -7,6 +7,9 @@ type TeamView struct {
 	Stats  Stats
 	// Eliminated is the round in which the team lost its last square, 0 while it lives.
 	Eliminated int
+	// Values are a rule mod's score columns for the team (see
+	// Snapshot.Columns); nil in SquareBattle.
+	Values []int
 }
 
 // Snapshot is an immutable picture of a battle after a round. Viewers (the
@@ -22,7 +25,14 @@ type Snapshot struct {
 	// Cells holds the team on every cell (Empty when none), row-major with
 	// row 0, the bottom row, first.
 	Cells []int32
-	Teams []TeamView
+	// Marks, for a rule mod, say how each cell is drawn (a unit, the softer
+	// trail a team leaves, a wall, an item, shaded ground); nil in
+	// SquareBattle, where every cell with a team holds a square.
+	Marks []Mark
+	// Columns name a rule mod's score columns (TeamView.Values); the first
+	// is the score that decides the winner. Nil in SquareBattle.
+	Columns []string
+	Teams   []TeamView
 	// FirstProblems holds the first problem of every (team, class);
 	// Problems the most recent ones, oldest first.
 	FirstProblems []Problem
