@@ -62,6 +62,10 @@ type CatalogOptions struct {
 	FS     fs.FS  // the folder of scripts (embedded or os.DirFS)
 	Dir    string // how to name that folder in messages, e.g. "scripts"
 	Limits Limits
+	// Entry is the function every script's table must have: "run" when
+	// empty (SquareBattle); "-" checks none (a rule mod's folder, checked
+	// once its rules say what they call).
+	Entry string
 }
 
 // Catalog is every script of a folder, compiled once. It is immutable after
@@ -123,7 +127,7 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 			c.add(cls)
 		}
 	}
-	c.readPlayerInfo()
+	c.readPlayerInfo(o.Entry)
 	return c, nil
 }
 
@@ -136,8 +140,8 @@ func (c *Catalog) add(cls *Class) {
 // readPlayerInfo runs every compiled script once in a scratch team to read
 // its name and speeches and to find scripts whose top level fails. Those
 // are then dropped from the usable classes.
-func (c *Catalog) readPlayerInfo() {
-	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}})
+func (c *Catalog) readPlayerInfo(entry string) {
+	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry})
 	defer scratch.Close()
 	broken := false
 	for id, cls := range c.loaded {
@@ -162,13 +166,38 @@ func (c *Catalog) readPlayerInfo() {
 		}
 	}
 	if broken {
-		old := c.loaded
-		c.loaded, c.ids, c.byID = nil, nil, map[string]engine.ClassID{}
-		for _, cls := range old {
-			if cls.Err == nil {
-				c.add(cls)
-			}
+		c.dropBroken()
+	}
+}
+
+// dropBroken renumbers the usable classes after some were found broken.
+func (c *Catalog) dropBroken() {
+	old := c.loaded
+	c.loaded, c.ids, c.byID = nil, nil, map[string]engine.ClassID{}
+	for _, cls := range old {
+		if cls.Err == nil {
+			c.add(cls)
 		}
+	}
+}
+
+// requireEntry marks every class but except that has no entry function as
+// broken; a rule mod's folder is checked this way once its rules are read.
+func (c *Catalog) requireEntry(entry, except string) {
+	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry})
+	defer scratch.Close()
+	broken := false
+	for id, cls := range c.loaded {
+		if cls.ID == except {
+			continue
+		}
+		if cs := scratch.class(engine.ClassID(id)); cs.err != "" {
+			cls.Err = errors.New(cs.err)
+			broken = true
+		}
+	}
+	if broken {
+		c.dropBroken()
 	}
 }
 

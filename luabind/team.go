@@ -20,6 +20,13 @@ type TeamOptions struct {
 	Size    int    // arena size, for the cached row and column numbers
 	Teams   int    // number of teams, for the cached team numbers
 	Killers []string
+	// Entry names the function of a player's table the engine calls: "run"
+	// when empty (SquareBattle), or what a rule mod declares. A rules
+	// script has no single entry and sets "-" to skip the check.
+	Entry string
+	// Player is the class a rule mod's team calls run when a call names
+	// none: the team's starting player.
+	Player engine.ClassID
 }
 
 // classState is one class instantiated inside a team's Lua state.
@@ -207,10 +214,17 @@ func (tm *Team) class(id engine.ClassID) *classState {
 		return cs
 	}
 	cs.table = t
-	cs.run, _ = t.RawGetString("run").(*lua.LFunction)
+	entry := tm.opts.Entry
+	if entry == "" {
+		entry = "run"
+	}
+	if entry == "-" {
+		return cs
+	}
+	cs.run, _ = t.RawGetString(entry).(*lua.LFunction)
 	cs.eliminated, _ = t.RawGetString("eliminated").(*lua.LFunction)
 	if cs.run == nil {
-		cs.err = fmt.Sprintf("%s: the returned table has no run function", cls.File)
+		cs.err = fmt.Sprintf("%s: the returned table has no %s function", cls.File, entry)
 	}
 	return cs
 }

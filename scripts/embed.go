@@ -5,7 +5,8 @@ package scripts
 
 import "embed"
 
-// FS holds every shipped script at its root.
+// FS holds every shipped SquareBattle script at its root and each rule
+// mod in its own folder (paint/).
 //
-//go:embed *.lua
+//go:embed *.lua paint/*.lua
 var FS embed.FS

@@ -1,0 +1,124 @@
+package luabind
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// RulesFile is the file that makes a folder a game.
+const RulesFile = "rules.lua"
+
+// Game is a rule mod: a folder holding rules.lua and the game's players.
+type Game struct {
+	Dir     string // the folder, as named in messages
+	Info    RulesInfo
+	Catalog *Catalog // the folder's scripts, rules.lua included
+	Rules   engine.ClassID
+	Limits  Limits
+}
+
+// LoadGame loads a game folder. A rules.lua that does not load is an error
+// naming its file and line; broken players are kept in the catalog with
+// their errors, as in SquareBattle.
+func LoadGame(fsys fs.FS, dir string, limits Limits) (*Game, error) {
+	cat, err := LoadCatalog(CatalogOptions{FS: fsys, Dir: dir, Limits: limits, Entry: "-"})
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{Dir: dir, Catalog: cat, Limits: cat.limits}
+	id, ok := cat.classID("rules")
+	if !ok {
+		for _, c := range cat.All {
+			if c.ID == "rules" && c.Err != nil {
+				return nil, c.Err
+			}
+		}
+		return nil, fmt.Errorf("%s: no %s", dir, RulesFile)
+	}
+	g.Rules = id
+	r, err := NewRules(cat, id, 1, 1, g.Limits.Instructions)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	if g.Info, err = r.Info(); err != nil {
+		return nil, err
+	}
+	cat.requireEntry(g.Info.Entry, "rules")
+	g.Rules, _ = cat.classID("rules")
+	return g, nil
+}
+
+// Players returns the game's starting players (rules.lua is not one).
+func (g *Game) Players() []*Class {
+	var out []*Class
+	for _, c := range g.Catalog.Players() {
+		if c.ID != "rules" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Find looks a player up as Catalog.Find does, leaving the rules out.
+func (g *Game) Find(name string) (*Class, error) {
+	if name == "rules" {
+		return nil, fmt.Errorf("rules.lua is the game's rules, not a player")
+	}
+	return g.Catalog.Find(name)
+}
+
+// ModBattle is a rule mod battle whose rules and players are Lua.
+type ModBattle struct {
+	*engine.ModBattle
+	Teams []*Team
+}
+
+// NewModBattle fields players[i] as team i. o.Rules, o.Teams, o.Columns
+// and o.Classes are filled in; rulesBudget bounds each call to the rules.
+func NewModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget int) (*ModBattle, error) {
+	cat := g.Catalog
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = p.DisplayName()
+	}
+	teams := make([]*Team, len(players))
+	closeAll := func() {
+		for _, t := range teams {
+			if t != nil {
+				t.Close()
+			}
+		}
+	}
+	o.Teams = make([]engine.ModTeam, len(players))
+	for i, p := range players {
+		id := cat.ClassID(p)
+		teams[i] = NewTeam(TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names, Entry: g.Info.Entry, Player: id})
+		o.Teams[i] = engine.ModTeam{Player: engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat}, Caller: teams[i]}
+	}
+	rules, err := NewRules(cat, g.Rules, o.Seed, len(players), rulesBudget)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	o.Rules = rules
+	o.Columns = g.Info.Columns
+	o.Classes = cat.Classes()
+	b, err := engine.NewModBattle(o)
+	if err != nil {
+		rules.Close()
+		closeAll()
+		return nil, err
+	}
+	return &ModBattle{ModBattle: b, Teams: teams}, nil
+}
+
+// Close stops the battle and closes every Lua state.
+func (b *ModBattle) Close() {
+	b.ModBattle.Close()
+	for _, t := range b.Teams {
+		t.Close()
+	}
+}

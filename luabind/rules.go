@@ -1,0 +1,358 @@
+package luabind
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// Rules runs a rule mod's rules.lua (engine.Rules). The rules are trusted
+// to be fair but not to be correct: they run in the same sandbox as the
+// players, under their own instruction budget per call and memory bound,
+// so a rules script that loops or fails stops the battle with its
+// file:line instead of hanging it.
+type Rules struct {
+	tm      *Team
+	cs      *classState
+	game    *lua.LTable
+	board   *engine.Board
+	cat     *Catalog
+	rules   engine.ClassID
+	setup   *lua.LFunction
+	turns   *lua.LFunction
+	resolve *lua.LFunction
+	calls   *lua.LTable // what turns returned last, handed back to resolve
+	budget  int
+}
+
+// RulesInfo is what a rules script declares about its game.
+type RulesInfo struct {
+	Name    string   // the game's display name
+	Columns []string // score columns, the first deciding the winner
+	Entry   string   // the function of a player's table the rules call
+}
+
+// styles are the style names rules use with game.set.
+var styles = map[string]engine.Style{
+	"empty": engine.StyleEmpty, "unit": engine.StyleUnit, "trail": engine.StyleTrail,
+	"wall": engine.StyleWall, "item": engine.StyleItem, "value": engine.StyleValue,
+}
+
+var styleNames = func() []string {
+	out := make([]string, len(styles))
+	for name, s := range styles {
+		out[s] = name
+	}
+	return out
+}()
+
+// NewRules loads the rules class of cat into its own Lua state. budget is
+// the instruction budget of one call to the rules (setup, turns, resolve).
+func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int) (*Rules, error) {
+	tm := NewTeam(TeamOptions{Catalog: cat, Index: 0, Seed: seed, Size: 1, Teams: teams, Killers: make([]string, teams), Entry: "-"})
+	tm.limits.Instructions = budget
+	r := &Rules{tm: tm, cat: cat, rules: rules, budget: budget}
+	tm.facts = &engine.Facts{}
+	r.cs = tm.class(rules)
+	if r.cs.err != "" {
+		tm.Close()
+		return nil, errors.New(r.cs.err)
+	}
+	file := cat.loaded[rules].File
+	t := r.cs.table
+	r.setup, _ = t.RawGetString("setup").(*lua.LFunction)
+	r.turns, _ = t.RawGetString("turns").(*lua.LFunction)
+	r.resolve, _ = t.RawGetString("resolve").(*lua.LFunction)
+	if r.turns == nil || r.resolve == nil {
+		tm.Close()
+		return nil, fmt.Errorf("%s: the rules table needs turns and resolve functions", file)
+	}
+	r.game = r.gameTable()
+	return r, nil
+}
+
+// Info reads what the rules declare: name, columns and entry.
+func (r *Rules) Info() (RulesInfo, error) {
+	t := r.cs.table
+	file := r.cat.loaded[r.rules].File
+	info := RulesInfo{Entry: "run"}
+	if s, ok := t.RawGetString("name").(lua.LString); ok {
+		info.Name = string(s)
+	}
+	switch e := t.RawGetString("entry").(type) {
+	case lua.LString:
+		info.Entry = string(e)
+	case *lua.LNilType:
+	default:
+		return info, fmt.Errorf("%s: entry must be a string", file)
+	}
+	switch cols := t.RawGetString("columns").(type) {
+	case *lua.LTable:
+		for i := 1; i <= cols.Len(); i++ {
+			s, ok := cols.RawGetInt(i).(lua.LString)
+			if !ok || s == "" {
+				return info, fmt.Errorf("%s: columns[%d] must be a name", file, i)
+			}
+			info.Columns = append(info.Columns, string(s))
+		}
+	case *lua.LNilType:
+	default:
+		return info, fmt.Errorf("%s: columns must be a list of names", file)
+	}
+	if len(info.Columns) == 0 {
+		info.Columns = []string{"score"}
+	}
+	return info, nil
+}
+
+// Close releases the rules' Lua state.
+func (r *Rules) Close() { r.tm.Close() }
+
+func (r *Rules) refresh(b *engine.Board) {
+	r.board = b
+}
+
+// run calls a rules function with the game and extra arguments and returns
+// its first result.
+func (r *Rules) run(name string, fn *lua.LFunction, args ...lua.LValue) (lua.LValue, error) {
+	L := r.tm.L
+	L.Push(fn)
+	L.Push(r.game)
+	for _, a := range args {
+		L.Push(a)
+	}
+	fault, msg := r.tm.call(1+len(args), 1)
+	ret := L.Get(-1)
+	L.SetTop(0)
+	switch fault {
+	case engine.NoFault:
+		return ret, nil
+	case engine.FaultTimeout:
+		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", r.where(fn), name, r.budget)
+	}
+	if !strings.HasPrefix(msg, r.cat.loaded[r.rules].File) {
+		msg = r.where(fn) + ": " + msg
+	}
+	return nil, errors.New(msg)
+}
+
+func (r *Rules) where(fn *lua.LFunction) string {
+	return fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
+}
+
+// Setup runs the rules' setup(game), when there is one.
+func (r *Rules) Setup(b *engine.Board) error {
+	r.refresh(b)
+	if r.setup == nil {
+		return nil
+	}
+	_, err := r.run("setup", r.setup)
+	return err
+}
+
+// Next runs turns(game): a list of calls, {team =, unit =, class =, view =}.
+func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
+	r.refresh(b)
+	ret, err := r.run("turns", r.turns)
+	if err != nil {
+		return nil, err
+	}
+	r.calls = nil
+	list, ok := ret.(*lua.LTable)
+	if !ok {
+		if ret == lua.LNil {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: turns returned a %s, not a list of calls", r.where(r.turns), ret.Type())
+	}
+	r.calls = list
+	var calls []engine.Call
+	for i := 1; i <= list.Len(); i++ {
+		c, err := r.call(list.RawGetInt(i), b.Teams())
+		if err != nil {
+			return nil, fmt.Errorf("%s: call %d: %v", r.where(r.turns), i, err)
+		}
+		calls = append(calls, c)
+	}
+	return calls, nil
+}
+
+func (r *Rules) call(v lua.LValue, teams int) (engine.Call, error) {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return engine.Call{}, fmt.Errorf("is a %s, not a table", v.Type())
+	}
+	c := engine.Call{Class: engine.NoClass}
+	team, ok := t.RawGetString("team").(lua.LNumber)
+	if !ok || int(team) < 0 || int(team) >= teams || float64(team) != float64(int(team)) {
+		return c, fmt.Errorf("team must be a team number from 0 to %d", teams-1)
+	}
+	c.Team = int(team)
+	switch u := t.RawGetString("unit").(type) {
+	case lua.LNumber:
+		c.Unit = int(u)
+	case *lua.LNilType:
+	default:
+		return c, errors.New("unit must be a number")
+	}
+	switch cl := t.RawGetString("class").(type) {
+	case lua.LString:
+		id, ok := r.cat.classID(string(cl))
+		if !ok || id == r.rules {
+			return c, fmt.Errorf("no player class %q", string(cl))
+		}
+		c.Class = id
+	case *lua.LNilType:
+	default:
+		return c, errors.New("class must be a class id")
+	}
+	view, err := toPlain(t.RawGetString("view"))
+	if err != nil {
+		return c, fmt.Errorf("view: %v", err)
+	}
+	c.View = view
+	return c, nil
+}
+
+// Resolve runs resolve(game, calls, answers); answers[i] is nil for a call
+// that timed out or failed.
+func (r *Rules) Resolve(b *engine.Board, calls []engine.Call, answers []engine.Answer) error {
+	r.refresh(b)
+	L := r.tm.L
+	list := L.CreateTable(len(answers), 0)
+	for i, a := range answers {
+		if a.Fault == engine.NoFault {
+			list.RawSetInt(i+1, fromPlain(L, a.Value))
+		}
+	}
+	callList := r.calls
+	if callList == nil {
+		callList = L.NewTable()
+	}
+	_, err := r.run("resolve", r.resolve, callList, list)
+	return err
+}
+
+// gameTable builds the table the rules get as game: the facts of the
+// battle and the functions that change the board.
+func (r *Rules) gameTable() *lua.LTable {
+	L := r.tm.L
+	g := L.NewTable()
+	fn := func(name string, f lua.LGFunction) { g.RawSetString(name, L.NewFunction(f)) }
+	fn("round", func(L *lua.LState) int { L.Push(lua.LNumber(r.board.Round())); return 1 })
+	fn("size", func(L *lua.LState) int { L.Push(lua.LNumber(r.board.Size())); return 1 })
+	fn("rounds", func(L *lua.LState) int { L.Push(lua.LNumber(r.board.Rounds())); return 1 })
+	fn("teams", func(L *lua.LState) int { L.Push(lua.LNumber(r.board.Teams())); return 1 })
+	fn("wrap", func(L *lua.LState) int { L.Push(lua.LBool(r.board.Wrap())); return 1 })
+	fn("set", r.luaSet)
+	fn("get", r.luaGet)
+	fn("score", r.luaScore)
+	fn("finish", func(L *lua.LState) int {
+		w := -1
+		if n, ok := L.Get(1).(lua.LNumber); ok {
+			w = int(n)
+		}
+		r.board.Finish(w)
+		return 0
+	})
+	fn("forget", func(L *lua.LState) int {
+		r.board.Forget(L.CheckInt(1), L.CheckInt(2))
+		return 0
+	})
+	fn("random", r.luaRandom)
+	return g
+}
+
+func (r *Rules) luaSet(L *lua.LState) int {
+	row, col := L.CheckInt(1), L.CheckInt(2)
+	team := engine.Empty
+	if n, ok := L.Get(3).(lua.LNumber); ok {
+		team = int(n)
+	}
+	name := L.OptString(4, "unit")
+	if team == engine.Empty && L.Get(4) == lua.LNil {
+		name = "empty"
+	}
+	s, ok := styles[name]
+	if !ok {
+		L.ArgError(4, fmt.Sprintf("style must be one of %s", strings.Join(styleNames, ", ")))
+	}
+	value := L.OptInt(5, 0)
+	if value < 0 || value > 255 {
+		L.ArgError(5, "value must be from 0 to 255")
+	}
+	if err := r.board.Set(row, col, team, engine.NewMark(s, uint8(value))); err != nil {
+		L.RaiseError("game.set: %v", err)
+	}
+	return 0
+}
+
+func (r *Rules) luaGet(L *lua.LState) int {
+	team, m, err := r.board.At(L.CheckInt(1), L.CheckInt(2))
+	if err != nil {
+		L.Push(lua.LNil)
+		L.Push(lua.LString("off"))
+		return 2
+	}
+	if team == engine.Empty {
+		L.Push(lua.LNil)
+	} else {
+		L.Push(lua.LNumber(team))
+	}
+	L.Push(lua.LString(styleNames[m.Style()]))
+	L.Push(lua.LNumber(m.Value()))
+	return 3
+}
+
+// luaScore is game.score(team, column [, value]): sets a score column when
+// value is given; returns the column's value.
+func (r *Rules) luaScore(L *lua.LState) int {
+	team := L.CheckInt(1)
+	col := -1
+	switch c := L.Get(2).(type) {
+	case lua.LString:
+		for i, name := range r.board.Columns() {
+			if name == string(c) {
+				col = i
+			}
+		}
+	case lua.LNumber:
+		col = int(c) - 1
+	}
+	if col < 0 || col >= len(r.board.Columns()) {
+		L.ArgError(2, fmt.Sprintf("no column %s; the columns are %s", L.Get(2).String(), strings.Join(r.board.Columns(), ", ")))
+	}
+	if v, ok := L.Get(3).(lua.LNumber); ok {
+		if err := r.board.SetValue(team, col, int(v)); err != nil {
+			L.RaiseError("game.score: %v", err)
+		}
+	}
+	L.Push(lua.LNumber(r.board.Value(team, col)))
+	return 1
+}
+
+// luaRandom is math.random's contract over the rules' seeded stream.
+func (r *Rules) luaRandom(L *lua.LState) int {
+	rng := r.board.Rand()
+	switch L.GetTop() {
+	case 0:
+		L.Push(lua.LNumber(float64(rng.Uint64()>>11) / (1 << 53)))
+	case 1:
+		n := L.CheckInt(1)
+		if n < 1 {
+			L.ArgError(1, "interval is empty")
+		}
+		L.Push(lua.LNumber(1 + rng.IntN(n)))
+	default:
+		lo, hi := L.CheckInt(1), L.CheckInt(2)
+		if hi < lo {
+			L.ArgError(2, "interval is empty")
+		}
+		L.Push(lua.LNumber(lo + rng.IntN(hi-lo+1)))
+	}
+	return 1
+}
