@@ -53,6 +53,9 @@ type Limits struct {
 	StringBytes  int `mapstructure:"string_bytes" yaml:"string_bytes" json:"string_bytes"` // longest string a script may build
 	ScriptBytes  int `mapstructure:"script_bytes" yaml:"script_bytes" json:"script_bytes"` // largest script file accepted
 	CallDepth    int `mapstructure:"call_depth" yaml:"call_depth" json:"call_depth"`       // Lua call-stack depth
+	// RulesInstructions bounds one call to a rule mod's rules.lua (setup,
+	// turns or resolve); rules that run past it stop the battle.
+	RulesInstructions int `mapstructure:"rules_instructions" yaml:"rules_instructions" json:"rules_instructions"`
 }
 
 // TUI configures the terminal front end.
@@ -82,6 +85,8 @@ func Default() Config {
 			StringBytes:  1 << 20,
 			ScriptBytes:  256 << 10,
 			CallDepth:    200,
+
+			RulesInstructions: 50_000_000,
 		},
 		TUI: TUI{Speed: 20, FPS: 30, Rewind: 5000},
 	}

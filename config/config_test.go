@@ -36,6 +36,7 @@ func TestValidateBounds(t *testing.T) {
 		{"limits.memory_mib", func(c *Config, v int64) { c.Limits.MemoryMiB = int(v) }, 1, 16384},
 		{"limits.string_bytes", func(c *Config, v int64) { c.Limits.StringBytes = int(v) }, 256, 1 << 30},
 		{"limits.script_bytes", func(c *Config, v int64) { c.Limits.ScriptBytes = int(v) }, 1024, 64 << 20},
+		{"limits.rules_instructions", func(c *Config, v int64) { c.Limits.RulesInstructions = int(v) }, 1000, 1_000_000_000},
 		{"limits.call_depth", func(c *Config, v int64) { c.Limits.CallDepth = int(v) }, 16, 10000},
 		{"tui.speed", func(c *Config, v int64) { c.TUI.Speed = int(v) }, 0, 100000},
 		{"tui.fps", func(c *Config, v int64) { c.TUI.FPS = int(v) }, 1, 240},
@@ -250,7 +251,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 			MemoryMiB:    16384,
 			StringBytes:  256,
 			ScriptBytes:  64 << 20,
-			CallDepth:    16,
+			CallDepth:    16, RulesInstructions: 1000,
 		},
 		TUI: TUI{Speed: 0, FPS: 240, Rewind: 7},
 	}

@@ -86,6 +86,7 @@ var keys = []keySpec{
 	intKey("limits.string_bytes", 256, 1<<30, func(c *Config) any { return &c.Limits.StringBytes }),
 	intKey("limits.script_bytes", 1024, 64<<20, func(c *Config) any { return &c.Limits.ScriptBytes }),
 	intKey("limits.call_depth", 16, 10000, func(c *Config) any { return &c.Limits.CallDepth }),
+	intKey("limits.rules_instructions", 1000, 1_000_000_000, func(c *Config) any { return &c.Limits.RulesInstructions }),
 	intKey("tui.speed", 0, 100000, func(c *Config) any { return &c.TUI.Speed }),
 	intKey("tui.fps", 1, 240, func(c *Config) any { return &c.TUI.FPS }),
 	intKey("tui.rewind", 0, 10_000_000, func(c *Config) any { return &c.TUI.Rewind }),

@@ -16,6 +16,11 @@ import (
 // LoadOptions tells Load where to look. The zero value loads defaults plus
 // squarebattle.yaml from the current directory or the user config dir.
 type LoadOptions struct {
+	// Game is a rule mod's game.yaml: the game's own defaults, layered
+	// over the built-in ones and under the file, the environment and the
+	// flags. GameFile names it in errors. nil = SquareBattle.
+	Game     []byte
+	GameFile string
 	// File is an explicit configuration file (--config). It must exist;
 	// when set, Dir and UserDir are not searched.
 	File string
@@ -64,6 +69,15 @@ func Load(o LoadOptions) (Config, string, error) {
 	}
 	origin := map[string]sourced{}
 	var errs []error
+
+	// Layer 0: the game's defaults.
+	if o.Game != nil {
+		vals, gerrs := parseFile(o.GameFile, o.Game)
+		errs = append(errs, gerrs...)
+		if err := mergeLayer(v, vals, origin); err != nil {
+			return Config{}, path, err
+		}
+	}
 
 	// Layer 1: the file.
 	if path != "" {

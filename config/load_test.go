@@ -563,3 +563,44 @@ func TestLoadConfigIsDirectory(t *testing.T) {
 		t.Fatalf("Load(dir) = %v", err)
 	}
 }
+
+// TestLoadGameLayer: a rule mod's game.yaml sits over the defaults and
+// under the file, the environment and the flags; its mistakes name it.
+func TestLoadGameLayer(t *testing.T) {
+	game := []byte("arena:\n  size: 40\n  wrap: false\nrules:\n  rounds: 500\n")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "squarebattle.yaml")
+	if err := os.WriteFile(file, []byte("rules:\n  rounds: 50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		o       LoadOptions
+		size    int
+		rounds  int
+		wrap    bool
+		wantErr string
+	}{
+		{"game over defaults", LoadOptions{Game: game, GameFile: "paint/game.yaml", Dir: t.TempDir()}, 40, 500, false, ""},
+		{"file over game", LoadOptions{Game: game, GameFile: "paint/game.yaml", File: file}, 40, 50, false, ""},
+		{"env over game", LoadOptions{Game: game, GameFile: "paint/game.yaml", Dir: t.TempDir(), Environ: []string{"SQUAREBATTLE_ARENA_SIZE=30"}}, 30, 500, false, ""},
+		{"a bad game key", LoadOptions{Game: []byte("arena:\n  sise: 4\n"), GameFile: "paint/game.yaml", Dir: t.TempDir()}, 0, 0, false, "paint/game.yaml:2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, _, err := Load(c.o)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Arena.Size != c.size || cfg.Rules.Rounds != c.rounds || cfg.Arena.Wrap != c.wrap {
+				t.Errorf("size %d rounds %d wrap %v", cfg.Arena.Size, cfg.Rules.Rounds, cfg.Arena.Wrap)
+			}
+		})
+	}
+}

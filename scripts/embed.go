@@ -8,5 +8,5 @@ import "embed"
 // FS holds every shipped SquareBattle script at its root and each rule
 // mod in its own folder (paint/).
 //
-//go:embed *.lua paint/*.lua
+//go:embed *.lua paint/*.lua paint/*.yaml
 var FS embed.FS

@@ -102,3 +102,44 @@ func TestMapBattle(t *testing.T) {
 		}
 	}
 }
+
+// TestRunGame: a rule mod plays from the command line with its game.yaml
+// defaults, identically on one and four workers; mistakes are one line.
+func TestRunGame(t *testing.T) {
+	var outs []string
+	for _, w := range []string{"1", "4"} {
+		code, out, errOut := runMain(t, "run", "--game", "paint", "--json", "--seed", "5", "--rounds", "60", "--workers", w, "random", "greedy", "greedy")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("workers 1 and 4 differ:\n%s\n%s", outs[0], outs[1])
+	}
+	var got modJSON
+	if err := json.Unmarshal([]byte(outs[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Game != "paint" || got.Size != 40 || got.Rounds != 60 || len(got.Teams) != 3 || got.Columns[0] != "area" || got.Teams[1].Units != 8 {
+		t.Errorf("json = %+v", got)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--game", "nope"}, 2, `no game "nope" in scripts (games there: paint`},
+		{[]string{"run", "--game", "../x"}, 2, "a game is a folder name"},
+		{[]string{"run", "--game", "paint", "--size", "30", "random"}, 2, "scripts/paint/rules.lua:"},
+		{[]string{"run", "--game", "paint", "explorer"}, 2, "unknown player"},
+		{[]string{"run", "--game", "paint", "rules"}, 2, "not a player"},
+		{[]string{"run", "--game", "paint", "--record", "x.sbr"}, 2, "do not work with rule mods yet"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runMain(t, c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: exit %d, %q %q; want %d and %q", c.args, code, out, errOut, c.code, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,7 +26,21 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: squarebattle run [flags] PLAYER...\n\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every shipped starting player plays.\n\nflags:")
 		fs.PrintDefaults()
 	}
-	cfg, cat, err := parseAndLoad(fs, &c, args)
+	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *game != "" {
+		if *mapFile != "" || *record != "" {
+			return bad(errors.New("--map and --record do not work with rule mods yet"))
+		}
+		return runMod(fs, &c, *game, *asJSON, stdout, stderr)
+	}
+	cfg, err := loadConfig(fs, &c)
+	if err != nil {
+		return err
+	}
+	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return err
 	}
@@ -159,11 +174,12 @@ func writeJSON(w io.Writer, s *engine.Snapshot) error {
 	return err
 }
 
-func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
-	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %d rounds played (limit %d)\n\n", s.Size, s.Size, s.Seed, s.Round, s.Rounds)
+// writeWinner prints the winner, with what won it, and the victory speech;
+// or that the battle was a tie.
+func writeWinner(w io.Writer, s *engine.Snapshot, score func(engine.TeamView) string) {
 	if s.Winner >= 0 {
 		t := s.Teams[s.Winner]
-		fmt.Fprintf(w, "Winner: team %d, %s, with %d squares.\n", t.Team, t.Player.Name, t.Stats.Squares)
+		fmt.Fprintf(w, "Winner: team %d, %s, with %s.\n", t.Team, t.Player.Name, score(t))
 		if t.Player.Victory != "" {
 			fmt.Fprintf(w, "  %q\n", t.Player.Victory)
 		}
@@ -171,6 +187,11 @@ func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
 		fmt.Fprintln(w, "No winner: a tie.")
 	}
 	fmt.Fprintln(w)
+}
+
+func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
+	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %d rounds played (limit %d)\n\n", s.Size, s.Size, s.Seed, s.Round, s.Rounds)
+	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%d squares", t.Stats.Squares) })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "team\tplayer\tsquares\tbirths\tkills\tdeaths\tcollisions\ttimeouts\terrors\t")
 	for _, t := range s.Teams {

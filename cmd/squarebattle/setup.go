@@ -46,12 +46,17 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 
 // loadConfig layers defaults, file, environment and the flags that were set.
 func loadConfig(flags *pflag.FlagSet, c *commonFlags) (config.Config, error) {
-	cfg, _, err := config.Load(config.LoadOptions{
-		File:    c.config,
-		Flags:   flags,
-		Environ: os.Environ(),
-		Dir:     ".",
-	})
+	return loadConfigFrom(configOptions(flags, c))
+}
+
+// configOptions are the layers every command reads.
+func configOptions(flags *pflag.FlagSet, c *commonFlags) config.LoadOptions {
+	return config.LoadOptions{File: c.config, Flags: flags, Environ: os.Environ(), Dir: "."}
+}
+
+// loadConfigFrom loads the configuration; mistakes in it are bad input.
+func loadConfigFrom(o config.LoadOptions) (config.Config, error) {
+	cfg, _, err := config.Load(o)
 	if err != nil {
 		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs.ErrNotExist) {
 			return cfg, bad(err)

@@ -21,14 +21,18 @@ func diskCopy(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	err := fs.WalkDir(scripts.FS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".lua") {
+		if err != nil || d.IsDir() {
 			return err
 		}
 		data, err := fs.ReadFile(scripts.FS, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, p), data, 0o644)
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
 	})
 	if err != nil {
 		t.Fatal(err)

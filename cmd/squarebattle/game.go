@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// gameDefaults is the file in a game folder holding the game's defaults.
+const gameDefaults = "game.yaml"
+
+// games lists the rule mods of a scripts folder: its sub-folders that hold
+// a rules.lua.
+func games(fsys fs.FS) []string {
+	entries, _ := fs.ReadDir(fsys, ".")
+	var out []string
+	for _, e := range entries {
+		if _, err := fs.Stat(fsys, path.Join(e.Name(), luabind.RulesFile)); e.IsDir() && err == nil {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// loadGame finds the rule mod named by --game in the scripts folder, layers
+// its game.yaml under the user's configuration and loads its rules and
+// players. Flags must be parsed already.
+func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config, *luabind.Game, error) {
+	cfg, err := loadConfig(flags, c)
+	if err != nil {
+		return cfg, nil, err
+	}
+	fsys, dir, err := scriptsFS(cfg)
+	if err != nil {
+		return cfg, nil, err
+	}
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return cfg, nil, bad(fmt.Errorf("--game %q: a game is a folder name", name))
+	}
+	sub, err := fs.Sub(fsys, name)
+	if err == nil {
+		_, err = fs.Stat(sub, luabind.RulesFile)
+	}
+	if err != nil {
+		known := games(fsys)
+		return cfg, nil, bad(fmt.Errorf("no game %q in %s (games there: %s; without --game, SquareBattle)", name, dir, strings.Join(known, ", ")))
+	}
+	gameDir := path.Join(dir, name)
+	data, err := fs.ReadFile(sub, gameDefaults)
+	switch {
+	case err == nil:
+		opts := configOptions(flags, c)
+		opts.Game, opts.GameFile = data, path.Join(gameDir, gameDefaults)
+		if cfg, err = loadConfigFrom(opts); err != nil {
+			return cfg, nil, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return cfg, nil, err
+	}
+	g, err := luabind.LoadGame(sub, gameDir, limitsOf(cfg))
+	if err != nil {
+		return cfg, nil, bad(err)
+	}
+	return cfg, g, nil
+}

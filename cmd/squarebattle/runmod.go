@@ -1,0 +1,118 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// runMod plays one headless battle of a rule mod (run --game NAME).
+func runMod(flags *pflag.FlagSet, c *commonFlags, name string, asJSON bool, stdout, stderr io.Writer) error {
+	cfg, g, err := loadGame(flags, c, name)
+	if err != nil {
+		return err
+	}
+	var players []*luabind.Class
+	if flags.NArg() == 0 {
+		players = g.Players()
+		if len(players) == 0 {
+			return bad(fmt.Errorf("%s has no starting players", g.Dir))
+		}
+	}
+	for _, n := range flags.Args() {
+		p, err := g.Find(n)
+		if err != nil {
+			return bad(err)
+		}
+		players = append(players, p)
+	}
+	o := engine.ModOptions{Size: cfg.Arena.Size, Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds, Seed: battleSeed(cfg), Workers: workers(cfg)}
+	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	if err != nil {
+		return bad(err)
+	}
+	defer b.Close()
+	for b.Step() {
+	}
+	s := b.Snapshot()
+	if asJSON {
+		err = writeModJSON(stdout, name, s)
+	} else {
+		writeModStandings(stdout, g, s)
+	}
+	if b.Err() != nil {
+		return fmt.Errorf("the battle stopped: %w", b.Err())
+	}
+	return err
+}
+
+// modJSON is the contract of `run --game NAME --json`.
+type modJSON struct {
+	Game       string        `json:"game"`
+	Seed       uint64        `json:"seed"`
+	Rounds     int           `json:"rounds"`
+	Size       int           `json:"size"`
+	Winner     *string       `json:"winner"`
+	WinnerTeam *int          `json:"winner_team"`
+	Columns    []string      `json:"columns"`
+	Teams      []modTeamJSON `json:"teams"`
+}
+
+type modTeamJSON struct {
+	Team     int    `json:"team"`
+	Player   string `json:"player"`
+	Values   []int  `json:"values"`
+	Units    int    `json:"units"`
+	Timeouts int    `json:"timeouts"`
+	Errors   int    `json:"errors"`
+}
+
+func writeModJSON(w io.Writer, game string, s *engine.Snapshot) error {
+	out := modJSON{Game: game, Seed: s.Seed, Rounds: s.Round, Size: s.Size, Columns: s.Columns}
+	if s.Winner >= 0 {
+		name, team := s.Teams[s.Winner].Player.Name, s.Winner
+		out.Winner, out.WinnerTeam = &name, &team
+	}
+	for _, t := range s.Teams {
+		out.Teams = append(out.Teams, modTeamJSON{Team: t.Team, Player: t.Player.Name, Values: t.Values,
+			Units: t.Stats.Squares, Timeouts: t.Stats.Timeouts, Errors: t.Stats.Errors})
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot) {
+	title := g.Info.Name
+	if title == "" {
+		title = g.Dir
+	}
+	fmt.Fprintf(w, "%s: %d×%d board, seed %d, %d rounds played (limit %d)\n\n", title, s.Size, s.Size, s.Seed, s.Round, s.Rounds)
+	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%s %d", s.Columns[0], t.Values[0]) })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "team\tplayer\t")
+	for _, col := range s.Columns {
+		fmt.Fprintf(tw, "%s\t", col)
+	}
+	fmt.Fprintln(tw, "timeouts\terrors\t")
+	for _, t := range s.Teams {
+		fmt.Fprintf(tw, "%d\t%s\t", t.Team, t.Player.Name)
+		for _, v := range t.Values {
+			fmt.Fprintf(tw, "%d\t", v)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t\n", t.Stats.Timeouts, t.Stats.Errors)
+	}
+	tw.Flush()
+	for _, p := range s.FirstProblems {
+		fmt.Fprintf(w, "  round %d, team %d: %s\n", p.Round, p.Team, p.Message)
+	}
+}
