@@ -46,6 +46,10 @@ type Call struct {
 	Unit  int     // the unit's id, as the rules number units; 0 for team calls
 	Class ClassID // the script that answers; NoClass means the team's player
 	View  any     // what the player is shown, as the rules built it; opaque here
+	// Budget, when above 0, is this call's instruction budget instead of
+	// the configured one: games with a clock (a bank of instructions that
+	// grows each round, capped per turn) set it from their bank.
+	Budget int
 }
 
 // Answer is a player's answer to a Call. Value is opaque to the engine;
@@ -53,6 +57,7 @@ type Call struct {
 type Answer struct {
 	Value any
 	Fault Fault
+	Used  int // instructions the call ran, for games that keep a clock
 }
 
 // Rules are a rule mod's rules as the engine drives them. The engine calls

@@ -61,7 +61,11 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 	L.Push(cs.run)
 	L.Push(view)
 	L.Push(tm.self(engine.SquareID(c.Unit)))
-	fault, msg := tm.call(2, 1)
+	limit := tm.limits.Instructions
+	if c.Budget > 0 {
+		limit = c.Budget
+	}
+	fault, msg, used := tm.callWithin(2, 1, limit)
 	var answer any
 	if fault == engine.NoFault {
 		var err error
@@ -75,9 +79,9 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		if tm.memTripped {
 			tm.memoryReset(&t.Report, t.Facts.Round)
 		}
-		return engine.Answer{Fault: fault}
+		return engine.Answer{Fault: fault, Used: used}
 	}
-	return engine.Answer{Value: answer}
+	return engine.Answer{Value: answer, Used: used}
 }
 
 // modProblem reports a fault sparingly, as problem does for SquareBattle.

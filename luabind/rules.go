@@ -210,6 +210,16 @@ func (r *Rules) call(v lua.LValue, teams int) (engine.Call, error) {
 	default:
 		return c, errors.New("class must be a class id")
 	}
+	switch b := t.RawGetString("budget").(type) {
+	case lua.LNumber:
+		if b < 1 || b > 1e9 {
+			return c, errors.New("budget must be from 1 to 1e9 instructions")
+		}
+		c.Budget = int(b)
+	case *lua.LNilType:
+	default:
+		return c, errors.New("budget must be a number")
+	}
 	view, err := toPlain(t.RawGetString("view"))
 	if err != nil {
 		return c, fmt.Errorf("view: %v", err)
@@ -218,22 +228,24 @@ func (r *Rules) call(v lua.LValue, teams int) (engine.Call, error) {
 	return c, nil
 }
 
-// Resolve runs resolve(game, calls, answers); answers[i] is nil for a call
-// that timed out or failed.
+// Resolve runs resolve(game, calls, answers, used); answers[i] is nil for
+// a call that timed out or failed, used[i] the instructions it ran.
 func (r *Rules) Resolve(b *engine.Board, calls []engine.Call, answers []engine.Answer) error {
 	r.refresh(b)
 	L := r.tm.L
 	list := L.CreateTable(len(answers), 0)
+	used := L.CreateTable(len(answers), 0)
 	for i, a := range answers {
 		if a.Fault == engine.NoFault {
 			list.RawSetInt(i+1, fromPlain(L, a.Value))
 		}
+		used.RawSetInt(i+1, lua.LNumber(a.Used))
 	}
 	callList := r.calls
 	if callList == nil {
 		callList = L.NewTable()
 	}
-	_, err := r.run("resolve", r.resolve, callList, list)
+	_, err := r.run("resolve", r.resolve, callList, list, used)
 	return err
 }
 

@@ -337,20 +337,27 @@ func (tm *Team) fillView(v *[8]int32) {
 
 // call runs the function and arguments already pushed, under a fresh budget.
 func (tm *Team) call(nargs, nret int) (engine.Fault, string) {
-	tm.budget.reset(tm.limits.Instructions)
+	f, msg, _ := tm.callWithin(nargs, nret, tm.limits.Instructions)
+	return f, msg
+}
+
+// callWithin is call with a given budget; it also returns the instructions
+// the call ran.
+func (tm *Team) callWithin(nargs, nret, limit int) (engine.Fault, string, int) {
+	tm.budget.reset(limit)
 	tm.memTripped = false
 	err := tm.L.PCall(nargs, nret, nil)
-	used := int64(tm.limits.Instructions) - tm.budget.remaining()
+	used := int64(limit) - tm.budget.remaining()
 	tm.charged += used * bytesPerInstr
 	switch {
 	case err == nil && !tm.memTripped:
-		return engine.NoFault, ""
+		return engine.NoFault, "", int(used)
 	case tm.memTripped:
-		return engine.FaultError, tm.errorText(err)
+		return engine.FaultError, tm.errorText(err), int(used)
 	case tm.budget.spent:
-		return engine.FaultTimeout, tm.errorText(err)
+		return engine.FaultTimeout, tm.errorText(err), int(used)
 	default:
-		return engine.FaultError, tm.errorText(err)
+		return engine.FaultError, tm.errorText(err), int(used)
 	}
 }
 

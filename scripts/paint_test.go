@@ -255,3 +255,41 @@ resolve = function(g) local x = nil; return x.y end }`, "rules.lua:2:"},
 		})
 	}
 }
+
+// TestModClock: a call may carry its own instruction budget (games with a
+// chess clock); the rules learn how many instructions each call ran.
+func TestModClock(t *testing.T) {
+	folder := fstest.MapFS{
+		"rules.lua": {Data: []byte(`local asked = 0
+return { columns = {"used", "lost"}, entry = "think",
+  turns = function(g)
+    if asked == g.round() then return nil end
+    asked = g.round()
+    return {{team = 0, budget = g.round() == 1 and 5000 or 300, view = {n = 200}}}
+  end,
+  resolve = function(g, calls, answers, used)
+    g.score(0, "used", used[1])
+    if answers[1] == nil then g.score(0, "lost", g.score(0, "lost") + 1) end
+  end }`)},
+		"p.lua": {Data: []byte(`return { name = "P", think = function(view) local x = 0; for i = 1, view.n do x = x + i end; return x end }`)},
+	}
+	g, err := luabind.LoadGame(folder, "clock", luabind.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cls, _ := g.Find("p")
+	b, err := luabind.NewModBattle(g, []*luabind.Class{cls}, engine.ModOptions{Size: 2, Rounds: 2, Seed: 1}, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.Step()
+	if v := b.Snapshot().Teams[0].Values; v[0] < 400 || v[0] > 5000 || v[1] != 0 {
+		t.Errorf("round 1 with 5000 instructions: used, lost = %v", v)
+	}
+	b.Step()
+	s := b.Snapshot()
+	if v := s.Teams[0].Values; v[0] < 299 || v[0] > 301 || v[1] != 1 || s.Teams[0].Stats.Timeouts != 1 {
+		t.Errorf("round 2 with 300 instructions: used, lost = %v, stats %+v", v, s.Teams[0].Stats)
+	}
+}
