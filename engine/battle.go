@@ -36,6 +36,9 @@ type Options struct {
 	// Its size must equal Size. MapFile names it in errors.
 	Map     *Map
 	MapFile string
+	// Resolver, when set, replaces the built-in rules (placement,
+	// resolution, end) and is closed with the battle.
+	Resolver Resolver
 }
 
 // square is the engine's record of one square. Dead squares stay in the
@@ -92,6 +95,7 @@ type Battle struct {
 
 	problems problemLog
 	workers  *workerPool
+	err      error // the resolver's failure that ended the battle
 }
 
 type attack struct {
@@ -206,6 +210,10 @@ func (b *Battle) place() error {
 				}
 			}
 		}
+	} else if r := b.opts.Resolver; r != nil {
+		if err := b.placeWith(r); err != nil {
+			return err
+		}
 	} else {
 		rng := NewRand(b.opts.Seed, StreamPlacement)
 		empty := make([]int32, len(b.grid))
@@ -270,6 +278,10 @@ func (b *Battle) Close() {
 		b.workers.stop()
 		b.workers = nil
 	}
+	if b.opts.Resolver != nil {
+		b.opts.Resolver.Close()
+		b.opts.Resolver = nil
+	}
 }
 
 // Step plays one round. It reports whether a round was played, which is false
@@ -285,7 +297,14 @@ func (b *Battle) Step() bool {
 	for t := range b.teams {
 		b.mergeReport(t, &b.teams[t].turn.Report)
 	}
-	b.resolve()
+	if r := b.opts.Resolver; r != nil {
+		if err := b.resolveWith(r); err != nil {
+			b.rulesFailed(err)
+			return true
+		}
+	} else {
+		b.resolve()
+	}
 	b.forEachTeam(phaseSettle)
 	for t := range b.teams {
 		b.mergeReport(t, &b.teams[t].settlement.Report)
@@ -398,6 +417,18 @@ func (b *Battle) checkEnd() {
 		} else if b.teams[t].eliminated == 0 {
 			b.teams[t].eliminated = b.round
 		}
+	}
+	if r := b.opts.Resolver; r != nil {
+		squares := make([]int, len(b.teams))
+		for t := range b.teams {
+			squares[t] = b.stats[t].Squares
+		}
+		over, err := r.Over(b.round, b.opts.Rounds, squares)
+		if err != nil {
+			b.rulesFailed(err)
+		}
+		b.over = b.over || over
+		return
 	}
 	switch {
 	case len(b.teams) >= 2 && alive <= 1:

@@ -185,17 +185,22 @@ func (b *Battle) addCandidate(team int) {
 // b.candidates. The seeded killer stream is drawn from only when there is a
 // real choice.
 func (b *Battle) kill(id SquareID, collision, ownTeam bool) {
-	sq := &b.squares[id]
-	sq.dying = true
 	killer := b.candidates[0]
 	if len(b.candidates) > 1 {
 		killer = b.candidates[b.killers.IntN(len(b.candidates))]
 	}
+	b.die(id, killer, collision, collision && ownTeam)
+}
+
+// die marks a square as dying, counts it and tells its team.
+func (b *Battle) die(id SquareID, killer int, collision, own bool) {
+	sq := &b.squares[id]
+	sq.dying = true
 	team := int(sq.team)
 	st := &b.stats[team]
 	st.Deaths++
 	st.Squares--
-	if collision && ownTeam {
+	if own {
 		st.Collisions++
 	}
 	if killer != team {
@@ -203,7 +208,7 @@ func (b *Battle) kill(id SquareID, collision, ownTeam bool) {
 	}
 	b.teams[team].settlement.Deaths = append(b.teams[team].settlement.Deaths, Death{
 		Square: id, Class: sq.class, Row: int(sq.dest) / b.size, Col: int(sq.dest) % b.size,
-		Killer: killer, Collision: collision, own: collision && ownTeam,
+		Killer: killer, Collision: collision, own: own,
 	})
 }
 

@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 
@@ -38,17 +39,31 @@ func LoadGame(fsys fs.FS, dir string, limits Limits) (*Game, error) {
 		return nil, fmt.Errorf("%s: no %s", dir, RulesFile)
 	}
 	g.Rules = id
-	r, err := NewRules(cat, id, 1, 1, g.Limits.Instructions)
+	g.Info, err = readInfo(cat, id, g.Limits.Instructions)
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	if g.Info, err = r.Info(); err != nil {
-		return nil, err
+	if g.Info.Protocol == SquareBattleProtocol {
+		// The players are SquareBattle's, not the folder's.
+		return g, nil
 	}
 	cat.requireEntry(g.Info.Entry, "rules")
 	g.Rules, _ = cat.classID("rules")
 	return g, nil
+}
+
+// readInfo loads the rules once to read what they declare.
+func readInfo(cat *Catalog, id engine.ClassID, budget int) (RulesInfo, error) {
+	tm := NewTeam(TeamOptions{Catalog: cat, Size: 1, Teams: 1, Killers: []string{""}, Entry: "-"})
+	defer tm.Close()
+	tm.limits.Instructions = budget
+	tm.facts = &engine.Facts{}
+	cs := tm.class(id)
+	if cs.err != "" {
+		return RulesInfo{}, errors.New(cs.err)
+	}
+	r := &Rules{tm: tm, cs: cs, cat: cat, rules: id}
+	return r.Info()
 }
 
 // Players returns the game's starting players (rules.lua is not one).

@@ -34,6 +34,9 @@ type RulesInfo struct {
 	Name    string   // the game's display name
 	Columns []string // score columns, the first deciding the winner
 	Entry   string   // the function of a player's table the rules call
+	// Protocol is "squarebattle" for rules that keep SquareBattle's
+	// players and replace only its rules (see Resolver); "" otherwise.
+	Protocol string
 }
 
 // styles are the style names rules use with game.set.
@@ -82,6 +85,17 @@ func (r *Rules) Info() (RulesInfo, error) {
 	info := RulesInfo{Entry: "run"}
 	if s, ok := t.RawGetString("name").(lua.LString); ok {
 		info.Name = string(s)
+	}
+	switch p := t.RawGetString("protocol").(type) {
+	case lua.LString:
+		if p != SquareBattleProtocol {
+			return info, fmt.Errorf("%s: protocol must be %q or left out", file, SquareBattleProtocol)
+		}
+		info.Protocol = string(p)
+		return info, nil
+	case *lua.LNilType:
+	default:
+		return info, fmt.Errorf("%s: protocol must be a string", file)
 	}
 	switch e := t.RawGetString("entry").(type) {
 	case lua.LString:

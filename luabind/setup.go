@@ -51,3 +51,20 @@ func (b *Battle) Close() {
 		t.Close()
 	}
 }
+
+// NewResolvedBattle is NewBattle with the rules of g, a rule mod of the
+// SquareBattle protocol, in place of the built-in rules; budget bounds each
+// call to them.
+func NewResolvedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, budget int) (*Battle, error) {
+	r, err := NewResolver(g.Catalog, g.Rules, cat.Classes(), o.Wrap, budget)
+	if err != nil {
+		return nil, err
+	}
+	o.Resolver = r
+	b, err := NewBattle(cat, players, o)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return b, nil
+}

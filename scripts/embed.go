@@ -8,5 +8,5 @@ import "embed"
 // FS holds every shipped SquareBattle script at its root and each rule
 // mod in its own folder (paint/).
 //
-//go:embed *.lua paint/*.lua paint/*.yaml
+//go:embed *.lua paint/*.lua paint/*.yaml squarebattle-lua/*.lua
 var FS embed.FS

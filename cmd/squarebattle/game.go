@@ -31,6 +31,16 @@ func games(fsys fs.FS) []string {
 	return out
 }
 
+// loadConfigOrGame loads the configuration, and the game when one is
+// named (its game.yaml then sits under the configuration).
+func loadConfigOrGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config, *luabind.Game, error) {
+	if name == "" {
+		cfg, err := loadConfig(flags, c)
+		return cfg, nil, err
+	}
+	return loadGame(flags, c, name)
+}
+
 // loadGame finds the rule mod named by --game in the scripts folder, layers
 // its game.yaml under the user's configuration and loads its rules and
 // players. Flags must be parsed already.

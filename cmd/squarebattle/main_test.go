@@ -124,11 +124,19 @@ func TestRunGame(t *testing.T) {
 	if got.Game != "paint" || got.Size != 40 || got.Rounds != 60 || len(got.Teams) != 3 || got.Columns[0] != "area" || got.Teams[1].Units != 8 {
 		t.Errorf("json = %+v", got)
 	}
+	// SquareBattle with its rules in Lua prints what the Go rules print.
+	args := []string{"run", "--json", "--seed", "11", "--size", "32", "--rounds", "300", "explorer", "wanderer", "borg", "expand"}
+	_, goOut, _ := runMain(t, args...)
+	code, luaOut, errOut := runMain(t, append([]string{"run", "--game", "squarebattle-lua"}, args[1:]...)...)
+	if code != 0 || luaOut != goOut || goOut == "" {
+		t.Errorf("rules in Lua: exit %d %s\n%s\nGo rules:\n%s", code, errOut, luaOut, goOut)
+	}
 	cases := []struct {
 		args []string
 		code int
 		want string
 	}{
+		{[]string{"run", "--game", "squarebattle-lua", "--record", "x.sbr"}, 2, "--record does not work with rules in Lua yet"},
 		{[]string{"run", "--game", "nope"}, 2, `no game "nope" in scripts (games there: paint`},
 		{[]string{"run", "--game", "../x"}, 2, "a game is a folder name"},
 		{[]string{"run", "--game", "paint", "--size", "30", "random"}, 2, "scripts/paint/rules.lua:"},

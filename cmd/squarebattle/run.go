@@ -30,15 +30,18 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *game != "" {
+	cfg, rules, err := loadConfigOrGame(fs, &c, *game)
+	if err != nil {
+		return err
+	}
+	if rules != nil && rules.Info.Protocol != luabind.SquareBattleProtocol {
 		if *mapFile != "" || *record != "" {
 			return bad(errors.New("--map and --record do not work with rule mods yet"))
 		}
-		return runMod(fs, &c, *game, *asJSON, stdout, stderr)
+		return runMod(fs, cfg, rules, *game, *asJSON, stdout)
 	}
-	cfg, err := loadConfig(fs, &c)
-	if err != nil {
-		return err
+	if rules != nil && *record != "" {
+		return bad(errors.New("--record does not work with rules in Lua yet"))
 	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
@@ -66,7 +69,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
 	}
-	snap, err := playBattle(cfg, cat, players, o, *record)
+	snap, err := playBattle(cfg, cat, players, o, *record, rules)
 	if err != nil {
 		return err
 	}
@@ -110,9 +113,16 @@ func readMap(file string) (*engine.Map, error) {
 }
 
 // playBattle runs a battle to its end with Lua controllers, recording it
-// to the file named by record unless that is empty.
-func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string) (*engine.Snapshot, error) {
-	b, err := luabind.NewBattle(cat, players, o)
+// to the file named by record unless that is empty. rules, when not nil,
+// replaces the built-in rules (a rules.lua of the SquareBattle protocol).
+func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game) (*engine.Snapshot, error) {
+	var b *luabind.Battle
+	var err error
+	if rules != nil {
+		b, err = luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
+	} else {
+		b, err = luabind.NewBattle(cat, players, o)
+	}
 	if err != nil {
 		return nil, bad(err)
 	}

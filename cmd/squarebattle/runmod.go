@@ -8,16 +8,13 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
 // runMod plays one headless battle of a rule mod (run --game NAME).
-func runMod(flags *pflag.FlagSet, c *commonFlags, name string, asJSON bool, stdout, stderr io.Writer) error {
-	cfg, g, err := loadGame(flags, c, name)
-	if err != nil {
-		return err
-	}
+func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, stdout io.Writer) error {
 	var players []*luabind.Class
 	if flags.NArg() == 0 {
 		players = g.Players()

@@ -1,0 +1,229 @@
+package luabind
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// SquareBattleProtocol is what a rules script declares (protocol =
+// "squarebattle") to keep SquareBattle's players and replace only its rules:
+// placement, what a round's intents do, and the end. Such rules run as an
+// engine.Resolver.
+const SquareBattleProtocol = "squarebattle"
+
+// Resolver runs a rules script of the SquareBattle protocol
+// (engine.Resolver): place(game), resolve(game, acts, next_id) and
+// over(game, squares). It runs in its own sandboxed state under the rules
+// budget, like Rules.
+type Resolver struct {
+	tm            *Team
+	file          string
+	place         *lua.LFunction
+	resolve       *lua.LFunction
+	over          *lua.LFunction
+	game          *lua.LTable
+	budget        int
+	size, teams   int
+	round, rounds int
+	wrap          bool
+	placement     *engine.Rand
+	killers       *engine.Rand
+	classes       []string
+	classIDs      map[string]engine.ClassID
+	actNames      [4]lua.LString
+}
+
+// NewResolver loads the rules class of cat (a folder holding rules.lua) for
+// a SquareBattle battle whose classes are classes.
+func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool, budget int) (*Resolver, error) {
+	tm := NewTeam(TeamOptions{Catalog: cat, Size: 1, Teams: 1, Killers: []string{""}, Entry: "-"})
+	tm.limits.Instructions = budget
+	tm.facts = &engine.Facts{}
+	cs := tm.class(rules)
+	if cs.err != "" {
+		tm.Close()
+		return nil, errors.New(cs.err)
+	}
+	r := &Resolver{tm: tm, file: cat.loaded[rules].File, budget: budget, wrap: wrap, classes: classes, classIDs: map[string]engine.ClassID{}}
+	for i, c := range classes {
+		r.classIDs[c] = engine.ClassID(i)
+	}
+	for i, a := range []engine.Action{engine.Wait, engine.Move, engine.Attack, engine.Replicate} {
+		r.actNames[i] = lua.LString(a.String())
+	}
+	t := cs.table
+	r.place, _ = t.RawGetString("place").(*lua.LFunction)
+	r.resolve, _ = t.RawGetString("resolve").(*lua.LFunction)
+	r.over, _ = t.RawGetString("over").(*lua.LFunction)
+	if r.place == nil || r.resolve == nil || r.over == nil {
+		tm.Close()
+		return nil, fmt.Errorf("%s: a rules table of the squarebattle protocol needs place, resolve and over functions", r.file)
+	}
+	r.game = r.gameTable()
+	return r, nil
+}
+
+// Close releases the Lua state.
+func (r *Resolver) Close() { r.tm.Close() }
+
+func (r *Resolver) gameTable() *lua.LTable {
+	L := r.tm.L
+	g := L.NewTable()
+	num := func(name string, v func() int) {
+		g.RawSetString(name, L.NewFunction(func(L *lua.LState) int { L.Push(lua.LNumber(v())); return 1 }))
+	}
+	num("size", func() int { return r.size })
+	num("teams", func() int { return r.teams })
+	num("round", func() int { return r.round })
+	num("rounds", func() int { return r.rounds })
+	g.RawSetString("wrap", L.NewFunction(func(L *lua.LState) int { L.Push(lua.LBool(r.wrap)); return 1 }))
+	draw := func(stream func() *engine.Rand) lua.LGFunction {
+		return func(L *lua.LState) int {
+			n := L.CheckInt(1)
+			if n < 1 {
+				L.ArgError(1, "must be at least 1")
+			}
+			L.Push(lua.LNumber(stream().IntN(n)))
+			return 1
+		}
+	}
+	// placement(n) and pick(n) draw a number from 0 to n-1 from the
+	// battle's placement and killer streams, exactly as the built-in rules
+	// do, so the same seed places and picks alike.
+	g.RawSetString("placement", L.NewFunction(draw(func() *engine.Rand { return r.placement })))
+	g.RawSetString("pick", L.NewFunction(draw(func() *engine.Rand { return r.killers })))
+	return g
+}
+
+// run calls fn(game, args...) under the rules budget and returns its first
+// nret results.
+func (r *Resolver) run(name string, fn *lua.LFunction, nret int, args ...lua.LValue) ([]lua.LValue, error) {
+	L := r.tm.L
+	L.Push(fn)
+	L.Push(r.game)
+	for _, a := range args {
+		L.Push(a)
+	}
+	fault, msg := r.tm.call(1+len(args), nret)
+	defer L.SetTop(0)
+	where := fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
+	switch fault {
+	case engine.NoFault:
+		out := make([]lua.LValue, nret)
+		for i := range out {
+			out[i] = L.Get(i + 1)
+		}
+		return out, nil
+	case engine.FaultTimeout:
+		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", where, name, r.budget)
+	}
+	if !strings.HasPrefix(msg, r.file) {
+		msg = where + ": " + msg
+	}
+	return nil, errors.New(msg)
+}
+
+// Place asks place(game) for one starting cell per team.
+func (r *Resolver) Place(size, teams int, placement *engine.Rand) ([]int, error) {
+	r.size, r.teams, r.placement = size, teams, placement
+	ret, err := r.run("place", r.place, 1)
+	if err != nil {
+		return nil, err
+	}
+	return r.ints(ret[0], "place")
+}
+
+func (r *Resolver) ints(v lua.LValue, what string) ([]int, error) {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s returned a %s, not a list of cells", r.file, what, v.Type())
+	}
+	out := make([]int, t.Len())
+	for i := range out {
+		n, ok := t.RawGetInt(i + 1).(lua.LNumber)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s: entry %d is not a number", r.file, what, i+1)
+		}
+		out[i] = int(n)
+	}
+	return out, nil
+}
+
+// Resolve hands the round's acts to resolve(game, acts, next_id), which
+// returns dest (a cell per act), births and deaths.
+func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID, killers *engine.Rand, out *engine.Outcome) error {
+	r.round, r.killers = round, killers
+	L := r.tm.L
+	list := L.CreateTable(len(acts), 0)
+	for i, a := range acts {
+		t := L.CreateTable(0, 6)
+		t.RawSetString("square", lua.LNumber(a.Square))
+		t.RawSetString("team", lua.LNumber(a.Team))
+		t.RawSetString("cell", lua.LNumber(a.Cell))
+		t.RawSetString("action", r.actNames[a.Action])
+		t.RawSetString("target", lua.LNumber(a.Target))
+		if a.Child != engine.NoClass {
+			t.RawSetString("child", lua.LString(r.classes[a.Child]))
+		}
+		list.RawSetInt(i+1, t)
+	}
+	ret, err := r.run("resolve", r.resolve, 3, list, lua.LNumber(nextID))
+	if err != nil {
+		return err
+	}
+	if out.Dest, err = r.ints(ret[0], "resolve (dest)"); err != nil {
+		return err
+	}
+	field := func(t *lua.LTable, k string) int {
+		n, _ := t.RawGetString(k).(lua.LNumber)
+		return int(n)
+	}
+	births, ok := ret[1].(*lua.LTable)
+	if !ok && ret[1] != lua.LNil {
+		return fmt.Errorf("%s: resolve: births must be a list", r.file)
+	}
+	for i := 1; births != nil && i <= births.Len(); i++ {
+		b, ok := births.RawGetInt(i).(*lua.LTable)
+		if !ok {
+			return fmt.Errorf("%s: resolve: birth %d is not a table", r.file, i)
+		}
+		cls, ok := r.classIDs[lua.LVAsString(b.RawGetString("class"))]
+		if !ok {
+			return fmt.Errorf("%s: resolve: birth %d has an unknown class", r.file, i)
+		}
+		out.Births = append(out.Births, engine.BirthOrder{Parent: engine.SquareID(field(b, "parent")), Cell: field(b, "cell"), Class: cls})
+	}
+	deaths, ok := ret[2].(*lua.LTable)
+	if !ok && ret[2] != lua.LNil {
+		return fmt.Errorf("%s: resolve: deaths must be a list", r.file)
+	}
+	for i := 1; deaths != nil && i <= deaths.Len(); i++ {
+		d, ok := deaths.RawGetInt(i).(*lua.LTable)
+		if !ok {
+			return fmt.Errorf("%s: resolve: death %d is not a table", r.file, i)
+		}
+		out.Deaths = append(out.Deaths, engine.DeathOrder{Square: engine.SquareID(field(d, "square")), Killer: field(d, "killer"),
+			Collision: lua.LVAsBool(d.RawGetString("collision")), Own: lua.LVAsBool(d.RawGetString("own"))})
+	}
+	return nil
+}
+
+// Over asks over(game, squares), squares[t+1] being team t's squares.
+func (r *Resolver) Over(round, rounds int, squares []int) (bool, error) {
+	r.round, r.rounds = round, rounds
+	L := r.tm.L
+	list := L.CreateTable(len(squares), 0)
+	for i, n := range squares {
+		list.RawSetInt(i+1, lua.LNumber(n))
+	}
+	ret, err := r.run("over", r.over, 1, list)
+	if err != nil {
+		return false, err
+	}
+	return lua.LVAsBool(ret[0]), nil
+}
