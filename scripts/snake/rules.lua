@@ -220,7 +220,7 @@ return {
       all[t] = { team = t - 1, alive = s.alive, dir = s.dir, grow = s.grow, body = body }
     end
     local view = {
-      size = size, tick = tick + 1, game = game_no, games = teams == 1 and SOLO_GAMES or GAMES,
+      size = size, round = game.round(), tick = tick + 1, game = game_no, games = teams == 1 and SOLO_GAMES or GAMES,
       patience = PATIENCE, quiet = quiet, growth = GROWTH, snakes = all,
       pellet = pellet and { x = pellet[1], y = pellet[2] },
     }
