@@ -1,0 +1,39 @@
+-- Hungry: heads straight for the pellet. Of the moves that do not kill at
+-- once (off the board, into a body that stays, back into its neck) it
+-- prefers those no other head can reach this tick, then the one closest to
+-- the pellet.
+local MOVES = { up = { 0, 1 }, right = { 1, 0 }, down = { 0, -1 }, left = { -1, 0 } }
+local NAMES = { "up", "right", "down", "left" }
+
+return {
+  name = "Hungry",
+  victory = "Every pellet is mine.",
+  defeat = "One more bite...",
+  move = function(view)
+    local size, me = view.size, view.snakes[view.me + 1]
+    local head = me.body[1]
+    local blocked, danger = {}, {}
+    for _, s in ipairs(view.snakes) do
+      local n = #s.body
+      for i, p in ipairs(s.body) do
+        -- a tail moves away this tick unless its snake is growing
+        if i < n or s.grow > 0 then blocked[p.y * size + p.x] = true end
+      end
+      if s.team ~= view.me and n > 0 then
+        local h = s.body[1]
+        for _, m in pairs(MOVES) do danger[(h.y + m[2]) * size + h.x + m[1]] = true end
+      end
+    end
+    local best, bestCost = nil, nil
+    for _, name in ipairs(NAMES) do
+      local x, y = head.x + MOVES[name][1], head.y + MOVES[name][2]
+      if x >= 0 and x < size and y >= 0 and y < size and not blocked[y * size + x] then
+        local cost = 0
+        if view.pellet then cost = math.abs(view.pellet.x - x) + math.abs(view.pellet.y - y) end
+        if danger[y * size + x] then cost = cost + 4 * size end
+        if not bestCost or cost < bestCost then best, bestCost = name, cost end
+      end
+    end
+    return best or me.dir
+  end,
+}
