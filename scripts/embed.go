@@ -6,7 +6,7 @@ package scripts
 import "embed"
 
 // FS holds every shipped SquareBattle script at its root and each rule
-// mod in its own folder (paint/).
+// mod in its own folder (paint/, orbs/).
 //
-//go:embed *.lua paint/*.lua paint/*.yaml
+//go:embed *.lua paint/*.lua paint/*.yaml orbs/*.lua orbs/*.yaml
 var FS embed.FS
