@@ -22,10 +22,14 @@
 -- Choices the seed leaves open:
 --   * each team starts with 65536 orbs, the price of its first voyager;
 --   * the chess clock is counted in instructions at 10,000 a millisecond: a
---     unit starts with 1,000,000 (100 ms), gains 200,000 (20 ms) at the start
---     of every round after the one it was built in, and a turn may use at
---     most 2,000,000 (200 ms). A unit whose clock is empty gets no turn (no
---     action, its signal goes back to 0); a turn that runs out stops there.
+--     unit starts with 1,000,000 (100 ms) and gains 200,000 (20 ms) at the
+--     start of every round after the one it was built in (planets: from
+--     round 1). A turn is stopped at 2,000,000 (200 ms), whatever the clock
+--     holds; what it ran comes off the clock, which may go below zero, and
+--     a unit whose clock is not above zero gets no turn (no action, its
+--     signal goes back to 0) until the rounds' gains make it positive. A
+--     turn that is stopped does nothing; one that answers in time acts, even
+--     if it overdrew the clock.
 --
 -- Coordinates are the seed's: (0, 0) is the top left tile, r counts rows
 -- downwards, c columns rightwards. Grids are flat: tile (r, c) is entry
@@ -33,7 +37,8 @@
 -- drawing converts.)
 --
 -- The players' entry is turn(view, memory); view is
---   me = { id, unit, team, r, c, signal, turn, time, budget }
+--   me = { id, unit, team, r, c, signal, turn, time (the clock, in
+--          instructions), budget (the most this turn may run) }
 --   n, round, rounds, orbs (the team's), cost (of a voyager)
 --   map[i] (true: passable), orbs_map[i] (0 to 7)
 --   robots = every unit in id order: { id, unit, signal, visible } and, when
@@ -48,7 +53,7 @@ local COST = 65536
 local START_ORBS = 65536     -- a team's orbs at the start: one voyager
 local CLOCK_START = 1000000  -- 100 ms at 10,000 instructions a millisecond
 local CLOCK_GAIN = 200000    -- 20 ms a round
-local CLOCK_CAP = 2000000    -- 200 ms a turn
+local CLOCK_CAP = 2000000    -- 200 ms: a turn is stopped there
 local VISION = 4             -- squared vision radius
 local MAX_ID = 4096
 local FAR = 1000000          -- farther than any tile
@@ -353,7 +358,7 @@ local function view(game, u)
   end
   return {
     me = { id = u.id, unit = u.unit, team = u.team, r = u.r, c = u.c, signal = u.signal,
-      turn = u.turn, time = u.clock, budget = math.min(u.clock, CLOCK_CAP) },
+      turn = u.turn, time = u.clock, budget = CLOCK_CAP },
     n = n, round = game.round(), rounds = game.rounds(), orbs = bank[u.team + 1], cost = COST,
     map = passable, orbs_map = orbs, robots = robots,
   }
@@ -400,7 +405,7 @@ return {
       if u.clock > 0 then
         u.turn = u.turn + 1
         current = u
-        return { { team = u.team, unit = u.id, view = view(game, u), budget = math.min(u.clock, CLOCK_CAP) } }
+        return { { team = u.team, unit = u.id, view = view(game, u), budget = CLOCK_CAP } }
       end
       u.signal = 0
     end
