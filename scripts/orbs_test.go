@@ -732,7 +732,6 @@ func BenchmarkOrbs(b *testing.B) {
 		for bt.Step() {
 			rounds++
 		}
-		bt.Close()
 	}
 	b.ReportMetric(float64(rounds)/time.Since(start).Seconds(), "ticks/s")
 }
