@@ -77,6 +77,15 @@ type Rules interface {
 	Close()
 }
 
+// Sizer is implemented by rules that can choose the board's side
+// themselves: with ModOptions.Size 0, Size runs before Setup on a board of
+// side 0 (nothing can be drawn yet) whose random stream Setup continues,
+// so a seed decides the size as it decides everything else. It returns 0
+// when the rules do not choose.
+type Sizer interface {
+	Size(b *Board) (int, error)
+}
+
 // ModTurn is one team's share of a batch of calls.
 type ModTurn struct {
 	Team    int
@@ -115,7 +124,7 @@ type ModTeam struct {
 // ModOptions describe a rule mod battle completely: equal options, rules
 // and callers that answer alike give identical battles.
 type ModOptions struct {
-	Size    int
+	Size    int // the board's side; 0 asks the rules (Sizer)
 	Wrap    bool
 	Rounds  int
 	Seed    uint64
@@ -270,11 +279,14 @@ func (e *RulesError) Error() string {
 
 func (e *RulesError) Unwrap() error { return e.Err }
 
+// maxModSize bounds a rule mod board's side.
+const maxModSize = 1 << 14
+
 // NewModBattle checks the options and lets the rules set the board up.
 func NewModBattle(o ModOptions) (*ModBattle, error) {
 	switch {
-	case o.Size < 1 || o.Size > 1<<14:
-		return nil, &OptionError{"size", fmt.Sprintf("must be between 1 and %d (got %d)", 1<<14, o.Size)}
+	case o.Size < 0 || o.Size > maxModSize:
+		return nil, &OptionError{"size", fmt.Sprintf("must be between 1 and %d, or 0 to let the rules choose (got %d)", maxModSize, o.Size)}
 	case o.Rounds < 0:
 		return nil, &OptionError{"rounds", fmt.Sprintf("must not be negative (got %d)", o.Rounds)}
 	case len(o.Teams) == 0:
@@ -288,11 +300,26 @@ func NewModBattle(o ModOptions) (*ModBattle, error) {
 		}
 	}
 	n := len(o.Teams)
-	m := &ModBattle{opts: o, stats: make([]Stats, n), turns: make([]ModTurn, n)}
+	m := &ModBattle{stats: make([]Stats, n), turns: make([]ModTurn, n)}
 	bd := &m.board
-	*bd = Board{size: o.Size, rounds: o.Rounds, wrap: o.Wrap, teams: n, winner: -1,
-		cells: make([]int32, o.Size*o.Size), marks: make([]Mark, o.Size*o.Size),
+	*bd = Board{rounds: o.Rounds, wrap: o.Wrap, teams: n, winner: -1,
 		values: make([][]int, n), columns: o.Columns, rand: NewRand(o.Seed, StreamRules), forget: make([][]int, n)}
+	if o.Size == 0 {
+		size := 0
+		if s, ok := o.Rules.(Sizer); ok {
+			var err error
+			if size, err = s.Size(bd); err != nil {
+				return nil, &RulesError{Err: err}
+			}
+		}
+		if size < 1 || size > maxModSize {
+			return nil, &OptionError{"size", fmt.Sprintf("0 asks the rules, which chose %d (not between 1 and %d)", size, maxModSize)}
+		}
+		o.Size = size
+	}
+	m.opts = o
+	bd.size = o.Size
+	bd.cells, bd.marks = make([]int32, o.Size*o.Size), make([]Mark, o.Size*o.Size)
 	for i := range bd.cells {
 		bd.cells[i] = Empty
 	}

@@ -228,3 +228,78 @@ func TestModWinner(t *testing.T) {
 }
 
 func ptr(i int) *int { return &i }
+
+// sizedRules choose the board's side from their random stream, or fail.
+type sizedRules struct {
+	trailRules
+	side  func(b *Board) int
+	fail  bool
+	drawn uint64 // the first number Setup drew
+}
+
+func (r *sizedRules) Size(b *Board) (int, error) {
+	if r.fail {
+		return 0, errors.New("size.lua:1: no")
+	}
+	return r.side(b), nil
+}
+
+func (r *sizedRules) Setup(b *Board) error {
+	r.drawn = b.Rand().Uint64()
+	return r.trailRules.Setup(b)
+}
+
+// TestModSizeFromRules: with Size 0 the rules choose the side, drawing from
+// the same seeded stream Setup continues; an explicit size never asks them;
+// rules that cannot choose are an option error, rules that fail a rules
+// error.
+func TestModSizeFromRules(t *testing.T) {
+	seeded := func(b *Board) int { return 30 + b.Rand().IntN(11) }
+	cases := []struct {
+		name  string
+		size  int
+		rules Rules
+		want  int    // the board's side, 0 for an error
+		err   string // part of the error
+	}{
+		{"the rules choose", 0, &sizedRules{side: seeded}, -1, ""},
+		{"an explicit size wins", 17, &sizedRules{side: seeded}, 17, ""},
+		{"rules that cannot choose", 0, &trailRules{}, 0, "0 asks the rules, which chose 0"},
+		{"a side out of range", 0, &sizedRules{side: func(*Board) int { return 1 << 15 }}, 0, "which chose 32768"},
+		{"rules that fail", 0, &sizedRules{fail: true}, 0, "size.lua:1: no"},
+		{"a negative size", -1, &sizedRules{side: seeded}, 0, "or 0 to let the rules choose"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := ModOptions{Size: c.size, Rounds: 5, Seed: 7, Columns: []string{"painted"}, Rules: c.rules,
+				Teams: []ModTeam{{Player: Player{Name: "W"}, Caller: &walker{rng: NewRand(7, TeamStream(0))}}}}
+			m, err := NewModBattle(o)
+			if c.want == 0 {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("err %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			want := c.want
+			if want < 0 {
+				r := NewRand(7, StreamRules)
+				want = 30 + r.IntN(11)
+				if got := c.rules.(*sizedRules).drawn; got != r.Uint64() {
+					t.Errorf("setup drew %d, not the stream's next number after the size", got)
+				}
+			}
+			if got := m.Snapshot().Size; got != want {
+				t.Errorf("size %d, want %d", got, want)
+			}
+			for m.Step() {
+			}
+			if m.Err() != nil {
+				t.Error(m.Err())
+			}
+		})
+	}
+}

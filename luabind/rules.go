@@ -22,6 +22,7 @@ type Rules struct {
 	board   *engine.Board
 	cat     *Catalog
 	rules   engine.ClassID
+	size    *lua.LFunction
 	setup   *lua.LFunction
 	turns   *lua.LFunction
 	resolve *lua.LFunction
@@ -34,6 +35,7 @@ type RulesInfo struct {
 	Name    string   // the game's display name
 	Columns []string // score columns, the first deciding the winner
 	Entry   string   // the function of a player's table the rules call
+	Sizes   bool     // the rules can choose the board's side (a size function)
 	// Protocol is "squarebattle" for rules that keep SquareBattle's
 	// players and replace only its rules (see Resolver); "" otherwise.
 	Protocol string
@@ -67,6 +69,7 @@ func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int
 	}
 	file := cat.loaded[rules].File
 	t := r.cs.table
+	r.size, _ = t.RawGetString("size").(*lua.LFunction)
 	r.setup, _ = t.RawGetString("setup").(*lua.LFunction)
 	r.turns, _ = t.RawGetString("turns").(*lua.LFunction)
 	r.resolve, _ = t.RawGetString("resolve").(*lua.LFunction)
@@ -82,7 +85,8 @@ func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int
 func (r *Rules) Info() (RulesInfo, error) {
 	t := r.cs.table
 	file := r.cat.loaded[r.rules].File
-	info := RulesInfo{Entry: "run"}
+	_, sizes := t.RawGetString("size").(*lua.LFunction)
+	info := RulesInfo{Entry: "run", Sizes: sizes}
 	if s, ok := t.RawGetString("name").(lua.LString); ok {
 		info.Name = string(s)
 	}
@@ -157,6 +161,30 @@ func (r *Rules) run(name string, fn *lua.LFunction, args ...lua.LValue) (lua.LVa
 func (r *Rules) where(fn *lua.LFunction) string {
 	return fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
 }
+
+// Size runs the rules' size(game), when there is one: the side of the
+// board the rules choose (engine.Sizer), 0 when they have no size function.
+// game.size() is 0 there and game.random() draws from the rules' stream.
+func (r *Rules) Size(b *engine.Board) (int, error) {
+	r.refresh(b)
+	if r.size == nil {
+		return 0, nil
+	}
+	ret, err := r.run("size", r.size)
+	if err != nil {
+		return 0, err
+	}
+	n, ok := ret.(lua.LNumber)
+	if !ok {
+		return 0, fmt.Errorf("%s: size returned a %s, not a board side", r.where(r.size), ret.Type())
+	}
+	if float64(n) != float64(int(n)) || n < 1 {
+		return 0, fmt.Errorf("%s: size returned %v, not a board side", r.where(r.size), float64(n))
+	}
+	return int(n), nil
+}
+
+var _ engine.Sizer = (*Rules)(nil)
 
 // Setup runs the rules' setup(game), when there is one.
 func (r *Rules) Setup(b *engine.Board) error {

@@ -6,7 +6,7 @@ package scripts
 import "embed"
 
 // FS holds every shipped SquareBattle script at its root and each rule
-// mod in its own folder (paint/, snake/, squarebattle-lua/).
+// mod in its own folder (paint/, orbs/, snake/, squarebattle-lua/).
 //
-//go:embed *.lua paint/*.lua paint/*.yaml snake/*.lua snake/*.yaml squarebattle-lua/*.lua
+//go:embed *.lua paint/*.lua paint/*.yaml orbs/*.lua orbs/*.yaml snake/*.lua snake/*.yaml squarebattle-lua/*.lua
 var FS embed.FS

@@ -18,13 +18,19 @@ const rulesBudget = 50_000_000
 // paintFolder is the shipped paint folder plus extra test players.
 func paintFolder(t *testing.T, extra map[string]string) fs.FS {
 	t.Helper()
+	return gameFolder(t, "paint", extra)
+}
+
+// gameFolder is a shipped game folder plus extra (or replaced) files.
+func gameFolder(t testing.TB, game string, extra map[string]string) fstest.MapFS {
+	t.Helper()
 	m := fstest.MapFS{}
-	entries, err := fs.ReadDir(scripts.FS, "paint")
+	entries, err := fs.ReadDir(scripts.FS, game)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		data, _ := fs.ReadFile(scripts.FS, "paint/"+e.Name())
+		data, _ := fs.ReadFile(scripts.FS, game+"/"+e.Name())
 		m[e.Name()] = &fstest.MapFile{Data: data}
 	}
 	for name, src := range extra {

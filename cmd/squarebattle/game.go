@@ -82,3 +82,13 @@ func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config,
 	}
 	return cfg, g, nil
 }
+
+// modSize is the board side a rule mod battle asks for: --size when given,
+// else 0 (the rules choose, from the seed) for a game whose rules have a
+// size function, else arena.size (the game's game.yaml, the configuration).
+func modSize(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game) int {
+	if g.Info.Sizes && !flags.Changed("size") {
+		return 0
+	}
+	return cfg.Arena.Size
+}

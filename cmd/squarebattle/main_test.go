@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -103,6 +104,42 @@ func TestMapBattle(t *testing.T) {
 	}
 }
 
+// TestRunOrbs: orbs picks its map's side from the seed unless --size
+// forces one, which its rules bound to 30..40.
+func TestRunOrbs(t *testing.T) {
+	cases := []struct {
+		args       []string
+		code       int
+		size, want string // want: part of the error
+	}{
+		{[]string{"--seed", "3"}, 0, "30..40", ""},
+		{[]string{"--seed", "3", "--size", "33"}, 0, "33", ""},
+		{[]string{"--seed", "3", "--size", "50"}, 2, "", "scripts/orbs/rules.lua:"},
+	}
+	for _, c := range cases {
+		args := append([]string{"run", "--game", "orbs", "--json", "--rounds", "5"}, c.args...)
+		code, out, errOut := runMain(t, append(args, "explorer", "spreader")...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want %d and %q", c.args, code, errOut, c.code, c.want)
+			continue
+		}
+		if c.code != 0 {
+			continue
+		}
+		var got modJSON
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		ok := got.Size >= 30 && got.Size <= 40
+		if c.size != "30..40" {
+			ok = strconv.Itoa(got.Size) == c.size
+		}
+		if !ok || got.Rounds != 5 || got.Columns[0] != "orbs" || got.Winner == nil || len(got.Teams) != 2 {
+			t.Errorf("%v: json = %+v", c.args, got)
+		}
+	}
+}
+
 // TestRunGame: a rule mod plays from the command line with its game.yaml
 // defaults, identically on one and four workers; mistakes are one line.
 func TestRunGame(t *testing.T) {
@@ -137,7 +174,7 @@ func TestRunGame(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--game", "squarebattle-lua", "--record", "x.sbr"}, 2, "--record does not work with rules in Lua yet"},
-		{[]string{"run", "--game", "nope"}, 2, `no game "nope" in scripts (games there: paint`},
+		{[]string{"run", "--game", "nope"}, 2, `no game "nope" in scripts (games there: orbs, paint, snake, squarebattle-lua`},
 		{[]string{"run", "--game", "../x"}, 2, "a game is a folder name"},
 		{[]string{"run", "--game", "paint", "--size", "30", "random"}, 2, "scripts/paint/rules.lua:"},
 		{[]string{"run", "--game", "paint", "explorer"}, 2, "unknown player"},

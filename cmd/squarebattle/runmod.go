@@ -29,7 +29,7 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 		}
 		players = append(players, p)
 	}
-	o := engine.ModOptions{Size: cfg.Arena.Size, Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds, Seed: battleSeed(cfg), Workers: workers(cfg)}
+	o := engine.ModOptions{Size: modSize(flags, cfg, g), Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds, Seed: battleSeed(cfg), Workers: workers(cfg)}
 	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
 	if err != nil {
 		return bad(err)
