@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/luabind"
 )
@@ -18,21 +19,12 @@ func runMod(flags *pflag.FlagSet, c *commonFlags, name string, asJSON bool, stdo
 	if err != nil {
 		return err
 	}
-	var players []*luabind.Class
-	if flags.NArg() == 0 {
-		players = g.Players()
-		if len(players) == 0 {
-			return bad(fmt.Errorf("%s has no starting players", g.Dir))
-		}
+	players, err := gamePlayers(g, flags.Args())
+	if err != nil {
+		return err
 	}
-	for _, n := range flags.Args() {
-		p, err := g.Find(n)
-		if err != nil {
-			return bad(err)
-		}
-		players = append(players, p)
-	}
-	o := engine.ModOptions{Size: cfg.Arena.Size, Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds, Seed: battleSeed(cfg), Workers: workers(cfg)}
+	o := modOptions(cfg)
+	o.Seed, o.Workers = battleSeed(cfg), workers(cfg)
 	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
 	if err != nil {
 		return bad(err)
@@ -50,6 +42,18 @@ func runMod(flags *pflag.FlagSet, c *commonFlags, name string, asJSON bool, stdo
 		return fmt.Errorf("the battle stopped: %w", b.Err())
 	}
 	return err
+}
+
+// gamePlayers resolves PLAYER arguments among a game's players; none means
+// every starting player of the game.
+func gamePlayers(g *luabind.Game, names []string) ([]*luabind.Class, error) {
+	return choosePlayers(names, g.Players(), g.Find, fmt.Sprintf("%s has no starting players", g.Dir))
+}
+
+// modOptions are the options of a rule mod battle from the configuration;
+// the caller adds the seed and workers.
+func modOptions(cfg config.Config) engine.ModOptions {
+	return engine.ModOptions{Size: cfg.Arena.Size, Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds}
 }
 
 // modJSON is the contract of `run --game NAME --json`.
