@@ -14,8 +14,17 @@ import (
 //
 // A plain table keeps its entries in the order Lua's next gave them, which
 // is insertion order and so deterministic; the copy is rebuilt in that order.
+//
+// Plain scalars are the Lua values themselves (lua.LNumber, LString, LBool;
+// LNil is nil at the top): they are immutable, so any state may hold them,
+// and keeping them as they are spares boxing them again on both sides.
 type plainTable struct {
-	keys, vals []any
+	keys, vals []any // lua.LValue scalars or *plainTable
+	arr        int   // keys[:arr] are 1, 2, ... arr: the array part
+	strs       int   // string keys, to size the copy's hash part
+	size       int   // plainSize of the table
+	entries    int   // entries copied for it, nested tables included
+	height     int   // tables nested in it, itself included
 }
 
 // Bounds on one copied value, so a script cannot make the other side
@@ -27,28 +36,48 @@ const (
 
 var errNotPlain = errors.New("not plain data")
 
-// plainCopier turns Lua values into plain Go values, counting entries.
+// plainCopier turns Lua values into plain Go values, counting entries. A
+// table met again (the same canvas in four teams' views) is copied once:
+// done keeps the copies made, which stay valid as long as the Lua tables
+// are not changed, so one copier serves one batch of values read together.
 type plainCopier struct {
 	entries int
 	seen    map[*lua.LTable]bool
+	done    map[*lua.LTable]*plainTable
+}
+
+func newPlainCopier() *plainCopier {
+	return &plainCopier{seen: map[*lua.LTable]bool{}, done: map[*lua.LTable]*plainTable{}}
 }
 
 func toPlain(v lua.LValue) (any, error) {
-	c := plainCopier{seen: map[*lua.LTable]bool{}}
-	return c.value(v, 0)
+	return newPlainCopier().plain(v)
+}
+
+// plain copies one value; its entries are counted afresh.
+func (c *plainCopier) plain(v lua.LValue) (any, error) {
+	c.entries = 0
+	p, err := c.value(v, 0)
+	if p == lua.LNil {
+		p = nil
+	}
+	return p, err
 }
 
 func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 	switch x := v.(type) {
-	case *lua.LNilType:
-		return nil, nil
-	case lua.LBool:
-		return bool(x), nil
-	case lua.LNumber:
-		return float64(x), nil
-	case lua.LString:
-		return string(x), nil
+	case *lua.LNilType, lua.LBool, lua.LNumber, lua.LString:
+		return v, nil
 	case *lua.LTable:
+		if t, ok := c.done[x]; ok {
+			if depth+t.height > maxPlainDepth {
+				return nil, fmt.Errorf("%w: tables nested more than %d deep", errNotPlain, maxPlainDepth)
+			}
+			if c.entries += t.entries; c.entries > maxPlainEntries {
+				return nil, fmt.Errorf("%w: more than %d table entries", errNotPlain, maxPlainEntries)
+			}
+			return t, nil
+		}
 		if depth >= maxPlainDepth {
 			return nil, fmt.Errorf("%w: tables nested more than %d deep", errNotPlain, maxPlainDepth)
 		}
@@ -57,7 +86,9 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 		}
 		c.seen[x] = true
 		defer delete(c.seen, x)
-		t := &plainTable{}
+		first := c.entries
+		t := &plainTable{size: 1, height: 1}
+		inArray := true
 		for k, val := x.Next(lua.LNil); k != lua.LNil; k, val = x.Next(k) {
 			c.entries++
 			if c.entries > maxPlainEntries {
@@ -71,9 +102,28 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
+			if inArray {
+				if n, ok := k.(lua.LNumber); ok && n == lua.LNumber(t.arr+1) {
+					t.arr++
+				} else {
+					inArray = false
+				}
+			}
+			if _, ok := k.(lua.LString); ok {
+				t.strs++
+			}
+			t.size += sizeOf(pk) + sizeOf(pv)
+			if pt, ok := pv.(*plainTable); ok {
+				t.height = max(t.height, pt.height+1)
+			}
+			if pt, ok := pk.(*plainTable); ok {
+				t.height = max(t.height, pt.height+1)
+			}
 			t.keys = append(t.keys, pk)
 			t.vals = append(t.vals, pv)
 		}
+		t.entries = c.entries - first
+		c.done[x] = t
 		return t, nil
 	default:
 		return nil, fmt.Errorf("%w: a %s value", errNotPlain, v.Type())
@@ -85,6 +135,21 @@ func fromPlain(L *lua.LState, v any) lua.LValue {
 	switch x := v.(type) {
 	case nil:
 		return lua.LNil
+	case *plainTable:
+		t := L.CreateTable(min(x.arr, lua.MaxArrayIndex-1), x.strs)
+		for i, k := range x.keys {
+			val := x.vals[i]
+			if _, ok := val.(*plainTable); ok {
+				val = fromPlain(L, val)
+			}
+			if _, ok := k.(*plainTable); ok {
+				k = fromPlain(L, k)
+			}
+			t.RawSet(k.(lua.LValue), val.(lua.LValue))
+		}
+		return t
+	case lua.LValue:
+		return x
 	case bool:
 		return lua.LBool(x)
 	case float64:
@@ -93,32 +158,17 @@ func fromPlain(L *lua.LState, v any) lua.LValue {
 		return lua.LNumber(x)
 	case string:
 		return lua.LString(x)
-	case *plainTable:
-		arr := 0
-		for arr < len(x.keys) {
-			if f, ok := x.keys[arr].(float64); !ok || f != float64(arr+1) {
-				break
-			}
-			arr++
-		}
-		t := L.CreateTable(arr, len(x.keys)-arr)
-		for i, k := range x.keys {
-			t.RawSet(fromPlain(L, k), fromPlain(L, x.vals[i]))
-		}
-		return t
 	}
 	return lua.LNil
 }
 
-// plainSize estimates the entries of a plain value, to charge its copy.
-func plainSize(v any) int {
-	t, ok := v.(*plainTable)
-	if !ok {
-		return 1
+// sizeOf is plainSize of an element of a plain table.
+func sizeOf(v any) int {
+	if t, ok := v.(*plainTable); ok {
+		return t.size
 	}
-	n := 1
-	for i := range t.keys {
-		n += plainSize(t.keys[i]) + plainSize(t.vals[i])
-	}
-	return n
+	return 1
 }
+
+// plainSize estimates the entries of a plain value, to charge its copy.
+func plainSize(v any) int { return sizeOf(v) }

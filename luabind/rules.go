@@ -213,8 +213,9 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	}
 	r.calls = list
 	var calls []engine.Call
+	views := newPlainCopier() // a table in several views is copied once
 	for i := 1; i <= list.Len(); i++ {
-		c, err := r.call(list.RawGetInt(i), b.Teams())
+		c, err := r.call(list.RawGetInt(i), b.Teams(), views)
 		if err != nil {
 			return nil, fmt.Errorf("%s: call %d: %v", r.where(r.turns), i, err)
 		}
@@ -223,7 +224,7 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	return calls, nil
 }
 
-func (r *Rules) call(v lua.LValue, teams int) (engine.Call, error) {
+func (r *Rules) call(v lua.LValue, teams int, views *plainCopier) (engine.Call, error) {
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		return engine.Call{}, fmt.Errorf("is a %s, not a table", v.Type())
@@ -262,7 +263,7 @@ func (r *Rules) call(v lua.LValue, teams int) (engine.Call, error) {
 	default:
 		return c, errors.New("budget must be a number")
 	}
-	view, err := toPlain(t.RawGetString("view"))
+	view, err := views.plain(t.RawGetString("view"))
 	if err != nil {
 		return c, fmt.Errorf("view: %v", err)
 	}

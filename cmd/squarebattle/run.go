@@ -82,16 +82,21 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 
 // pickPlayers resolves PLAYER arguments; none means every starting player.
 func pickPlayers(cat *luabind.Catalog, names []string) ([]*luabind.Class, error) {
+	return choosePlayers(names, cat.Players(), cat.Find, "no starting players found")
+}
+
+// choosePlayers looks each name up with find; no names means all, and an
+// empty all is the error none.
+func choosePlayers(names []string, all []*luabind.Class, find func(string) (*luabind.Class, error), none string) ([]*luabind.Class, error) {
 	if len(names) == 0 {
-		players := cat.Players()
-		if len(players) == 0 {
-			return nil, bad(fmt.Errorf("no starting players found"))
+		if len(all) == 0 {
+			return nil, bad(errors.New(none))
 		}
-		return players, nil
+		return all, nil
 	}
 	var players []*luabind.Class
 	for _, n := range names {
-		p, err := cat.Find(n)
+		p, err := find(n)
 		if err != nil {
 			return nil, bad(err)
 		}

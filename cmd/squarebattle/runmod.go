@@ -15,21 +15,12 @@ import (
 
 // runMod plays one headless battle of a rule mod (run --game NAME).
 func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, stdout io.Writer) error {
-	var players []*luabind.Class
-	if flags.NArg() == 0 {
-		players = g.Players()
-		if len(players) == 0 {
-			return bad(fmt.Errorf("%s has no starting players", g.Dir))
-		}
+	players, err := gamePlayers(g, flags.Args())
+	if err != nil {
+		return err
 	}
-	for _, n := range flags.Args() {
-		p, err := g.Find(n)
-		if err != nil {
-			return bad(err)
-		}
-		players = append(players, p)
-	}
-	o := engine.ModOptions{Size: modSize(flags, cfg, g), Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds, Seed: battleSeed(cfg), Workers: workers(cfg)}
+	o := modOptions(flags, cfg, g)
+	o.Seed, o.Workers = battleSeed(cfg), workers(cfg)
 	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
 	if err != nil {
 		return bad(err)
@@ -47,6 +38,18 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 		return fmt.Errorf("the battle stopped: %w", b.Err())
 	}
 	return err
+}
+
+// gamePlayers resolves PLAYER arguments among a game's players; none means
+// every starting player of the game.
+func gamePlayers(g *luabind.Game, names []string) ([]*luabind.Class, error) {
+	return choosePlayers(names, g.Players(), g.Find, fmt.Sprintf("%s has no starting players", g.Dir))
+}
+
+// modOptions are the options of a rule mod battle from the configuration;
+// the caller adds the seed and workers.
+func modOptions(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game) engine.ModOptions {
+	return engine.ModOptions{Size: modSize(flags, cfg, g), Wrap: cfg.Arena.Wrap, Rounds: cfg.Rules.Rounds}
 }
 
 // modJSON is the contract of `run --game NAME --json`.

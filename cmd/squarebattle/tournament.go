@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,6 +50,11 @@ mod N is I) into --out; 'tournament merge' combines the slices into the
 standings of the whole run. --shard auto/N takes I from JOB_COMPLETION_INDEX
 (Kubernetes Indexed Job) or SLURM_ARRAY_TASK_ID (Slurm array).
 
+--game NAME plays a rule mod's players (e.g. paint) the same way; a
+battle ranks its teams by the winner the rules declared, then by the
+game's score columns in order (in solo: by the columns, seed by seed),
+and the standings show each column's mean instead of squares and survived.
+
 flags:`
 
 // tournamentCommand plays a tournament, or one shard of it, or merges
@@ -71,8 +77,8 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, tournamentUsage)
 		fs.PrintDefaults()
 	}
-	cfg, cat, err := parseAndLoad(fs, &c, args)
-	if err != nil {
+	game := fs.String("game", "", "play a rule mod's tournament: a folder of the scripts folder with a rules.lua (e.g. paint)")
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := out.check(); err != nil {
@@ -81,6 +87,33 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	format, err := tournament.ParseFormat(*formatName)
 	if err != nil {
 		return bad(err)
+	}
+	if *game != "" && *recordDir != "" {
+		return bad(errors.New("--record-dir does not record rule mods yet: leave it out with --game"))
+	}
+	var (
+		cfg     config.Config
+		cat     *luabind.Catalog
+		g       *luabind.Game
+		classes []*luabind.Class
+	)
+	if *game != "" {
+		if cfg, g, err = loadGame(fs, &c, *game); err != nil {
+			return err
+		}
+		cat = g.Catalog
+		classes, err = gamePlayers(g, fs.Args())
+	} else {
+		if cfg, err = loadConfig(fs, &c); err != nil {
+			return err
+		}
+		if cat, err = loadCatalog(cfg); err != nil {
+			return err
+		}
+		classes, err = pickPlayers(cat, fs.Args())
+	}
+	if err != nil {
+		return err
 	}
 	shard := tournament.Whole
 	if *shardFlag != "" {
@@ -93,10 +126,6 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		if out.file == "" {
 			return bad(errors.New("--shard needs --out FILE for the shard's results"))
 		}
-	}
-	classes, err := pickPlayers(cat, fs.Args())
-	if err != nil {
-		return err
 	}
 	if fs.NArg() == 0 {
 		for _, cls := range cat.All {
@@ -112,7 +141,10 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	for _, cls := range classes {
 		p.Players = append(p.Players, tournament.Player{ID: cls.ID, Name: cls.DisplayName()})
 	}
-	if p.Setup, err = setupOf(cfg); err != nil {
+	if g != nil {
+		p.Game, p.Columns = *game, g.Info.Columns
+	}
+	if p.Setup, err = setupOf(cfg, p.Game); err != nil {
 		return err
 	}
 	if err := p.Check(); err != nil {
@@ -121,18 +153,8 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if cfg.Seed == 0 {
 		fmt.Fprintf(stderr, "tournament: seed %d\n", p.Seed)
 	}
-	o := battleOptions(cfg)
 	schedule := p.Schedule()
-	// Build the first battle once: options no battle could use (too many
-	// teams for the arena) are one error now rather than one per battle.
-	b, err := gameBattle(cat, classes, o, schedule[0])
-	if err != nil {
-		return bad(err)
-	}
-	b.Close()
-
-	games := shard.Games(schedule)
-	prog := newProgress(stderr, len(games), *quiet)
+	var play tournament.Play
 	var rec *gameRecorder
 	if *recordDir != "" {
 		if err := os.MkdirAll(*recordDir, 0o755); err != nil {
@@ -140,7 +162,30 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		rec = &gameRecorder{cfg: cfg, dir: *recordDir}
 	}
-	results := tournament.Run(games, playGame(cat, classes, o, rec), tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
+	// Build the first battle once: options no battle could use (too many
+	// teams for the arena) are one error now rather than one per battle.
+	if g != nil {
+		o := modOptions(fs, cfg, g)
+		o.Workers = 1
+		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, schedule[0])
+		if err != nil {
+			return bad(err)
+		}
+		b.Close()
+		play = playModGame(g, classes, o, cfg.Limits.RulesInstructions)
+	} else {
+		o := battleOptions(cfg)
+		b, err := gameBattle(cat, classes, o, schedule[0])
+		if err != nil {
+			return bad(err)
+		}
+		b.Close()
+		play = playGame(cat, classes, o, rec)
+	}
+
+	games := shard.Games(schedule)
+	prog := newProgress(stderr, len(games), *quiet)
+	results := tournament.Run(games, play, tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
 	prog.finish()
 	if rec != nil {
 		for i, err := range rec.errs {
@@ -223,8 +268,10 @@ func battleOptions(cfg config.Config) engine.Options {
 
 // setupOf lists everything besides the schedule that decides a battle: the
 // arena, rules and limits, and a SHA-256 of every script (a player may
-// replicate into any of them). Shards must agree on all of it to merge.
-func setupOf(cfg config.Config) (map[string]string, error) {
+// replicate into any of them). For a rule mod (game not empty) it is the
+// game's name, its rules budget and every script of its folder, rules.lua
+// included. Shards must agree on all of it to merge.
+func setupOf(cfg config.Config, game string) (map[string]string, error) {
 	l := cfg.Limits
 	setup := map[string]string{
 		"arena.size":             strconv.Itoa(cfg.Arena.Size),
@@ -237,11 +284,18 @@ func setupOf(cfg config.Config) (map[string]string, error) {
 		"limits.script_bytes":    strconv.Itoa(l.ScriptBytes),
 		"limits.call_depth":      strconv.Itoa(l.CallDepth),
 	}
+	dir := "."
+	if game != "" {
+		delete(setup, "rules.replicate_rounds") // SquareBattle's rule
+		setup["game"] = game
+		setup["limits.rules_instructions"] = strconv.Itoa(l.RulesInstructions)
+		dir = game
+	}
 	fsys, _, err := scriptsFS(cfg)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := fs.ReadDir(fsys, ".")
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -249,12 +303,13 @@ func setupOf(cfg config.Config) (map[string]string, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, e.Name())
+		name := path.Join(dir, e.Name())
+		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return nil, err
 		}
 		sum := sha256.Sum256(data)
-		setup["script "+e.Name()] = "sha256:" + hex.EncodeToString(sum[:])
+		setup["script "+name] = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	return setup, nil
 }
@@ -275,6 +330,34 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 		}
 		return resultOf(rec.play(cat, g, b)), nil
 	}
+}
+
+// playModGame is playGame for a rule mod. A battle whose rules fail counts
+// for nobody.
+func playModGame(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int) tournament.Play {
+	return func(game tournament.Game) (tournament.Result, error) {
+		b, err := modGameBattle(g, classes, o, rulesBudget, game)
+		if err != nil {
+			return tournament.Result{}, err
+		}
+		defer b.Close()
+		for b.Step() {
+		}
+		if err := b.Err(); err != nil {
+			return tournament.Result{}, err
+		}
+		return resultOf(b.Snapshot()), nil
+	}
+}
+
+// modGameBattle builds a rule mod game's battle: Seats[t] plays team t.
+func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, game tournament.Game) (*luabind.ModBattle, error) {
+	players := make([]*luabind.Class, len(game.Seats))
+	for t, e := range game.Seats {
+		players[t] = classes[e]
+	}
+	o.Seed = game.Seed
+	return luabind.NewModBattle(g, players, o, rulesBudget)
 }
 
 // gameRecorder writes one replay per battle into a folder (--record-dir).
@@ -330,6 +413,9 @@ func gameBattle(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options
 }
 
 // resultOf turns a finished battle's snapshot into its tournament result.
+// A rule mod's teams also carry their score columns and whether they won;
+// their squares are the cells showing one of their units, and they all
+// lasted every round played.
 func resultOf(s *engine.Snapshot) tournament.Result {
 	r := tournament.Result{Rounds: s.Round, Teams: make([]tournament.TeamResult, len(s.Teams))}
 	for t, tv := range s.Teams {
@@ -344,6 +430,9 @@ func resultOf(s *engine.Snapshot) tournament.Result {
 				tr.Problem = strings.TrimSpace(p.Message)
 				break
 			}
+		}
+		if s.Columns != nil { // a rule mod
+			tr.Values, tr.Won = append([]int{}, tv.Values...), s.Winner == t
 		}
 		r.Teams[t] = tr
 	}

@@ -100,6 +100,9 @@ func title(s *tournament.Standings) string {
 	case tournament.Solo:
 		what = fmt.Sprintf("solo, %d players, %d battles each", len(p.Players), p.Games)
 	}
+	if p.Game != "" {
+		return fmt.Sprintf("Tournament of %s: %s, %d battles, seed %d", p.Game, what, s.Battles, p.Seed)
+	}
 	return fmt.Sprintf("Tournament: %s, %d battles, seed %d", what, s.Battles, p.Seed)
 }
 
@@ -111,6 +114,13 @@ func arena(s *tournament.Standings) string {
 		edges = "walled"
 	}
 	line := fmt.Sprintf("Arena %s×%s %s, %s rounds.", st["arena.size"], st["arena.size"], edges, st["rules.rounds"])
+	if cols := s.Params.Columns; len(cols) > 0 {
+		by := "A battle ranks its teams by the rules' winner, then"
+		if s.Params.Format == tournament.Solo {
+			by = "Players are compared seed by seed on"
+		}
+		line += fmt.Sprintf(" %s %s; the score columns are means per battle.", by, strings.Join(cols, ", then "))
+	}
 	if s.Failed > 0 {
 		line += fmt.Sprintf(" %d battles failed and count for nobody.", s.Failed)
 	}
@@ -120,18 +130,33 @@ func arena(s *tournament.Standings) string {
 const ratingNote = "Glicko-2 ratings (start 1500, RD 350), one rating period per round of the schedule; score counts a draw as half a win, with its Wilson 95% interval."
 
 // standingRow is one player's line as text, shared by the table and the
-// Markdown output.
+// Markdown output: for a rule mod, the mean of every score column takes the
+// place of squares and survived.
 func standingRow(p tournament.Standing) []string {
 	ci := "-"
 	if p.Games() > 0 {
 		ci = fmt.Sprintf("%.1f–%.1f%%", 100*p.Low, 100*p.High)
 	}
-	return []string{strconv.Itoa(p.Rank), p.Label, fmt.Sprintf("%.0f", p.Rating), fmt.Sprintf("%.0f", p.RD),
+	row := []string{strconv.Itoa(p.Rank), p.Label, fmt.Sprintf("%.0f", p.Rating), fmt.Sprintf("%.0f", p.RD),
 		strconv.Itoa(p.Battles), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses),
-		percent(p.Cell), ci, fmt.Sprintf("%.1f", p.MeanSquares), fmt.Sprintf("%.0f", p.MeanSurvived)}
+		percent(p.Cell), ci}
+	if p.MeanValues != nil {
+		for _, v := range p.MeanValues {
+			row = append(row, fmt.Sprintf("%.1f", v))
+		}
+		return row
+	}
+	return append(row, fmt.Sprintf("%.1f", p.MeanSquares), fmt.Sprintf("%.0f", p.MeanSurvived))
 }
 
-var standingHeader = []string{"rank", "player", "rating", "RD", "battles", "wins", "draws", "losses", "score", "95% CI", "squares", "survived"}
+// standingHeader names standingRow's cells.
+func standingHeader(p tournament.Params) []string {
+	head := []string{"rank", "player", "rating", "RD", "battles", "wins", "draws", "losses", "score", "95% CI"}
+	if len(p.Columns) > 0 {
+		return append(head, p.Columns...)
+	}
+	return append(head, "squares", "survived")
+}
 
 func percent(c tournament.Cell) string {
 	if c.Games() == 0 {
@@ -168,7 +193,7 @@ func writeTable(w io.Writer, s *tournament.Standings) error {
 	fmt.Fprintf(w, "%s\n%s\n%s\n\n", title(s), arena(s), ratingNote)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	tabRow := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
-	tabRow(standingHeader)
+	tabRow(standingHeader(s.Params))
 	for _, p := range s.Players {
 		tabRow(standingRow(p))
 	}
@@ -203,7 +228,7 @@ func writeMarkdown(w io.Writer, s *tournament.Standings) error {
 			mdRow(r)
 		}
 	}
-	rows := [][]string{standingHeader}
+	rows := [][]string{standingHeader(s.Params)}
 	for _, p := range s.Players {
 		rows = append(rows, standingRow(p))
 	}
@@ -219,6 +244,9 @@ func writeCSV(w io.Writer, s *tournament.Standings) error {
 	cw := csv.NewWriter(w)
 	head := []string{"rank", "id", "player", "rating", "rd", "volatility", "battles", "failed", "wins", "draws", "losses",
 		"score", "score_low", "score_high", "mean_squares", "mean_survived", "timeouts", "errors"}
+	for _, c := range s.Params.Columns {
+		head = append(head, "mean_"+c)
+	}
 	for _, p := range s.Players {
 		head = append(head, "vs "+p.Label)
 	}
@@ -228,6 +256,9 @@ func writeCSV(w io.Writer, s *tournament.Standings) error {
 		row := []string{strconv.Itoa(p.Rank), p.Player.ID, p.Label, f(p.Rating, 2), f(p.RD, 2), f(p.Volatility, 6),
 			strconv.Itoa(p.Battles), strconv.Itoa(p.Failed), strconv.Itoa(p.Wins), strconv.Itoa(p.Draws), strconv.Itoa(p.Losses),
 			f(p.Score, 4), f(p.Low, 4), f(p.High, 4), f(p.MeanSquares, 3), f(p.MeanSurvived, 3), strconv.Itoa(p.Timeouts), strconv.Itoa(p.Errors)}
+		for _, v := range p.MeanValues {
+			row = append(row, f(v, 3))
+		}
 		for _, c := range s.Matrix[i] {
 			cell := ""
 			if c.Games() > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -281,6 +282,111 @@ func TestTournamentRecordDir(t *testing.T) {
 		var verified bytes.Buffer
 		if err := verifyReplay(config.Default(), name, &verified); err != nil || !strings.HasPrefix(verified.String(), "identical") {
 			t.Errorf("%s does not verify: %v %s", name, err, verified.String())
+		}
+	}
+}
+
+// paintArgs keep the paint tournament tests short.
+func paintArgs(extra ...string) []string {
+	return append([]string{"tournament", "--game", "paint", "--seed", "42", "--rounds", "30"}, extra...)
+}
+
+// TestModTournament: a paint tournament against its goldens (table and
+// JSON), identical with one worker and with two, and its shards merged
+// identical to the one run.
+func TestModTournament(t *testing.T) {
+	koth := []string{"--format", "koth", "--games", "4", "random", "greedy", "random", "greedy"}
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"tournament-paint-koth.txt", koth},
+		{"tournament-paint-koth.json", append([]string{"--json"}, koth...)},
+		{"tournament-paint-solo.txt", []string{"--format", "solo", "--games", "2", "random", "greedy"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			var outs []string
+			for _, w := range []string{"1", "2"} {
+				code, out, errOut := runMain(t, paintArgs(append([]string{"--quiet", "--workers", w}, tc.args...)...)...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				outs = append(outs, out)
+			}
+			if outs[0] != outs[1] {
+				t.Errorf("workers 1 and 2 differ:\n%s\n%s", outs[0], outs[1])
+			}
+			golden(t, tc.golden, outs[0])
+		})
+	}
+
+	dir := t.TempDir()
+	file := func(name string) string { return filepath.Join(dir, name) }
+	rr := []string{"--quiet", "--format", "roundrobin", "--games", "1", "random", "greedy"}
+	code, whole, errOut := runMain(t, paintArgs(append([]string{"--out", file("whole.json")}, rr...)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var shards []string
+	for i := range 2 {
+		f := file(fmt.Sprintf("shard%d.json", i))
+		code, _, errOut := runMain(t, paintArgs(append([]string{"--shard", fmt.Sprintf("%d/2", i), "--out", f}, rr...)...)...)
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		shards = append(shards, f)
+	}
+	code, merged, errOut := runMain(t, append([]string{"tournament", "merge", "--out", file("merged.json")}, shards...)...)
+	if code != 0 || merged != whole {
+		t.Errorf("merge: exit %d: %s\n%s\none run:\n%s", code, errOut, merged, whole)
+	}
+	a, _ := os.ReadFile(file("whole.json"))
+	b, _ := os.ReadFile(file("merged.json"))
+	if !bytes.Equal(a, b) || len(a) == 0 {
+		t.Errorf("the merged results file differs from the one run's")
+	}
+	f, err := tournament.Decode("whole.json", bytes.NewReader(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := f.Params.Setup
+	if f.Params.Game != "paint" || setup["game"] != "paint" || !strings.HasPrefix(setup["script paint/rules.lua"], "sha256:") ||
+		!strings.HasPrefix(setup["script paint/random.lua"], "sha256:") || setup["limits.rules_instructions"] == "" {
+		t.Errorf("the setup lacks the game or its scripts: %v", setup)
+	}
+
+	// A shard of another game, or of SquareBattle, does not merge.
+	other := file("other.json")
+	if code, _, errOut := runMain(t, tournamentArgs("--quiet", "--format", "roundrobin", "--games", "1", "--shard", "1/2", "--out", other, "explorer", "wanderer")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, _, errOut = runMain(t, "tournament", "merge", shards[0], other)
+	if code != 2 || !strings.Contains(errOut, "not the same tournament") || !strings.Contains(errOut, "game is paint there, absent here") {
+		t.Errorf("merged a SquareBattle shard into paint: exit %d: %s", code, errOut)
+	}
+
+	// What a paint tournament refuses, in one line each.
+	for _, tc := range []struct{ name, want string }{
+		{"record-dir", "--record-dir does not record rule mods yet"},
+		{"too many teams", "paint takes one to four teams"},
+		{"no such game", `no game "nogame"`},
+		{"no such player", "explorer"},
+	} {
+		var args []string
+		switch tc.name {
+		case "record-dir":
+			args = paintArgs("--record-dir", file("replays"), "random", "greedy")
+		case "too many teams":
+			args = paintArgs("--format", "koth", "random", "random", "random", "random", "random")
+		case "no such game":
+			args = []string{"tournament", "--game", "nogame", "--seed", "1"}
+		case "no such player":
+			args = paintArgs("random", "explorer")
+		}
+		code, _, errOut := runMain(t, args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%s: exit %d: %q", tc.name, code, errOut)
 		}
 	}
 }

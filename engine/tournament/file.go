@@ -165,6 +165,11 @@ func (f *File) check(schedule []Game) error {
 		case r.Error == "" && len(r.Teams) != len(g.Seats):
 			return fmt.Errorf("game %d has %d teams, but the schedule seats %d", r.Game, len(r.Teams), len(g.Seats))
 		}
+		for t, tr := range r.Teams {
+			if len(tr.Values) != len(f.Params.Columns) {
+				return fmt.Errorf("game %d: team %d has %d score values, but the game has %d columns", r.Game, t, len(tr.Values), len(f.Params.Columns))
+			}
+		}
 	}
 	if len(f.Results) < len(want) {
 		return fmt.Errorf("shard %s lacks %s", f.Shard, listGames(missing(want, f.Results), len(schedule)))
@@ -332,10 +337,12 @@ func diff(a, b Params) (field, va, vb string, differs bool) {
 		name   string
 		va, vb any
 	}{
+		{"game", orNone(a.Game, a.Game != ""), orNone(b.Game, b.Game != "")},
 		{"format", a.Format, b.Format},
 		{"games", a.Games, b.Games},
 		{"seed", a.Seed, b.Seed},
 		{"players", playerIDs(a.Players), playerIDs(b.Players)},
+		{"columns", strings.Join(a.Columns, " "), strings.Join(b.Columns, " ")},
 	}
 	for _, f := range fields {
 		if sa, sb := fmt.Sprint(f.va), fmt.Sprint(f.vb); sa != sb {

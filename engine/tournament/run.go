@@ -19,6 +19,11 @@ type TeamResult struct {
 	Errors     int `json:"errors"`
 	// Problem is the team's first script problem, "file:line: message".
 	Problem string `json:"problem,omitempty"`
+	// Values are a rule mod team's score columns (Params.Columns) at the
+	// end; Won is set on the team the battle's rules declared the winner.
+	// SquareBattle results have neither.
+	Values []int `json:"values,omitempty"`
+	Won    bool  `json:"won,omitempty"`
 }
 
 // Result is how one battle ended: Teams[t] is team t, played by the

@@ -63,6 +63,12 @@ type Params struct {
 	Games   int      `json:"games"` // per pair (roundrobin), in all (koth), per player (solo)
 	Seed    uint64   `json:"seed"`
 	Players []Player `json:"players"`
+	// Game is the rule mod played (the --game folder name); empty for
+	// SquareBattle. Columns are its score columns, the first deciding the
+	// winner: with them, teams are ranked by their score columns instead of
+	// squares and survival (see Ranking).
+	Game    string   `json:"game,omitempty"`
+	Columns []string `json:"columns,omitempty"`
 	// Setup is everything else that decides a battle's outcome (arena,
 	// rules, limits, a hash of every script), as key and value. The
 	// package does not read it; Merge insists it is equal in every file.
@@ -81,6 +87,9 @@ func (p Params) Check() error {
 	}
 	if p.Games < 1 {
 		return &ParamError{"games", fmt.Sprintf("must be at least 1 (got %d)", p.Games)}
+	}
+	if p.Game != "" && len(p.Columns) == 0 {
+		return &ParamError{"columns", fmt.Sprintf("game %s has no score columns", p.Game)}
 	}
 	if len(p.Players) < minPlayers {
 		return &ParamError{"players", fmt.Sprintf("%s needs at least %d players (got %d)", p.Format, minPlayers, len(p.Players))}

@@ -73,16 +73,21 @@ type Standing struct {
 	Cell
 	// Score is the win rate with draws as half; Low and High its Wilson
 	// 95% interval.
-	Score        float64 `json:"score"`
-	Low          float64 `json:"low"`
-	High         float64 `json:"high"`
+	Score float64 `json:"score"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	// MeanSquares is the mean of squares at the end; for a rule mod, of
+	// the first score column (as MeanValues[0]).
 	MeanSquares  float64 `json:"mean_squares"`
 	MeanSurvived float64 `json:"mean_survived"` // rounds
-	Rating       float64 `json:"rating"`
-	RD           float64 `json:"rd"`
-	Volatility   float64 `json:"volatility"`
-	Timeouts     int     `json:"timeouts"`
-	Errors       int     `json:"errors"`
+	// MeanValues are a rule mod's score columns (Params.Columns), each
+	// averaged over the player's battles.
+	MeanValues []float64 `json:"mean_values,omitempty"`
+	Rating     float64   `json:"rating"`
+	RD         float64   `json:"rd"`
+	Volatility float64   `json:"volatility"`
+	Timeouts   int       `json:"timeouts"`
+	Errors     int       `json:"errors"`
 	// Problem is the first script problem the player's teams met, in
 	// schedule order.
 	Problem string `json:"problem,omitempty"`
@@ -112,9 +117,9 @@ type pairing struct {
 	s           float64
 }
 
-// compare orders two teams: more squares first, then later wipe-out
-// (surviving counts as lasting every round played). It returns 1 when a
-// did better, 0.5 for a tie, 0 when b did.
+// compare orders two teams of SquareBattle: more squares first, then
+// later wipe-out (surviving counts as lasting every round played). It
+// returns 1 when a did better, 0.5 for a tie, 0 when b did.
 func compare(a, b TeamResult) float64 {
 	switch {
 	case a.Squares != b.Squares:
@@ -123,6 +128,33 @@ func compare(a, b TeamResult) float64 {
 		return b2f(a.Survived > b.Survived)
 	}
 	return 0.5
+}
+
+// compareValues orders two teams of a rule mod: the winner the rules
+// declared first (not in solo, where every team plays alone), then the
+// score columns in order, higher first.
+func compareValues(a, b TeamResult, solo bool) float64 {
+	if !solo && a.Won != b.Won {
+		return b2f(a.Won)
+	}
+	for i := 0; i < len(a.Values) && i < len(b.Values); i++ {
+		if a.Values[i] != b.Values[i] {
+			return b2f(a.Values[i] > b.Values[i])
+		}
+	}
+	return 0.5
+}
+
+// Compare orders two teams of one ranking group (one battle, or in solo
+// one seed): 1 when a did better, 0.5 for a tie, 0 when b did. Every
+// pairwise result, and so the win rates and ratings, comes from it: a game
+// that ranks its teams some other way plugs in here (and, for a final
+// ranking other than by rating, at the end of Compute).
+func (p Params) Compare(a, b TeamResult) float64 {
+	if len(p.Columns) > 0 {
+		return compareValues(a, b, p.Format == Solo)
+	}
+	return compare(a, b)
 }
 
 func b2f(b bool) float64 {
@@ -142,6 +174,9 @@ func Compute(p Params, results []Result) *Standings {
 	labels := Labels(p.Players)
 	for e := range st {
 		st[e] = Standing{Entrant: e, Player: p.Players[e], Label: labels[e]}
+		if len(p.Columns) > 0 {
+			st[e].MeanValues = make([]float64, len(p.Columns))
+		}
 	}
 	out := &Standings{Params: p, Battles: len(schedule)}
 	matrix := make([][]Cell, n)
@@ -155,7 +190,7 @@ func Compute(p Params, results []Result) *Standings {
 		for i := range group {
 			for j := i + 1; j < len(group); j++ {
 				a, b := group[i], group[j]
-				s := compare(a.team, b.team)
+				s := p.Compare(a.team, b.team)
 				pairs = append(pairs, pairing{round, a.entrant, b.entrant, s}, pairing{round, b.entrant, a.entrant, 1 - s})
 			}
 		}
@@ -176,6 +211,11 @@ func Compute(p Params, results []Result) *Standings {
 				s.Battles++
 				s.MeanSquares += float64(tr.Squares)
 				s.MeanSurvived += float64(tr.Survived)
+				for c := range s.MeanValues {
+					if c < len(tr.Values) {
+						s.MeanValues[c] += float64(tr.Values[c])
+					}
+				}
 				s.Timeouts += tr.Timeouts
 				s.Errors += tr.Errors
 				if s.Problem == "" {
@@ -211,6 +251,12 @@ func Compute(p Params, results []Result) *Standings {
 		if s.Battles > 0 {
 			s.MeanSquares /= float64(s.Battles)
 			s.MeanSurvived /= float64(s.Battles)
+			for c := range s.MeanValues {
+				s.MeanValues[c] /= float64(s.Battles)
+			}
+		}
+		if len(s.MeanValues) > 0 {
+			s.MeanSquares = s.MeanValues[0]
 		}
 		s.Score = s.Cell.Rate()
 		s.Low, s.High = Wilson(s.Score*float64(s.Games()), float64(s.Games()), Z95)

@@ -398,3 +398,71 @@ func TestDecode(t *testing.T) {
 		t.Errorf("junk: %v", err)
 	}
 }
+
+// TestModRanking: with score columns, teams rank by the rules' winner, then
+// by the columns in order (higher first); solo leaves the winner out and
+// compares the columns seed by seed. The mean of the first column stands
+// in for squares.
+func TestModRanking(t *testing.T) {
+	p := params(KOTH, 1, 3)
+	p.Game, p.Columns = "paint", []string{"area", "painted"}
+	tr := func(won bool, v ...int) TeamResult { return TeamResult{Values: v, Won: won, Squares: 8} }
+	cmp := []struct {
+		name string
+		a, b TeamResult
+		want float64
+	}{
+		{"first column decides", tr(false, 10, 1), tr(false, 9, 50), 1},
+		{"then the second", tr(false, 10, 1), tr(false, 10, 2), 0},
+		{"all equal is a draw", tr(false, 10, 2), tr(false, 10, 2), 0.5},
+		{"the declared winner first", tr(true, 1, 1), tr(false, 10, 10), 1},
+	}
+	for _, c := range cmp {
+		if got := p.Compare(c.a, c.b); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if solo := (Params{Format: Solo, Columns: p.Columns}); solo.Compare(tr(true, 1), tr(false, 2)) != 0 {
+		t.Errorf("solo ranks by the declared winner")
+	}
+	if (Params{}).Compare(tr(false, 100), TeamResult{Squares: 9}) != 0 {
+		t.Errorf("SquareBattle ranks by score columns")
+	}
+
+	// Entrant e scores (e, 100-e) each battle: the first column ranks them.
+	play := func(g Game) (Result, error) {
+		r := Result{Rounds: 10}
+		for _, e := range g.Seats {
+			r.Teams = append(r.Teams, TeamResult{Values: []int{e, 100 - e}, Won: e == 2, Survived: 10, Squares: 8})
+		}
+		return r, nil
+	}
+	p = params(KOTH, 3, 3)
+	p.Game, p.Columns = "paint", []string{"area", "painted"}
+	s := Compute(p, Run(p.Schedule(), play, RunOptions{Workers: 2}))
+	for i, want := range []int{2, 1, 0} {
+		st := s.Players[i]
+		if st.Entrant != want || st.MeanSquares != float64(want) || len(st.MeanValues) != 2 || st.MeanValues[1] != float64(100-want) {
+			t.Errorf("rank %d: %+v, want entrant %d", i+1, st, want)
+		}
+	}
+	if s.Players[0].Wins != 6 || s.Players[2].Losses != 6 {
+		t.Errorf("wins %d, losses %d", s.Players[0].Wins, s.Players[2].Losses)
+	}
+
+	// A results file whose teams lack the columns is refused.
+	f := &File{Version: FileVersion, Params: p, Shard: Whole, Results: Run(p.Schedule(), fakePlay, RunOptions{})}
+	var buf bytes.Buffer
+	if err := f.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode("x.json", &buf); err == nil || !strings.Contains(err.Error(), "score values") {
+		t.Errorf("decoded results without score values: %v", err)
+	}
+	// Nor do two games merge.
+	other := *f
+	other.Params.Game = "snake"
+	if _, _, _, ok := diff(other.Params, f.Params); !ok {
+		t.Errorf("two games do not differ")
+	}
+}

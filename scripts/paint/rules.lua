@@ -39,26 +39,50 @@ local function draw(game, x, y)
   if p >= 0 then game.set(y, x, p, "trail") else game.set(y, x) end
 end
 
+-- painted[t+1] counts the cells of team t's colour, kept up to date by
+-- recolour.
+local painted = {}
+
+local function recolour(c, team)
+  local old = paint[c]
+  if old == team then return end
+  if old >= 0 then painted[old + 1] = painted[old + 1] - 1 end
+  painted[team + 1] = painted[team + 1] + 1
+  paint[c] = team
+end
+
+-- The flood fill's scratch, kept from tick to tick (setup fills both, so
+-- no tick grows them): seen[c] == stamp marks a cell visited this tick.
+local seen, stack, stamp = {}, {}, 0
+
 -- largest returns, per team, the size of its largest 4-connected area.
+-- (It runs every tick over the whole canvas: the hot loop keeps what it
+-- reads in locals.)
 local function largest(teams)
-  local best, seen, stack = {}, {}, {}
+  stamp = stamp + 1
+  local best, seen, stack, mark = {}, seen, stack, stamp
+  local paint, size, last = paint, SIZE, SIZE * SIZE
+  local xmax = size - 1
   for t = 1, teams do best[t] = 0 end
-  for start = 1, SIZE * SIZE do
+  for start = 1, last do
     local team = paint[start]
-    if team >= 0 and not seen[start] then
-      seen[start] = true
+    if team >= 0 and seen[start] ~= mark then
+      seen[start] = mark
       local n, top = 0, 1
       stack[1] = start
       while top > 0 do
         local c = stack[top]
         top = top - 1
         n = n + 1
-        local i = c - 1
-        local x, y = i % SIZE, (i - i % SIZE) / SIZE
-        if x > 0 and paint[c - 1] == team and not seen[c - 1] then seen[c - 1] = true; top = top + 1; stack[top] = c - 1 end
-        if x < SIZE - 1 and paint[c + 1] == team and not seen[c + 1] then seen[c + 1] = true; top = top + 1; stack[top] = c + 1 end
-        if y > 0 and paint[c - SIZE] == team and not seen[c - SIZE] then seen[c - SIZE] = true; top = top + 1; stack[top] = c - SIZE end
-        if y < SIZE - 1 and paint[c + SIZE] == team and not seen[c + SIZE] then seen[c + SIZE] = true; top = top + 1; stack[top] = c + SIZE end
+        local x = (c - 1) % size
+        local d = c - 1
+        if x > 0 and paint[d] == team and seen[d] ~= mark then seen[d] = mark; top = top + 1; stack[top] = d end
+        d = c + 1
+        if x < xmax and paint[d] == team and seen[d] ~= mark then seen[d] = mark; top = top + 1; stack[top] = d end
+        d = c - size
+        if d > 0 and paint[d] == team and seen[d] ~= mark then seen[d] = mark; top = top + 1; stack[top] = d end
+        d = c + size
+        if d <= last and paint[d] == team and seen[d] ~= mark then seen[d] = mark; top = top + 1; stack[top] = d end
       end
       if n > best[team + 1] then best[team + 1] = n end
     end
@@ -69,12 +93,6 @@ end
 local function score(game)
   local teams = game.teams()
   local best = largest(teams)
-  local painted = {}
-  for t = 1, teams do painted[t] = 0 end
-  for c = 1, SIZE * SIZE do
-    local p = paint[c]
-    if p >= 0 then painted[p + 1] = painted[p + 1] + 1 end
-  end
   for t = 1, teams do
     game.score(t - 1, "area", best[t])
     game.score(t - 1, "painted", painted[t])
@@ -91,14 +109,15 @@ return {
   setup = function(game)
     if game.size() ~= SIZE then error("paint is played on a " .. SIZE .. "×" .. SIZE .. " board (arena.size)") end
     if game.teams() > 4 then error("paint takes one to four teams") end
-    for c = 1, SIZE * SIZE do paint[c] = -1 end
+    for c = 1, SIZE * SIZE do paint[c], seen[c], stack[c] = -1, 0, 0 end
+    for t = 1, game.teams() do painted[t] = 0 end
     for t = 0, game.teams() - 1 do
       local centre = CENTRES[t + 1]
       workers[t + 1] = {}
       for w = 1, WORKERS do
         local x, y = centre[1] + RING[w][1], centre[2] + RING[w][2]
         workers[t + 1][w] = { x = x, y = y }
-        paint[cell(x, y)] = t
+        recolour(cell(x, y), t)
         game.set(y, x, t, "unit")
       end
     end
@@ -170,7 +189,7 @@ return {
       local t = (id - 1 - (id - 1) % WORKERS) / WORKERS
       local w = (id - 1) % WORKERS + 1
       workers[t + 1][w].x, workers[t + 1][w].y = p[1], p[2]
-      paint[cell(p[1], p[2])] = t
+      recolour(cell(p[1], p[2]), t)
     end
     for id, p in pairs(to) do
       local t = (id - 1 - (id - 1) % WORKERS) / WORKERS
