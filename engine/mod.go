@@ -330,11 +330,17 @@ func (m *ModBattle) Winner() int {
 	if m.board.decided {
 		return m.board.winner
 	}
-	if len(m.board.columns) == 0 {
-		return -1
-	}
+	return modWinner(m.board.values)
+}
+
+// modWinner is the team with the highest first score column, or -1 for a
+// tie or a game without columns.
+func modWinner(values [][]int) int {
 	best, winner := 0, -1
-	for t, v := range m.board.values {
+	for t, v := range values {
+		if len(v) == 0 {
+			return -1
+		}
 		switch {
 		case t == 0 || v[0] > best:
 			best, winner = v[0], t
