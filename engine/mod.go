@@ -39,6 +39,9 @@ func (m Mark) Style() Style { return Style(m >> 8) }
 // Value returns the mark's value.
 func (m Mark) Value() uint8 { return uint8(m) }
 
+// Valid reports whether the mark's style is one of the styles.
+func (m Mark) Valid() bool { return m.Style() < styleCount }
+
 // Call asks one player for an answer: a team's strategy (games with one
 // call per team) or one unit's script (games with one call per unit).
 type Call struct {

@@ -39,22 +39,10 @@ func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config,
 	if err != nil {
 		return cfg, nil, err
 	}
-	fsys, dir, err := scriptsFS(cfg)
+	sub, gameDir, err := gameFS(cfg, name)
 	if err != nil {
 		return cfg, nil, err
 	}
-	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-		return cfg, nil, bad(fmt.Errorf("--game %q: a game is a folder name", name))
-	}
-	sub, err := fs.Sub(fsys, name)
-	if err == nil {
-		_, err = fs.Stat(sub, luabind.RulesFile)
-	}
-	if err != nil {
-		known := games(fsys)
-		return cfg, nil, bad(fmt.Errorf("no game %q in %s (games there: %s; without --game, SquareBattle)", name, dir, strings.Join(known, ", ")))
-	}
-	gameDir := path.Join(dir, name)
 	data, err := fs.ReadFile(sub, gameDefaults)
 	switch {
 	case err == nil:
@@ -71,4 +59,24 @@ func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config,
 		return cfg, nil, bad(err)
 	}
 	return cfg, g, nil
+}
+
+// gameFS finds the folder of the rule mod name in the scripts folder.
+func gameFS(cfg config.Config, name string) (fs.FS, string, error) {
+	fsys, dir, err := scriptsFS(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return nil, "", bad(fmt.Errorf("--game %q: a game is a folder name", name))
+	}
+	sub, err := fs.Sub(fsys, name)
+	if err == nil {
+		_, err = fs.Stat(sub, luabind.RulesFile)
+	}
+	if err != nil {
+		known := games(fsys)
+		return nil, "", bad(fmt.Errorf("no game %q in %s (games there: %s; without --game, SquareBattle)", name, dir, strings.Join(known, ", ")))
+	}
+	return sub, path.Join(dir, name), nil
 }

@@ -31,10 +31,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *game != "" {
-		if *mapFile != "" || *record != "" {
-			return bad(errors.New("--map and --record do not work with rule mods yet"))
+		if *mapFile != "" {
+			return bad(errors.New("--map does not work with rule mods yet"))
 		}
-		return runMod(fs, &c, *game, *asJSON, stdout, stderr)
+		return runMod(fs, &c, *game, *asJSON, *record, stdout, stderr)
 	}
 	cfg, err := loadConfig(fs, &c)
 	if err != nil {
