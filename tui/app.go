@@ -21,6 +21,9 @@ type Options struct {
 	NewSeed func() uint64
 	// Start, when set, skips the lobby and starts this battle at once.
 	Start *Setup
+	// Game is the lobby's game at first (a GameSource's game ID; "" is
+	// SquareBattle). Start.Game overrides it.
+	Game string
 	// Paused starts battles paused (for tests and demos).
 	Paused bool
 	// Shown, when set, is called on the UI goroutine after every frame is
@@ -136,7 +139,7 @@ func (a *App) Run() (err error) {
 			return err
 		}
 	default:
-		a.initGames("")
+		a.initGames(a.o.Game)
 	}
 	events := make(chan tcell.Event, 64)
 	quit := make(chan struct{})

@@ -15,6 +15,7 @@ import (
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/scripts"
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 // diskCopy copies the shipped players into a fresh folder.
@@ -250,4 +251,52 @@ func verifyCopy(t *testing.T, file string, prepare func(t *testing.T, dir, file 
 	var out bytes.Buffer
 	err := verifyReplay(cfg, f, &out)
 	return d, &out, err
+}
+
+// TestPlaySourceGames: the terminal UI's source offers paint with its
+// game.yaml defaults and its players (not its rules), and a paint battle
+// it builds records a replay that verifies, as the UI's w key saves it.
+func TestPlaySourceGames(t *testing.T) {
+	dir := diskCopy(t)
+	cfg := config.Default()
+	cfg.Scripts = dir
+	cat, err := loadCatalog(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := newPlaySource(cfg, cat, nil, nil)
+	gs := src.Games()
+	if len(gs) != 2 || gs[0].ID != "" || gs[1].ID != "paint" || gs[1].Size != 40 || gs[1].Rounds != 500 {
+		t.Fatalf("games %+v", gs)
+	}
+	var ids []string
+	for _, e := range src.GameEntries("paint") {
+		ids = append(ids, e.ID)
+	}
+	if strings.Join(ids, " ") != "greedy random" {
+		t.Errorf("paint's players %v", ids)
+	}
+	b, err := src.NewBattle(tui.Setup{Game: "paint", Players: []string{"random", "greedy"}, Size: 40, Rounds: 30, Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	file := filepath.Join(t.TempDir(), "ui.sbr")
+	f, err := replay.Create(file, b.Header(), b.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := b.Recorder()
+	for b.Step() {
+		l := rec.Next()
+		f.Round(&l)
+	}
+	f.End(b.Snapshot(), replay.EndReason(b.Snapshot()))
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := verifyReplay(cfg, file, &out); err != nil || !strings.HasPrefix(out.String(), "identical: 30 rounds") {
+		t.Fatalf("verify: %v %q", err, out.String())
+	}
 }
