@@ -246,3 +246,23 @@ func TestMarkLooks(t *testing.T) {
 		t.Errorf("the densest ground is %q", g)
 	}
 }
+
+// TestPaintReplay: a recorded paint battle plays in the replay viewer with
+// the game's columns, and ends as the battle did, named winner included.
+func TestPaintReplay(t *testing.T) {
+	src := newGameSource(t)
+	want := headless(t, src, paintSetup)
+	name := recordBattle(t, src, paintSetup)
+	rep := openReplay(t, name)
+	s := open(t, 120, 40, "", Options{Replay: rep, ReplayFile: name, Paused: true})
+	s.waitText("Round 0/80")
+	s.keys("g80")
+	s.key(tcell.KeyEnter)
+	text := s.waitText("r watch again")
+	if got, end := s.lastSnap(), want[len(want)-1]; !reflect.DeepEqual(got, end) {
+		t.Errorf("the replay ends round %d winner %d %+v; the battle round %d winner %d %+v", got.Round, got.Winner, got.Teams, end.Round, end.Winner, end.Teams)
+	}
+	if !strings.Contains(text, "wins with area") || !strings.Contains(text, "Painted") {
+		t.Errorf("the end of a paint replay:\n%s", text)
+	}
+}
