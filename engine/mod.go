@@ -39,6 +39,9 @@ func (m Mark) Style() Style { return Style(m >> 8) }
 // Value returns the mark's value.
 func (m Mark) Value() uint8 { return uint8(m) }
 
+// Valid reports whether the mark's style is one of the styles.
+func (m Mark) Valid() bool { return m.Style() < styleCount }
+
 // Call asks one player for an answer: a team's strategy (games with one
 // call per team) or one unit's script (games with one call per unit).
 type Call struct {
@@ -357,11 +360,17 @@ func (m *ModBattle) Winner() int {
 	if m.board.decided {
 		return m.board.winner
 	}
-	if len(m.board.columns) == 0 {
-		return -1
-	}
+	return modWinner(m.board.values)
+}
+
+// modWinner is the team with the highest first score column, or -1 for a
+// tie or a game without columns.
+func modWinner(values [][]int) int {
 	best, winner := 0, -1
-	for t, v := range m.board.values {
+	for t, v := range values {
+		if len(v) == 0 {
+			return -1
+		}
 		switch {
 		case t == 0 || v[0] > best:
 			best, winner = v[0], t

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // RoundLog is what one round changed: enough to turn the picture of the
 // battle after the previous round into the picture after this one, plus the
 // events people want to read (who was born, who died and by whose hand, who
@@ -14,6 +16,22 @@ type RoundLog struct {
 	Deaths   []DeathEvent
 	Faults   []FaultEvent // teams that lost turns or had faults this round
 	Problems []Problem    // problems reported this round (a sample, see Recorder)
+	// A rule mod's rounds also carry how cells are drawn and the score
+	// columns; SquareBattle's leave both nil.
+	Marks  []MarkChange // cells whose mark changed, ascending by cell
+	Values []TeamValues // teams whose score columns changed, ascending by team
+}
+
+// MarkChange is a cell of a rule mod's board and its new mark.
+type MarkChange struct {
+	Cell int32
+	Mark Mark
+}
+
+// TeamValues is a team's score columns after a round, all of them.
+type TeamValues struct {
+	Team   int
+	Values []int
 }
 
 // CellChange is a cell and the team now on it (Empty when none).
@@ -58,8 +76,12 @@ type FaultEvent struct {
 // directly, so it belongs to the goroutine that steps the battle: call Next
 // right after every Step that played a round.
 type Recorder struct {
-	b        *Battle
+	b        *Battle    // a SquareBattle battle, or
+	m        *ModBattle // a rule mod battle
+	pl       *problemLog
 	cells    []int32
+	marks    []Mark  // rule mods
+	values   [][]int // rule mods
 	stats    []Stats
 	firsts   int // first problems already recorded
 	problems int // problems ever added, as of the last record
@@ -68,9 +90,23 @@ type Recorder struct {
 // NewRecorder starts recording a battle from its current state, normally
 // before its first round.
 func NewRecorder(b *Battle) *Recorder {
-	r := &Recorder{b: b, cells: make([]int32, len(b.grid)), stats: append([]Stats(nil), b.stats...)}
+	r := &Recorder{b: b, pl: &b.problems, cells: make([]int32, len(b.grid)), stats: append([]Stats(nil), b.stats...)}
 	b.cellsInto(r.cells)
 	r.firsts, r.problems = len(b.problems.first), b.problems.n
+	return r
+}
+
+// NewModRecorder starts recording a rule mod battle from its current
+// state, normally before its first round. Its logs carry cell, mark and
+// score changes and lost turns; a rule mod has no births or deaths.
+func NewModRecorder(m *ModBattle) *Recorder {
+	bd := &m.board
+	r := &Recorder{m: m, pl: &m.problems, cells: append([]int32(nil), bd.cells...), marks: append([]Mark(nil), bd.marks...),
+		stats: append([]Stats(nil), m.stats...)}
+	for _, v := range bd.values {
+		r.values = append(r.values, append([]int(nil), v...))
+	}
+	r.firsts, r.problems = len(m.problems.first), m.problems.n
 	return r
 }
 
@@ -86,6 +122,9 @@ func (b *Battle) cellsInto(dst []int32) {
 
 // Next returns the log of the round just played.
 func (r *Recorder) Next() RoundLog {
+	if r.m != nil {
+		return r.nextMod()
+	}
 	b := r.b
 	l := RoundLog{Round: b.round}
 	for i, id := range b.grid {
@@ -113,11 +152,41 @@ func (r *Recorder) Next() RoundLog {
 			}
 			l.Deaths = append(l.Deaths, DeathEvent{Team: t, Cell: x.Row*b.size + x.Col, Killer: x.Killer, Kind: kind})
 		}
-		now, was := b.stats[t], r.stats[t]
-		if now.Timeouts != was.Timeouts || now.Errors != was.Errors {
-			l.Faults = append(l.Faults, FaultEvent{Team: t, Timeouts: now.Timeouts - was.Timeouts, Errors: now.Errors - was.Errors})
+		r.faults(&l, t, b.stats[t])
+	}
+	l.Problems = r.newProblems()
+	return l
+}
+
+// faults adds team t's lost turns since the last record to l.
+func (r *Recorder) faults(l *RoundLog, t int, now Stats) {
+	was := r.stats[t]
+	if now.Timeouts != was.Timeouts || now.Errors != was.Errors {
+		l.Faults = append(l.Faults, FaultEvent{Team: t, Timeouts: now.Timeouts - was.Timeouts, Errors: now.Errors - was.Errors})
+	}
+	r.stats[t] = now
+}
+
+// nextMod is Next for a rule mod battle.
+func (r *Recorder) nextMod() RoundLog {
+	bd := &r.m.board
+	l := RoundLog{Round: bd.round}
+	for i, team := range bd.cells {
+		if r.cells[i] != team {
+			r.cells[i] = team
+			l.Changes = append(l.Changes, CellChange{Cell: int32(i), Team: team})
 		}
-		r.stats[t] = now
+		if m := bd.marks[i]; r.marks[i] != m {
+			r.marks[i] = m
+			l.Marks = append(l.Marks, MarkChange{Cell: int32(i), Mark: m})
+		}
+	}
+	for t, v := range bd.values {
+		if !slices.Equal(r.values[t], v) {
+			copy(r.values[t], v)
+			l.Values = append(l.Values, TeamValues{Team: t, Values: append([]int(nil), v...)})
+		}
+		r.faults(&l, t, r.m.stats[t])
 	}
 	l.Problems = r.newProblems()
 	return l
@@ -128,7 +197,7 @@ func (r *Recorder) Next() RoundLog {
 // A round with more problems than the engine keeps loses the middle ones,
 // as the live view does.
 func (r *Recorder) newProblems() []Problem {
-	pl := &r.b.problems
+	pl := r.pl
 	added := pl.n - r.problems
 	if added == 0 {
 		return nil

@@ -22,8 +22,9 @@ type Timeline struct {
 	// logs[i] is the log of round keys[0].round+1+i.
 	logs []RoundLog
 	cur  keyframe // state after the last round added
-	// squares[t][r] is team t's square count after round r (all rounds
-	// ever added, kept by Trim: it is small and the trend needs it).
+	// squares[t][r] is team t's square count after round r (in a rule
+	// mod, its first score column): all rounds ever added, kept by Trim:
+	// it is small and the trend needs it.
 	squares [][]int32
 	// problems holds every recorded problem in order; firsts the indexes
 	// of the first problem of each (team, class).
@@ -31,6 +32,10 @@ type Timeline struct {
 	firsts    []int
 	seenFirst map[[2]int]bool
 	ended     bool
+	// winner, when decided, is the winner End was told (a rule mod's rules
+	// may name one the scores do not show).
+	winner  int
+	decided bool
 }
 
 type keyframe struct {
@@ -38,15 +43,41 @@ type keyframe struct {
 	cells      []int32
 	stats      []Stats
 	eliminated []int
+	// A rule mod's marks and score columns; nil in SquareBattle.
+	marks  []Mark
+	values [][]int
 }
 
 func (k *keyframe) clone() keyframe {
-	return keyframe{
+	c := keyframe{
 		round:      k.round,
 		cells:      append([]int32(nil), k.cells...),
 		stats:      append([]Stats(nil), k.stats...),
 		eliminated: append([]int(nil), k.eliminated...),
 	}
+	if k.marks != nil {
+		c.marks = append([]Mark(nil), k.marks...)
+		c.values = make([][]int, len(k.values))
+		for i, v := range k.values {
+			c.values[i] = append([]int(nil), v...)
+		}
+	}
+	return c
+}
+
+// mod reports whether the keyframe is of a rule mod battle.
+func (k *keyframe) mod() bool { return k.marks != nil }
+
+// trend is the figure a team's sparkline follows: its squares, or a rule
+// mod's first score column.
+func (k *keyframe) trend(team int) int32 {
+	if k.mod() {
+		if len(k.values[team]) == 0 {
+			return 0
+		}
+		return int32(k.values[team][0])
+	}
+	return int32(k.stats[team].Squares)
 }
 
 // DefaultKeyframeEvery is the keyframe interval used when none is given.
@@ -54,25 +85,34 @@ const DefaultKeyframeEvery = 64
 
 // NewTimeline starts a timeline at the given picture, normally round 0 of a
 // battle, with a keyframe every `every` rounds (DefaultKeyframeEvery when
-// every < 1).
+// every < 1). A picture with Marks is a rule mod's: its rounds carry marks
+// and score columns too.
 func NewTimeline(start *Snapshot, every int) *Timeline {
 	if every < 1 {
 		every = DefaultKeyframeEvery
 	}
-	t := &Timeline{every: every, start: *start, seenFirst: map[[2]int]bool{}}
-	t.start.Cells, t.start.Problems, t.start.FirstProblems = nil, nil, nil
+	t := &Timeline{every: every, start: *start, seenFirst: map[[2]int]bool{}, winner: -1}
+	t.start.Cells, t.start.Marks, t.start.Problems, t.start.FirstProblems = nil, nil, nil, nil
 	t.start.Teams = append([]TeamView(nil), start.Teams...)
 	k := keyframe{round: start.Round, cells: append([]int32(nil), start.Cells...)}
-	for _, tv := range start.Teams {
+	if start.Marks != nil {
+		k.marks = append([]Mark(nil), start.Marks...)
+		k.values = make([][]int, len(start.Teams))
+	}
+	for i, tv := range start.Teams {
 		k.stats = append(k.stats, tv.Stats)
 		k.eliminated = append(k.eliminated, tv.Eliminated)
+		if k.mod() {
+			k.values[i] = make([]int, len(start.Columns))
+			copy(k.values[i], tv.Values)
+		}
 	}
 	t.cur = k
 	t.keys = []keyframe{k.clone()}
 	t.squares = make([][]int32, len(start.Teams))
 	for i := range t.squares {
 		t.squares[i] = make([]int32, start.Round+1)
-		t.squares[i][start.Round] = int32(k.stats[i].Squares)
+		t.squares[i][start.Round] = k.trend(i)
 	}
 	for _, p := range start.FirstProblems {
 		t.addProblem(p)
@@ -89,10 +129,20 @@ func (t *Timeline) Last() int { return t.cur.round }
 // Ended reports whether End was called: the battle is over at Last.
 func (t *Timeline) Ended() bool { return t.ended }
 
-// End marks the battle as over after the last round added.
+// End marks the battle as over after the last round added. The winner
+// follows from the totals: the most squares, or a rule mod's highest first
+// score column.
 func (t *Timeline) End() { t.ended = true }
 
-// Squares returns team's square count after every round from 0 to Last.
+// EndWinner marks the battle as over with the winner its end named (a
+// team, or -1 for none): a rule mod's rules may decide it otherwise than
+// by the scores.
+func (t *Timeline) EndWinner(winner int) {
+	t.ended, t.winner, t.decided = true, winner, true
+}
+
+// Squares returns team's square count (in a rule mod, its first score
+// column: what its trend follows) after every round from 0 to Last.
 // The slice is shared: callers must not change it, and it stays valid
 // (Add only appends past its length).
 func (t *Timeline) Squares(team int) []int32 {
@@ -129,7 +179,7 @@ func (t *Timeline) Add(l RoundLog) error {
 	apply(&t.cur, &l)
 	t.logs = append(t.logs, l)
 	for team := range t.squares {
-		t.squares[team] = append(t.squares[team], int32(t.cur.stats[team].Squares))
+		t.squares[team] = append(t.squares[team], t.cur.trend(team))
 	}
 	for _, p := range l.Problems {
 		t.addProblem(p)
@@ -173,6 +223,35 @@ func (t *Timeline) check(l *RoundLog) error {
 			return bad("team", x.Team)
 		}
 	}
+	if !t.cur.mod() {
+		if len(l.Marks) > 0 || len(l.Values) > 0 {
+			return &RoundError{Round: l.Round, Reason: "marks or score columns in a SquareBattle round"}
+		}
+		return nil
+	}
+	if len(l.Births) > 0 || len(l.Deaths) > 0 {
+		return &RoundError{Round: l.Round, Reason: "births or deaths in a rule mod's round"}
+	}
+	prev = -1
+	for _, c := range l.Marks {
+		if c.Cell <= prev || c.Cell >= cells {
+			return bad("cell", int(c.Cell))
+		}
+		prev = c.Cell
+		if c.Mark.Style() >= styleCount {
+			return bad("style", int(c.Mark.Style()))
+		}
+	}
+	last := -1
+	for _, v := range l.Values {
+		if v.Team <= last || v.Team >= teams {
+			return bad("team", v.Team)
+		}
+		last = v.Team
+		if len(v.Values) != len(t.start.Columns) {
+			return &RoundError{Round: l.Round, Reason: fmt.Sprintf("team %d has %d score columns, the game %d", v.Team, len(v.Values), len(t.start.Columns))}
+		}
+	}
 	return nil
 }
 
@@ -181,6 +260,10 @@ func (t *Timeline) check(l *RoundLog) error {
 // one and credits the killer unless it is the square's own team.
 func apply(k *keyframe, l *RoundLog) {
 	k.round = l.Round
+	if k.mod() {
+		applyMod(k, l)
+		return
+	}
 	for _, c := range l.Changes {
 		k.cells[c.Cell] = c.Team
 	}
@@ -207,6 +290,51 @@ func apply(k *keyframe, l *RoundLog) {
 		if k.stats[team].Squares <= 0 && k.eliminated[team] == 0 {
 			k.eliminated[team] = l.Round
 		}
+	}
+}
+
+// applyMod is apply for a rule mod: cells, marks and score columns as
+// logged; a team's squares are its units (cells of its own with the unit
+// style), as ModBattle.Snapshot counts them.
+func applyMod(k *keyframe, l *RoundLog) {
+	unit := func(i int32) int {
+		if k.cells[i] >= 0 && k.marks[i].Style() == StyleUnit {
+			return int(k.cells[i])
+		}
+		return -1
+	}
+	// Walk both lists (each ascending by cell) together, so a cell named
+	// by both is counted once.
+	ch, mk := l.Changes, l.Marks
+	for len(ch) > 0 || len(mk) > 0 {
+		var cell int32
+		switch {
+		case len(mk) == 0 || (len(ch) > 0 && ch[0].Cell <= mk[0].Cell):
+			cell = ch[0].Cell
+		default:
+			cell = mk[0].Cell
+		}
+		if was := unit(cell); was >= 0 {
+			k.stats[was].Squares--
+		}
+		if len(ch) > 0 && ch[0].Cell == cell {
+			k.cells[cell] = ch[0].Team
+			ch = ch[1:]
+		}
+		if len(mk) > 0 && mk[0].Cell == cell {
+			k.marks[cell] = mk[0].Mark
+			mk = mk[1:]
+		}
+		if now := unit(cell); now >= 0 {
+			k.stats[now].Squares++
+		}
+	}
+	for _, v := range l.Values {
+		copy(k.values[v.Team], v.Values)
+	}
+	for _, x := range l.Faults {
+		k.stats[x.Team].Timeouts += x.Timeouts
+		k.stats[x.Team].Errors += x.Errors
 	}
 }
 
@@ -245,14 +373,24 @@ func (t *Timeline) At(r int) *Snapshot {
 	s := t.start
 	s.Round = r
 	s.Cells = k.cells
+	s.Marks = k.marks
 	s.Over = t.ended && r == t.Last()
 	s.Winner = -1
-	if s.Over {
+	switch {
+	case !s.Over:
+	case t.decided:
+		s.Winner = t.winner
+	case k.mod():
+		s.Winner = modWinner(k.values)
+	default:
 		s.Winner = winnerOf(k.stats)
 	}
 	s.Teams = make([]TeamView, len(k.stats))
 	for i := range s.Teams {
 		s.Teams[i] = TeamView{Team: i, Player: t.start.Teams[i].Player, Stats: k.stats[i], Eliminated: k.eliminated[i]}
+		if k.mod() {
+			s.Teams[i].Values = append([]int(nil), k.values[i]...)
+		}
 	}
 	n := sort.Search(len(t.problems), func(i int) bool { return t.problems[i].Round > r })
 	for _, i := range t.firsts {

@@ -114,10 +114,7 @@ func TestTimelineRebuildsEveryRound(t *testing.T) {
 func TestTimelineRefusesBadLogs(t *testing.T) {
 	b := eventBattle(t, 5, 6, 2)
 	tl := NewTimeline(b.Snapshot(), 4)
-	cases := []struct {
-		name string
-		log  RoundLog
-	}{
+	cases := []badLog{
 		{"skips a round", RoundLog{Round: 2}},
 		{"cell out of range", RoundLog{Round: 1, Changes: []CellChange{{Cell: 36, Team: 0}}}},
 		{"cells out of order", RoundLog{Round: 1, Changes: []CellChange{{Cell: 5, Team: 0}, {Cell: 3, Team: 1}}}},
@@ -126,6 +123,105 @@ func TestTimelineRefusesBadLogs(t *testing.T) {
 		{"unknown birth team", RoundLog{Round: 1, Births: []BirthEvent{{Team: -1}}}},
 		{"unknown fault team", RoundLog{Round: 1, Faults: []FaultEvent{{Team: 3}}}},
 	}
+	refuseAll(t, tl, cases)
+	tl.End()
+	if err := tl.Add(RoundLog{Round: 1}); err == nil {
+		t.Error("a round after the end was accepted")
+	}
+}
+
+// TestModTimelineRebuildsEveryRound is TestTimelineRebuildsEveryRound for
+// rule mod battles: the marks, the score columns, the units and the lost
+// turns of every round rebuild equal to the live snapshot.
+func TestModTimelineRebuildsEveryRound(t *testing.T) {
+	cases := []struct {
+		name        string
+		seed        uint64
+		every, keep int
+		rules       *trailRules
+		walkers     []*walker
+	}{
+		{"keyframe every round", 1, 1, 0, &trailRules{}, []*walker{{}, {}, {}}},
+		{"faults and a rules failure", 2, 7, 0, &trailRules{failAt: 33}, []*walker{{fault: FaultTimeout}, {panic: true}, {fault: FaultError}}},
+		{"sequenced, trimmed", 3, 5, 20, &trailRules{sequenced: true}, []*walker{{}, {}, {}, {}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := modBattle(t, c.seed, 2, c.rules, c.walkers...)
+			rec := NewModRecorder(m)
+			tl := NewTimeline(m.Snapshot(), c.every)
+			live := []*Snapshot{m.Snapshot()}
+			marks, values, faults := 0, 0, 0
+			for m.Step() {
+				l := rec.Next()
+				marks += len(l.Marks)
+				values += len(l.Values)
+				faults += len(l.Faults)
+				if err := tl.Add(l); err != nil {
+					t.Fatal(err)
+				}
+				live = append(live, m.Snapshot())
+				if m.Over() {
+					tl.EndWinner(live[len(live)-1].Winner)
+				}
+				if c.keep > 0 {
+					tl.Trim(c.keep)
+				}
+			}
+			if marks == 0 || values == 0 {
+				t.Fatalf("%d mark changes, %d score changes recorded", marks, values)
+			}
+			if c.walkers[0].fault != NoFault && faults == 0 {
+				t.Fatal("no lost turns recorded")
+			}
+			for r := tl.First(); r <= tl.Last(); r++ {
+				if got, want := tl.At(r), live[r]; !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d rebuilt differs from live:\n got %+v\nwant %+v", r, got.Teams, want.Teams)
+				}
+			}
+			for r := tl.Last(); r >= tl.First(); r -= 3 {
+				if got, want := tl.At(r), live[r]; !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d (backwards) rebuilt differs from live", r)
+				}
+			}
+			for team := range live[0].Teams {
+				trend := tl.Squares(team)
+				for r, s := range live {
+					if int(trend[r]) != s.Teams[team].Values[0] {
+						t.Fatalf("team %d trend after round %d: %d, want its score %d", team, r, trend[r], s.Teams[team].Values[0])
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestModTimelineRefusesBadLogs(t *testing.T) {
+	m := modBattle(t, 5, 1, &trailRules{}, &walker{}, &walker{})
+	tl := NewTimeline(m.Snapshot(), 4)
+	cases := []badLog{
+		{"mark cell out of range", RoundLog{Round: 1, Marks: []MarkChange{{Cell: 144}}}},
+		{"marks out of order", RoundLog{Round: 1, Marks: []MarkChange{{Cell: 5}, {Cell: 5}}}},
+		{"no such style", RoundLog{Round: 1, Marks: []MarkChange{{Cell: 1, Mark: NewMark(styleCount, 0)}}}},
+		{"unknown values team", RoundLog{Round: 1, Values: []TeamValues{{Team: 2, Values: []int{1}}}}},
+		{"too many columns", RoundLog{Round: 1, Values: []TeamValues{{Team: 0, Values: []int{1, 2}}}}},
+		{"a death", RoundLog{Round: 1, Deaths: []DeathEvent{{Team: 0, Killer: 1}}}},
+	}
+	refuseAll(t, tl, cases)
+	sb := NewTimeline(eventBattle(t, 5, 6, 2).Snapshot(), 4)
+	if err := sb.Add(RoundLog{Round: 1, Marks: []MarkChange{{Cell: 1}}}); err == nil {
+		t.Error("a SquareBattle timeline accepted marks")
+	}
+}
+
+type badLog struct {
+	name string
+	log  RoundLog
+}
+
+// refuseAll checks that tl, at round 0, refuses every log and stays as it was.
+func refuseAll(t *testing.T, tl *Timeline, cases []badLog) {
+	t.Helper()
 	before := tl.At(0)
 	for _, c := range cases {
 		if err := tl.Add(c.log); err == nil {
@@ -134,9 +230,5 @@ func TestTimelineRefusesBadLogs(t *testing.T) {
 	}
 	if tl.Last() != 0 || !reflect.DeepEqual(tl.At(0), before) {
 		t.Error("a refused log changed the timeline")
-	}
-	tl.End()
-	if err := tl.Add(RoundLog{Round: 1}); err == nil {
-		t.Error("a round after the end was accepted")
 	}
 }

@@ -21,6 +21,9 @@ type Options struct {
 	NewSeed func() uint64
 	// Start, when set, skips the lobby and starts this battle at once.
 	Start *Setup
+	// Game is the lobby's game at first (a GameSource's game ID; "" is
+	// SquareBattle). Start.Game overrides it.
+	Game string
 	// Paused starts battles paused (for tests and demos).
 	Paused bool
 	// Shown, when set, is called on the UI goroutine after every frame is
@@ -131,12 +134,12 @@ func (a *App) Run() (err error) {
 	case a.o.Replay != nil:
 		a.startReplay()
 	case a.o.Start != nil:
-		a.lobby.setEntries(a.o.Source.Entries())
+		a.initGames(a.o.Start.Game)
 		if err := a.start(*a.o.Start); err != nil {
 			return err
 		}
 	default:
-		a.lobby.setEntries(a.o.Source.Entries())
+		a.initGames(a.o.Game)
 	}
 	events := make(chan tcell.Event, 64)
 	quit := make(chan struct{})
@@ -194,7 +197,11 @@ func (a *App) handle(ev tcell.Event) error {
 		a.dirty = true // the next tick lays out again; tcell repaints what changed
 	case *eventReload:
 		if a.o.Source != nil {
-			a.lobby.setEntries(a.o.Source.Entries())
+			if gs, ok := a.o.Source.(GameSource); ok {
+				a.lobby.games = gs.Games()
+				a.lobby.game = min(a.lobby.game, max(len(a.lobby.games)-1, 0))
+			}
+			a.lobby.setEntries(a.entries())
 			a.dirty = true
 		}
 	case *tcell.EventKey:
@@ -213,6 +220,59 @@ func (a *App) handle(ev tcell.Event) error {
 		}
 	}
 	return nil
+}
+
+// initGames lists the source's games in the lobby, with game chosen.
+func (a *App) initGames(game string) {
+	if gs, ok := a.o.Source.(GameSource); ok {
+		a.lobby.games = gs.Games()
+		for i, g := range a.lobby.games {
+			if g.ID == game {
+				a.lobby.game = i
+			}
+		}
+		if game != "" {
+			a.applyGameDefaults()
+		}
+	}
+	a.lobby.setEntries(a.entries())
+}
+
+// entries are the players of the lobby's game.
+func (a *App) entries() []Entry {
+	if gs, ok := a.o.Source.(GameSource); ok && a.lobby.gameID() != "" {
+		return gs.GameEntries(a.lobby.gameID())
+	}
+	return a.o.Source.Entries()
+}
+
+// switchGame moves the lobby's Game setting dir steps: the teams go (the
+// players differ), the new game's players are listed and its defaults for
+// the board size and the round limit apply.
+func (a *App) switchGame(dir int) {
+	l := &a.lobby
+	n := len(l.games)
+	if n < 2 {
+		return
+	}
+	l.game = (l.game + dir + n) % n
+	l.teams, l.cursor[areaPlayers], l.cursor[areaTeams], l.top = nil, 0, 0, 0
+	a.applyGameDefaults()
+	l.setEntries(a.entries())
+}
+
+// applyGameDefaults sets the board size and round limit to the lobby's
+// game's own, or back to the configured ones.
+func (a *App) applyGameDefaults() {
+	l := &a.lobby
+	g := l.games[l.game]
+	l.set.Size, l.set.Rounds = a.o.Settings.Size, a.o.Settings.Rounds
+	if g.Size > 0 {
+		l.set.Size = g.Size
+	}
+	if g.Rounds > 0 {
+		l.set.Rounds = g.Rounds
+	}
 }
 
 func (a *App) asciiArena() bool { return a.c.g.ascii || a.th.mono }
@@ -363,8 +423,12 @@ func (a *App) lobbyKey(ev *tcell.EventKey) error {
 			t.colour = l.freeColour(t.colour)
 		}
 	case actMore, actLess:
-		if l.area == areaSettings {
-			l.adjust(map[action]int{actMore: 1, actLess: -1}[act])
+		dir := map[action]int{actMore: 1, actLess: -1}[act]
+		switch {
+		case l.area == areaSettings && l.setting() == setGame:
+			a.switchGame(dir)
+		case l.area == areaSettings:
+			l.adjust(dir)
 		}
 	case actSeed:
 		l.seed, l.random = a.o.NewSeed(), true

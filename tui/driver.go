@@ -411,10 +411,17 @@ func (d *driver) finish() {
 	if d.ended {
 		return
 	}
-	d.tl.End()
 	d.until = 0
 	final := d.battle.Snapshot()
 	reason := replay.EndReason(final)
+	if final.Marks != nil { // a rule mod: its rules may name the winner
+		d.tl.EndWinner(final.Winner)
+		if f, ok := d.battle.(interface{ Err() error }); ok && f.Err() != nil {
+			reason = "rules failed"
+		}
+	} else {
+		d.tl.End()
+	}
 	if d.timeUp {
 		reason = "time limit"
 	}

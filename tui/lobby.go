@@ -22,9 +22,10 @@ const (
 	areaCount
 )
 
-// Settings rows.
+// Settings rows. setGame shows only when the source offers rule mods.
 const (
-	setSize = iota
+	setGame = iota - 1
+	setSize
 	setRounds
 	setTime
 	setSeed
@@ -46,6 +47,8 @@ type lobby struct {
 	set     Settings
 	seed    uint64 // the seed the next battle uses
 	random  bool   // seed was drawn at random (shown as such)
+	games   []Game // the games offered (GameSource); none: SquareBattle only
+	game    int    // index into games
 
 	area    int
 	cursor  [areaCount]int
@@ -125,15 +128,39 @@ func (l *lobby) rows() int {
 	case areaTeams:
 		return len(l.teams)
 	case areaSettings:
-		return setCount
+		return len(l.settingRows())
 	}
 	return 1
 }
 
-// adjust changes the current setting one step.
+// settingRows are the settings shown, in order: the game first when there
+// is a choice.
+func (l *lobby) settingRows() []int {
+	rows := []int{setSize, setRounds, setTime, setSeed, setSpeed}
+	if len(l.games) > 1 {
+		rows = append([]int{setGame}, rows...)
+	}
+	return rows
+}
+
+// setting is the setting under the cursor.
+func (l *lobby) setting() int {
+	rows := l.settingRows()
+	return rows[min(l.cursor[areaSettings], len(rows)-1)]
+}
+
+// gameID is the game the lobby sets up: "" for SquareBattle.
+func (l *lobby) gameID() string {
+	if l.game < len(l.games) {
+		return l.games[l.game].ID
+	}
+	return ""
+}
+
+// adjust changes the current setting one step (the game is the App's).
 func (l *lobby) adjust(dir int) {
 	s := &l.set
-	switch l.cursor[areaSettings] {
+	switch l.setting() {
 	case setSize:
 		s.Size = min(max(s.Size+4*dir, 4), 2000)
 	case setRounds:
@@ -165,7 +192,7 @@ func (l *lobby) typeDigit(ch rune, del bool) {
 	}
 	n, _ := strconv.ParseUint(l.editing, 10, 64)
 	s := &l.set
-	switch l.cursor[areaSettings] {
+	switch l.setting() {
 	case setSize:
 		s.Size = int(min(n, 2000))
 	case setRounds:
@@ -197,7 +224,7 @@ func (l *lobby) setup() (Setup, string) {
 	if l.seed == 0 {
 		return Setup{}, "the seed must not be 0 (n draws a new one)"
 	}
-	su := Setup{Size: l.set.Size, Rounds: l.set.Rounds, Seed: l.seed}
+	su := Setup{Game: l.gameID(), Size: l.set.Size, Rounds: l.set.Rounds, Seed: l.seed}
 	for _, t := range l.teams {
 		su.Players = append(su.Players, t.id)
 	}
@@ -207,6 +234,8 @@ func (l *lobby) setup() (Setup, string) {
 func (l *lobby) settingText(i int) (string, string) {
 	s := l.set
 	switch i {
+	case setGame:
+		return "Game", l.games[l.game].Name
 	case setSize:
 		return "Board size", fmt.Sprintf("%d × %d", s.Size, s.Size)
 	case setRounds:
@@ -232,7 +261,11 @@ func (l *lobby) settingText(i int) (string, string) {
 // draw paints the lobby on a w×h screen.
 func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	plain := tcell.StyleDefault
-	c.text(0, 0, w, " SquareBattle "+c.g.dot+" pick your teams", th.accent())
+	title := " SquareBattle " + c.g.dot + " pick your teams"
+	if l.gameID() != "" {
+		title = " SquareBattle " + c.g.dot + " " + l.games[l.game].Name + " " + c.g.dot + " pick your teams"
+	}
+	c.text(0, 0, w, title, th.accent())
 	leftW := max(w/2, min(w, 36))
 	if w-leftW < 30 {
 		leftW = w // too narrow for two columns: settings go below
@@ -305,7 +338,8 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	c.text(rightX, y-1, rw, "", plain)
 	c.text(rightX, y, rw, " Teams", th.dim())
 	y++
-	teamRows := max(1, min(len(l.teams), (h-rightY)-setCount-7))
+	settings := l.settingRows()
+	teamRows := max(1, min(len(l.teams), (h-rightY)-len(settings)-7))
 	first := max(0, l.cursor[areaTeams]-teamRows+1)
 	for i := 0; i < teamRows; i++ {
 		n := first + i
@@ -342,8 +376,8 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	y++
 	c.text(rightX, y, rw, " Settings", th.dim())
 	y++
-	for i := 0; i < setCount; i++ {
-		name, val := l.settingText(i)
+	for i, row := range settings {
+		name, val := l.settingText(row)
 		st := plain
 		mark := "  "
 		if l.area == areaSettings && i == l.cursor[areaSettings] {

@@ -79,7 +79,11 @@ func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme, hint str
 	if s.Winner >= 0 {
 		w := s.Teams[s.Winner]
 		title = w.Player.Name + " wins!"
-		out = append(out, line{fmt.Sprintf("%s wins with %d squares %s.", w.Player.Name, w.Stats.Squares, how), tcell.StyleDefault.Bold(true)})
+		score := fmt.Sprintf("%d squares", w.Stats.Squares)
+		if s.Marks != nil && len(s.Columns) > 0 {
+			score = fmt.Sprintf("%s %d", s.Columns[0], w.Values[0])
+		}
+		out = append(out, line{fmt.Sprintf("%s wins with %s %s.", w.Player.Name, score, how), tcell.StyleDefault.Bold(true)})
 		if w.Player.Victory != "" {
 			out = append(out, line{})
 			for _, l := range wrap("“"+w.Player.Victory+"”", width) {

@@ -15,7 +15,7 @@ import (
 
 // recordBattle plays a setup headless into a replay file, as `run --record`
 // does, and returns the file's name.
-func recordBattle(t *testing.T, src *scriptSource, su Setup) string {
+func recordBattle(t *testing.T, src Source, su Setup) string {
 	t.Helper()
 	b, err := src.NewBattle(su)
 	if err != nil {

@@ -34,7 +34,7 @@ func (s *session) waitFrame(what string, cond func(f *frame) bool) *frame {
 
 // headless plays a setup without the UI and returns the snapshot after
 // every round, from round 0 to the end.
-func headless(t *testing.T, src *scriptSource, su Setup) []*engine.Snapshot {
+func headless(t *testing.T, src Source, su Setup) []*engine.Snapshot {
 	t.Helper()
 	b, err := src.NewBattle(su)
 	if err != nil {

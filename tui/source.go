@@ -28,6 +28,9 @@ func (e Entry) Starting() bool { return e.Name != "" && e.Problem == "" }
 
 // Setup is the battle the lobby asks for.
 type Setup struct {
+	// Game is the game played: "" for SquareBattle, else a rule mod's ID
+	// (see GameSource).
+	Game    string
 	Players []string // class id of team i's player
 	Size    int
 	Rounds  int
@@ -59,6 +62,25 @@ type Source interface {
 	// Dir names where the entries come from, for the lobby's title.
 	Dir() string
 	NewBattle(Setup) (Battle, error)
+}
+
+// Game is a game the lobby offers.
+type Game struct {
+	ID   string // "" for SquareBattle; a rule mod's folder name
+	Name string // as shown
+	// Size and Rounds are the game's own defaults; 0 keeps the settings'.
+	Size, Rounds int
+}
+
+// GameSource is a Source that offers rule mods besides SquareBattle: the
+// lobby then has a Game setting, and switching it lists that game's
+// players. Entries stays SquareBattle's. The UI goroutine calls it.
+type GameSource interface {
+	Source
+	// Games lists the games, SquareBattle (ID "") first.
+	Games() []Game
+	// GameEntries lists a game's players ("" is Entries).
+	GameEntries(id string) []Entry
 }
 
 // Settings are the lobby's adjustable values and the battle screen's pace.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -23,6 +24,31 @@ func statColumns(s engine.Stats) [7]int {
 	return [7]int{s.Squares, s.Births, s.Kills, s.Deaths, s.Collisions, s.Timeouts, s.Errors}
 }
 
+// columnsOf are the table's number columns for a snapshot, with each
+// team's figures: SquareBattle's statistics, or a rule mod's score columns
+// and its lost turns.
+func columnsOf(s *engine.Snapshot) ([]string, func(engine.TeamView) []int) {
+	if s.Marks == nil {
+		return tableHeads, func(t engine.TeamView) []int { v := statColumns(t.Stats); return v[:] }
+	}
+	heads := make([]string, 0, len(s.Columns)+2)
+	for _, c := range s.Columns {
+		heads = append(heads, truncate(title(c), 11))
+	}
+	heads = append(heads, "T/O", "Err")
+	return heads, func(t engine.TeamView) []int {
+		return append(append(make([]int, 0, len(t.Values)+2), t.Values...), t.Stats.Timeouts, t.Stats.Errors)
+	}
+}
+
+// title capitalises a column name for its heading.
+func title(name string) string {
+	if name == "" || name[0] < 'a' || name[0] > 'z' {
+		return name
+	}
+	return string(name[0]-'a'+'A') + name[1:]
+}
+
 // tableRows is how many screen rows the table wants: a header, a row per
 // team, and a line for each eliminated team's defeat speech.
 func tableRows(s *engine.Snapshot) int {
@@ -35,20 +61,32 @@ func tableRows(s *engine.Snapshot) int {
 	return n
 }
 
-// drawTeams paints the table into r. squares holds each team's count after
-// every round, for the trend sparkline.
+// drawTeams paints the table into r. squares holds each team's count (a
+// rule mod: its first score column) after every round, for the trend
+// sparkline.
 func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares [][]int32, r rect) {
-	name := min(max(r.w-3-7*numWidth-12, minName), maxName)
-	trendX := r.x + 3 + name + 7*numWidth + 1
+	heads, figures := columnsOf(s)
+	// Each column is numWidth wide; a rule mod's, at least its heading
+	// and a space.
+	xs := make([]int, len(heads)+1)
+	for i, h := range heads {
+		xs[i+1] = xs[i] + numWidth
+		if s.Marks != nil {
+			xs[i+1] = xs[i] + max(numWidth, uniseg.StringWidth(h)+1)
+		}
+	}
+	nums := xs[len(heads)]
+	name := min(max(r.w-3-nums-12, minName), maxName)
+	trendX := r.x + 3 + name + nums + 1
 	trendW := r.x + r.w - trendX
 	head := th.dim()
 	y := r.y
 	if r.h > 0 {
 		c.text(r.x, y, 3+name, "   Player", head)
-		for i, h := range tableHeads {
-			c.right(r.x+3+name+i*numWidth, y, numWidth, h, head)
+		for i, h := range heads {
+			c.right(r.x+3+name+xs[i], y, xs[i+1]-xs[i], h, head)
 		}
-		c.blank(r.x+3+name+7*numWidth, y, 1, head)
+		c.blank(r.x+3+name+nums, y, 1, head)
 		if trendW > 0 {
 			c.text(trendX, y, trendW, "Trend", head)
 		}
@@ -69,10 +107,10 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 			c.text(r.x, y, 3, c.g.swatch+" ", tcell.StyleDefault.Foreground(th.team(colourOf(colours, i))))
 		}
 		c.text(r.x+3, y, name, t.Player.Name, st)
-		for j, v := range statColumns(t.Stats) {
-			c.right(r.x+3+name+j*numWidth, y, numWidth, count(v, numWidth-1), st)
+		for j, v := range figures(t) {
+			c.right(r.x+3+name+xs[j], y, xs[j+1]-xs[j], count(v, xs[j+1]-xs[j]-1), st)
 		}
-		c.blank(r.x+3+name+7*numWidth, y, 1, st)
+		c.blank(r.x+3+name+nums, y, 1, st)
 		if trendW > 0 {
 			if t.Eliminated > 0 && extra <= 0 {
 				c.text(trendX, y, trendW, t.Player.Defeat, th.dim().Italic(true))

@@ -90,19 +90,77 @@ func (t theme) team(i int) tcell.Color {
 	return tcell.NewHexColor(c.rgb)
 }
 
-// empty is the colour of an empty arena cell: dark, but not the terminal's
-// own background, so the arena's extent shows.
-func (t theme) empty() tcell.Color {
+// soft is team i's colour, softer: half way to the empty cell's colour.
+// A rule mod draws the ground a team holds (paint) with it. With 16
+// colours a bright colour's soft shade is its dark twin.
+func (t theme) soft(i int) tcell.Color {
+	if t.mono {
+		return tcell.ColorReset
+	}
+	c := palette[i%len(palette)]
+	rgb := blend(c.rgb, 0x1e1e1e)
+	switch t.depth {
+	case depth16:
+		if c.c16 >= 8 {
+			return tcell.PaletteColor(c.c16 - 8)
+		}
+		return tcell.PaletteColor(c.c16)
+	case depth256:
+		return tcell.PaletteColor(nearest256(rgb))
+	}
+	return tcell.NewHexColor(rgb)
+}
+
+// blend is the colour half way between a and b.
+func blend(a, b int32) int32 {
+	var out int32
+	for shift := 0; shift <= 16; shift += 8 {
+		x, y := (a>>shift)&0xff, (b>>shift)&0xff
+		out |= ((x + y) / 2) << shift
+	}
+	return out
+}
+
+// nearest256 is the xterm 6×6×6 cube entry closest to rgb.
+func nearest256(rgb int32) int {
+	level := func(v int32) int {
+		if v < 48 {
+			return 0
+		}
+		return min(int(v-35)/40, 5)
+	}
+	r, g, b := level(rgb>>16&0xff), level(rgb>>8&0xff), level(rgb&0xff)
+	return 16 + 36*r + 6*g + b
+}
+
+// wall is the colour of impassable terrain: grey, darker than items.
+func (t theme) wall() tcell.Color { return t.neutral(8, 240, 0x585858) }
+
+// item is the colour of something to pick up: a bright neutral.
+func (t theme) item() tcell.Color { return t.neutral(15, 230, 0xfff4d0) }
+
+// shade is neutral ground of value v, 0 to 255: dark to light grey.
+func (t theme) shade(v uint8) tcell.Color {
+	g := int32(0x26) + int32(v)*(0xe0-0x26)/255
+	return t.neutral([]int{0, 8, 7, 15}[v/64], 232+int(v)*24/256, g<<16|g<<8|g)
+}
+
+// neutral is a colour that belongs to no team, given at every depth.
+func (t theme) neutral(c16, c256 int, rgb int32) tcell.Color {
 	switch {
 	case t.mono:
 		return tcell.ColorReset
 	case t.depth == depth16:
-		return tcell.PaletteColor(0)
+		return tcell.PaletteColor(c16)
 	case t.depth == depth256:
-		return tcell.PaletteColor(235)
+		return tcell.PaletteColor(c256)
 	}
-	return tcell.NewHexColor(0x1e1e1e)
+	return tcell.NewHexColor(rgb)
 }
+
+// empty is the colour of an empty arena cell: dark, but not the terminal's
+// own background, so the arena's extent shows.
+func (t theme) empty() tcell.Color { return t.neutral(0, 235, 0x1e1e1e) }
 
 func (t theme) dim() tcell.Style {
 	if t.mono {

@@ -181,6 +181,25 @@ func TestE2E(t *testing.T) {
 			},
 		},
 		{
+			name: "paint",
+			args: []string{"play", "--paused", "--game", "paint", "--seed", "3", "--rounds", "50", "greedy", "random"},
+			steps: []e2eStep{
+				{nil, "a paint battle paused at round 0, with the game's score columns", func(s string) bool {
+					r, n, ok := statusRound(s)
+					return ok && r == 0 && n == 50 && strings.Contains(s, "Area") && strings.Contains(s, "Painted") &&
+						strings.Contains(s, "Greedy Painter") && !strings.Contains(s, "Births")
+				}},
+				{[]string{".", "."}, "round 2", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 2
+				}},
+				{[]string{"Left"}, "round 1, rewinding", func(s string) bool {
+					r, _, ok := statusRound(s)
+					return ok && r == 1
+				}},
+			},
+		},
+		{
 			name: "lobby",
 			args: nil, // the bare command opens the lobby
 			steps: []e2eStep{

@@ -49,22 +49,10 @@ func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config,
 	if err != nil {
 		return cfg, nil, err
 	}
-	fsys, dir, err := scriptsFS(cfg)
+	sub, gameDir, err := gameFS(cfg, name)
 	if err != nil {
 		return cfg, nil, err
 	}
-	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-		return cfg, nil, bad(fmt.Errorf("--game %q: a game is a folder name", name))
-	}
-	sub, err := fs.Sub(fsys, name)
-	if err == nil {
-		_, err = fs.Stat(sub, luabind.RulesFile)
-	}
-	if err != nil {
-		known := games(fsys)
-		return cfg, nil, bad(fmt.Errorf("no game %q in %s (games there: %s; without --game, SquareBattle)", name, dir, strings.Join(known, ", ")))
-	}
-	gameDir := path.Join(dir, name)
 	data, err := fs.ReadFile(sub, gameDefaults)
 	switch {
 	case err == nil:
@@ -91,4 +79,24 @@ func modSize(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game) int {
 		return 0
 	}
 	return cfg.Arena.Size
+}
+
+// gameFS finds the folder of the rule mod name in the scripts folder.
+func gameFS(cfg config.Config, name string) (fs.FS, string, error) {
+	fsys, dir, err := scriptsFS(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return nil, "", bad(fmt.Errorf("--game %q: a game is a folder name", name))
+	}
+	sub, err := fs.Sub(fsys, name)
+	if err == nil {
+		_, err = fs.Stat(sub, luabind.RulesFile)
+	}
+	if err != nil {
+		known := games(fsys)
+		return nil, "", bad(fmt.Errorf("no game %q in %s (games there: %s; without --game, SquareBattle)", name, dir, strings.Join(known, ", ")))
+	}
+	return sub, path.Join(dir, name), nil
 }

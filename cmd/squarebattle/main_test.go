@@ -179,7 +179,7 @@ func TestRunGame(t *testing.T) {
 		{[]string{"run", "--game", "paint", "--size", "30", "random"}, 2, "scripts/paint/rules.lua:"},
 		{[]string{"run", "--game", "paint", "explorer"}, 2, "unknown player"},
 		{[]string{"run", "--game", "paint", "rules"}, 2, "not a player"},
-		{[]string{"run", "--game", "paint", "--record", "x.sbr"}, 2, "do not work with rule mods yet"},
+		{[]string{"run", "--game", "paint", "--map", "x.map"}, 2, "--map does not work with rule mods yet"},
 	}
 	for _, c := range cases {
 		code, out, errOut := runMain(t, c.args...)

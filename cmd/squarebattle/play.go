@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
+	"github.com/spf13/pflag"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
@@ -25,6 +26,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("play", &c)
 	paused := fs.Bool("paused", false, "start battles paused")
 	record := fs.String("record", "", "write each battle's replay when it ends or is left: FILE, then FILE-2, ... (see 'squarebattle replay')")
+	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint); the lobby offers every game")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once; without, the lobby opens.\n\nflags:")
 		fs.PrintDefaults()
@@ -33,8 +35,25 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	src := newPlaySource(cfg, cat, fs, &c)
 	var start *tui.Setup
-	if fs.NArg() > 0 {
+	if *game != "" {
+		gcfg, g, err := src.game(*game)
+		if err != nil {
+			return err
+		}
+		if fs.NArg() > 0 {
+			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battleSeed(gcfg)}
+			for _, n := range fs.Args() {
+				p, err := g.Find(n)
+				if err != nil {
+					return bad(err)
+				}
+				su.Players = append(su.Players, p.ID)
+			}
+			start = &su
+		}
+	} else if fs.NArg() > 0 {
 		players, err := pickPlayers(cat, fs.Args())
 		if err != nil {
 			return err
@@ -45,12 +64,11 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		start = &su
 	}
-	src := newPlaySource(cfg, cat)
 	screen, err := newScreen()
 	if err != nil {
 		return fmt.Errorf("%w (squarebattle run plays without a terminal)", err)
 	}
-	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Paused: *paused, Record: *record})
+	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Game: *game, Paused: *paused, Record: *record})
 	if dir := diskScripts(cfg); dir != "" {
 		stop, err := watchScripts(dir, func() {
 			if err := src.reload(); err == nil {
@@ -102,21 +120,60 @@ func newScreen() (tcell.Screen, error) {
 	return tcell.NewTerminfoScreenFromTtyTerminfo(nil, ti)
 }
 
-// playSource lends the terminal UI the catalog, which hot reload replaces.
+// playSource lends the terminal UI the catalog, which hot reload replaces,
+// and the rule mods of the scripts folder (a tui.GameSource).
 type playSource struct {
-	mu  sync.Mutex
-	cat *luabind.Catalog
-	cfg config.Config
+	mu    sync.Mutex
+	cat   *luabind.Catalog
+	cfg   config.Config
+	flags *pflag.FlagSet
+	c     *commonFlags
+	games map[string]loadedGame // rule mods loaded so far; reload forgets them
 }
 
-func newPlaySource(cfg config.Config, cat *luabind.Catalog) *playSource {
-	return &playSource{cfg: cfg, cat: cat}
+// loadedGame is a rule mod with its configuration (game.yaml layered in).
+type loadedGame struct {
+	cfg config.Config
+	g   *luabind.Game
+}
+
+// newPlaySource serves cat and the rule mods of cfg's scripts folder;
+// flags and c are the command's, parsed, from which a game's configuration
+// is layered again with its game.yaml. Without flags, only the scripts
+// folder of cfg is carried over.
+func newPlaySource(cfg config.Config, cat *luabind.Catalog, flags *pflag.FlagSet, c *commonFlags) *playSource {
+	if flags == nil {
+		c = &commonFlags{}
+		flags = newFlagSet("play", c)
+		if cfg.Scripts != "" {
+			_ = flags.Parse([]string{"--scripts", cfg.Scripts})
+		}
+	}
+	return &playSource{cfg: cfg, cat: cat, flags: flags, c: c, games: map[string]loadedGame{}}
 }
 
 func (p *playSource) catalog() *luabind.Catalog {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cat
+}
+
+// game loads the rule mod name, or returns it as loaded before.
+func (p *playSource) game(name string) (config.Config, *luabind.Game, error) {
+	p.mu.Lock()
+	lg, ok := p.games[name]
+	p.mu.Unlock()
+	if ok {
+		return lg.cfg, lg.g, nil
+	}
+	cfg, g, err := loadGame(p.flags, p.c, name)
+	if err != nil {
+		return cfg, nil, err
+	}
+	p.mu.Lock()
+	p.games[name] = loadedGame{cfg, g}
+	p.mu.Unlock()
+	return cfg, g, nil
 }
 
 // reload reads the scripts folder again; on failure the old catalog stays.
@@ -127,6 +184,7 @@ func (p *playSource) reload() error {
 	}
 	p.mu.Lock()
 	p.cat = cat
+	p.games = map[string]loadedGame{}
 	p.mu.Unlock()
 	return nil
 }
@@ -138,11 +196,52 @@ func (p *playSource) Dir() string {
 	return "shipped players"
 }
 
+// Games lists SquareBattle and every rule mod of the scripts folder that
+// loads, with its game.yaml's board size and round limit.
+func (p *playSource) Games() []tui.Game {
+	out := []tui.Game{{Name: "SquareBattle"}}
+	fsys, _, err := scriptsFS(p.cfg)
+	if err != nil {
+		return out
+	}
+	for _, name := range games(fsys) {
+		cfg, g, err := p.game(name)
+		if err != nil || g.Info.Protocol == luabind.SquareBattleProtocol {
+			continue // rules in Lua for SquareBattle's players: run --game only, for now
+		}
+		title := g.Info.Name
+		if title == "" {
+			title = name
+		}
+		out = append(out, tui.Game{ID: name, Name: title, Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds})
+	}
+	return out
+}
+
 // Entries lists starting players first, then classes that are only
 // replicated into, then broken scripts; each group by id.
-func (p *playSource) Entries() []tui.Entry {
+func (p *playSource) Entries() []tui.Entry { return entriesOf(p.catalog(), "") }
+
+// GameEntries lists a game's players as Entries does SquareBattle's; its
+// rules are not a player.
+func (p *playSource) GameEntries(id string) []tui.Entry {
+	if id == "" {
+		return p.Entries()
+	}
+	_, g, err := p.game(id)
+	if err != nil {
+		return []tui.Entry{{ID: id, File: id, Problem: oneLine(err)}}
+	}
+	return entriesOf(g.Catalog, "rules")
+}
+
+// entriesOf lists a catalog's classes but skip for the lobby.
+func entriesOf(cat *luabind.Catalog, skip string) []tui.Entry {
 	var out []tui.Entry
-	for _, c := range p.catalog().All {
+	for _, c := range cat.All {
+		if c.ID == skip && skip != "" {
+			continue
+		}
 		e := tui.Entry{ID: c.ID, Name: c.Name, File: c.File}
 		if c.Err != nil {
 			e.Name, e.Problem = "", c.Err.Error()
@@ -163,6 +262,9 @@ func (p *playSource) Entries() []tui.Entry {
 }
 
 func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
+	if su.Game != "" {
+		return p.newModBattle(su)
+	}
 	cat := p.catalog()
 	var players []*luabind.Class
 	for _, id := range su.Players {
@@ -189,6 +291,28 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	return tuiBattle{Battle: b, header: replayHeader(p.cfg, cat, b)}, nil
 }
 
+// newModBattle starts a rule mod battle under the game's configuration.
+func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
+	cfg, g, err := p.game(su.Game)
+	if err != nil {
+		return nil, err
+	}
+	var players []*luabind.Class
+	for _, id := range su.Players {
+		cls, err := g.Find(id)
+		if err != nil {
+			return nil, err
+		}
+		players = append(players, cls)
+	}
+	o := engine.ModOptions{Size: su.Size, Wrap: cfg.Arena.Wrap, Rounds: su.Rounds, Seed: su.Seed, Workers: workers(cfg)}
+	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	if err != nil {
+		return nil, err
+	}
+	return tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o)}, nil
+}
+
 // tuiBattle is a Lua battle as the terminal UI drives it: it records its
 // rounds for rewinding and describes itself for its replay file.
 type tuiBattle struct {
@@ -198,3 +322,14 @@ type tuiBattle struct {
 
 func (b tuiBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle.Battle) }
 func (b tuiBattle) Header() replay.Header      { return b.header }
+
+// tuiModBattle is tuiBattle for a rule mod.
+type tuiModBattle struct {
+	*luabind.ModBattle
+	header replay.Header
+}
+
+func (b tuiModBattle) Recorder() *engine.Recorder {
+	return engine.NewModRecorder(b.ModBattle.ModBattle)
+}
+func (b tuiModBattle) Header() replay.Header { return b.header }

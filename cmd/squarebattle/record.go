@@ -21,26 +21,47 @@ type rulesConfig struct {
 // replayHeader describes a battle about to be played, for its replay.
 func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) replay.Header {
 	o := b.Options()
+	h := newHeader(cfg, cat, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Rules.ReplicateRounds = o.ReplicateRounds })
+	h.FromMap = o.Map != nil
+	for i, t := range o.Teams {
+		h.Players = append(h.Players, replay.Player{Team: i, Class: int(t.Player.Class), Name: t.Player.Name, Victory: t.Player.Victory, Defeat: t.Player.Defeat})
+	}
+	return h
+}
+
+// modReplayHeader describes a rule mod battle about to be played, for its
+// replay: the game's folder name, and its players as fielded (o as given
+// to luabind.NewModBattle).
+func modReplayHeader(cfg config.Config, name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions) replay.Header {
+	h := newHeader(cfg, g.Catalog, o.Size, o.Wrap, o.Rounds, o.Seed, nil)
+	h.Game, h.Columns = name, g.Info.Columns
+	for i, p := range players {
+		h.Players = append(h.Players, replay.Player{Team: i, Class: int(g.Catalog.ClassID(p)), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+	}
+	return h
+}
+
+// newHeader is the part of a replay header every game shares: the rules
+// configuration as played (edit adjusts it further) and the scripts.
+func newHeader(cfg config.Config, cat *luabind.Catalog, size int, wrap bool, rounds int, seed uint64, edit func(*rulesConfig)) replay.Header {
 	rc := rulesConfig{Arena: cfg.Arena, Rules: cfg.Rules, Limits: cfg.Limits}
-	rc.Arena.Size, rc.Arena.Wrap = o.Size, o.Wrap
-	rc.Rules.Rounds, rc.Rules.ReplicateRounds = o.Rounds, o.ReplicateRounds
+	rc.Arena.Size, rc.Arena.Wrap, rc.Rules.Rounds = size, wrap, rounds
 	rc.Rules.TimeLimit = 0 // wall-clock; a re-run has none
+	if edit != nil {
+		edit(&rc)
+	}
 	raw, _ := json.Marshal(rc)
 	h := replay.Header{
 		Program: "squarebattle " + programVersion(),
-		Seed:    o.Seed,
-		Size:    o.Size,
-		Wrap:    o.Wrap,
-		Rounds:  o.Rounds,
+		Seed:    seed,
+		Size:    size,
+		Wrap:    wrap,
+		Rounds:  rounds,
 		Config:  raw,
-		FromMap: o.Map != nil,
 	}
 	for i, id := range cat.Classes() {
 		cls := cat.Class(engine.ClassID(i))
 		h.Classes = append(h.Classes, replay.Class{ID: id, File: cls.File, SHA256: cls.Hash})
-	}
-	for i, t := range o.Teams {
-		h.Players = append(h.Players, replay.Player{Team: i, Class: int(t.Player.Class), Name: t.Player.Name, Victory: t.Player.Victory, Defeat: t.Player.Defeat})
 	}
 	return h
 }
@@ -61,10 +82,24 @@ func programVersion() string {
 	return v
 }
 
+// stepper is a battle as playRecorded and verify drive it: SquareBattle's
+// or a rule mod's.
+type stepper interface {
+	Step() bool
+	Over() bool
+	Snapshot() *engine.Snapshot
+}
+
 // playRecorded plays b to its end, writing every round to w, and returns
 // the final snapshot.
 func playRecorded(b *luabind.Battle, w *replay.Writer) (*engine.Snapshot, error) {
-	rec := engine.NewRecorder(b.Battle)
+	return recordRounds(b, engine.NewRecorder(b.Battle), w, nil)
+}
+
+// recordRounds plays b to its end, writing every round that rec records
+// to w, and returns the final snapshot. failed, when not nil, reports a
+// failure that ended the battle (a rule mod's rules).
+func recordRounds(b stepper, rec *engine.Recorder, w *replay.Writer, failed func() error) (*engine.Snapshot, error) {
 	for b.Step() {
 		l := rec.Next()
 		if err := w.Round(&l); err != nil {
@@ -72,5 +107,9 @@ func playRecorded(b *luabind.Battle, w *replay.Writer) (*engine.Snapshot, error)
 		}
 	}
 	final := b.Snapshot()
-	return final, w.End(final, replay.EndReason(final))
+	reason := replay.EndReason(final)
+	if failed != nil && failed() != nil {
+		reason = "rules failed"
+	}
+	return final, w.End(final, reason)
 }

@@ -35,7 +35,7 @@ func TestHotReload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := newPlaySource(cfg, cat)
+	src := newPlaySource(cfg, cat, nil, nil)
 	sim := tcell.NewSimulationScreen("")
 	var mu sync.Mutex
 	var screen string

@@ -35,10 +35,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if rules != nil && rules.Info.Protocol != luabind.SquareBattleProtocol {
-		if *mapFile != "" || *record != "" {
-			return bad(errors.New("--map and --record do not work with rule mods yet"))
+		if *mapFile != "" {
+			return bad(errors.New("--map does not work with rule mods yet"))
 		}
-		return runMod(fs, cfg, rules, *game, *asJSON, stdout)
+		return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout)
 	}
 	if rules != nil && *record != "" {
 		return bad(errors.New("--record does not work with rules in Lua yet"))

@@ -10,11 +10,13 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
 // runMod plays one headless battle of a rule mod (run --game NAME).
-func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, stdout io.Writer) error {
+// With record set, the battle's replay is written to that file.
+func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, record string, stdout io.Writer) error {
 	players, err := gamePlayers(g, flags.Args())
 	if err != nil {
 		return err
@@ -26,9 +28,24 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 		return bad(err)
 	}
 	defer b.Close()
-	for b.Step() {
+	var s *engine.Snapshot
+	if record == "" {
+		for b.Step() {
+		}
+		s = b.Snapshot()
+	} else {
+		f, err := replay.Create(record, modReplayHeader(cfg, name, g, players, o), b.Snapshot())
+		if err != nil {
+			return err
+		}
+		if s, err = recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
+			f.Abort()
+			return fmt.Errorf("replay %s: %w", record, err)
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
 	}
-	s := b.Snapshot()
 	if asJSON {
 		err = writeModJSON(stdout, name, s)
 	} else {

@@ -61,25 +61,16 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 		return bad(fmt.Errorf("%s: line 1: config: %w", file, err))
 	}
 
+	if h.Game != "" {
+		return verifyMod(cfg, file, rep, stdout)
+	}
 	fsys, dir, err := scriptsFS(cfg)
 	if err != nil {
 		return err
 	}
-	var problems []string
-	keep := map[string]bool{}
-	for _, c := range h.Classes {
-		name := c.ID + ".lua"
-		keep[name] = true
-		src, err := fs.ReadFile(fsys, name)
-		switch {
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("script %s/%s is missing", dir, name))
-		case sha(src) != c.SHA256:
-			problems = append(problems, fmt.Sprintf("script %s/%s changed: sha256 %.12s… on disk, %.12s… in the replay", dir, name, sha(src), c.SHA256))
-		}
-	}
-	if len(problems) > 0 {
-		return differs(0, "%s", strings.Join(problems, "; "))
+	keep, err := checkScripts(fsys, dir, h.Classes, differs)
+	if err != nil {
+		return err
 	}
 	// Only the recorded classes are loaded, so a script added to the folder
 	// since does not renumber the classes; and they are named as when they
@@ -91,24 +82,9 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var ids []string
-	for _, c := range h.Classes {
-		ids = append(ids, c.ID)
-	}
-	if got := cat.Classes(); !reflect.DeepEqual(got, ids) {
-		for _, c := range cat.All {
-			if c.Err != nil {
-				return differs(0, "%v", c.Err)
-			}
-		}
-		return differs(0, "classes %v, the replay has %v", got, ids)
-	}
-	var players []*luabind.Class
-	for _, p := range h.Players {
-		if p.Class < 0 || p.Class >= len(ids) {
-			return bad(fmt.Errorf("%s: line 1: player %d has class %d of %d", file, p.Team, p.Class, len(ids)))
-		}
-		players = append(players, cat.Class(engine.ClassID(p.Class)))
+	players, err := recordedPlayers(cat, file, h, differs)
+	if err != nil {
+		return err
 	}
 	o := engine.Options{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: h.Seed, Workers: workers(cfg)}
 	if h.FromMap {
@@ -123,11 +99,107 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}
 	defer b.Close()
-	if got, want := b.Snapshot().Cells, rep.Timeline.At(0).Cells; !reflect.DeepEqual(got, want) {
+	return compareRerun(b, engine.NewRecorder(b.Battle), file, rep, stdout, nil)
+}
+
+// verifyMod is verifyReplay for a rule mod: the game is found by the
+// folder name the replay recorded, in the scripts folder, and its rules.lua
+// is checked like every player.
+func verifyMod(cfg config.Config, file string, rep *replay.Replay, stdout io.Writer) error {
+	h := &rep.Header
+	differs := func(round int, format string, args ...any) error {
+		return &diffError{File: file, Round: round, Reason: fmt.Sprintf(format, args...)}
+	}
+	sub, dir, err := gameFS(cfg, h.Game)
+	if err != nil {
+		return err
+	}
+	keep, err := checkScripts(sub, dir, h.Classes, differs)
+	if err != nil {
+		return err
+	}
+	if len(h.Classes) > 0 {
+		dir = path.Dir(h.Classes[0].File)
+	}
+	g, err := luabind.LoadGame(onlyFS{sub, keep}, dir, limitsOf(cfg))
+	if err != nil {
+		return differs(0, "%v", err)
+	}
+	players, err := recordedPlayers(g.Catalog, file, h, differs)
+	if err != nil {
+		return err
+	}
+	if !reflect.DeepEqual(g.Info.Columns, h.Columns) {
+		return differs(0, "the score columns are %v, the replay has %v", g.Info.Columns, h.Columns)
+	}
+	o := engine.ModOptions{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, Seed: h.Seed, Workers: workers(cfg)}
+	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	if err != nil {
+		return differs(0, "the battle cannot be set up again: %v", err)
+	}
+	defer b.Close()
+	return compareRerun(b, engine.NewModRecorder(b.ModBattle), file, rep, stdout, b.Err)
+}
+
+// checkScripts compares every recorded class with its file in fsys (dir
+// names it in messages) and returns the names of the files to load.
+func checkScripts(fsys fs.FS, dir string, classes []replay.Class, differs func(int, string, ...any) error) (map[string]bool, error) {
+	var problems []string
+	keep := map[string]bool{}
+	for _, c := range classes {
+		name := c.ID + ".lua"
+		keep[name] = true
+		src, err := fs.ReadFile(fsys, name)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("script %s/%s is missing", dir, name))
+		case sha(src) != c.SHA256:
+			problems = append(problems, fmt.Sprintf("script %s/%s changed: sha256 %.12s… on disk, %.12s… in the replay", dir, name, sha(src), c.SHA256))
+		}
+	}
+	if len(problems) > 0 {
+		return nil, differs(0, "%s", strings.Join(problems, "; "))
+	}
+	return keep, nil
+}
+
+// recordedPlayers checks that cat holds the recorded classes in the
+// recorded order and returns the recorded players.
+func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differs func(int, string, ...any) error) ([]*luabind.Class, error) {
+	var ids []string
+	for _, c := range h.Classes {
+		ids = append(ids, c.ID)
+	}
+	if got := cat.Classes(); !reflect.DeepEqual(got, ids) {
+		for _, c := range cat.All {
+			if c.Err != nil {
+				return nil, differs(0, "%v", c.Err)
+			}
+		}
+		return nil, differs(0, "classes %v, the replay has %v", got, ids)
+	}
+	var players []*luabind.Class
+	for _, p := range h.Players {
+		if p.Class < 0 || p.Class >= len(ids) {
+			return nil, bad(fmt.Errorf("%s: line 1: player %d has class %d of %d", file, p.Team, p.Class, len(ids)))
+		}
+		players = append(players, cat.Class(engine.ClassID(p.Class)))
+	}
+	return players, nil
+}
+
+// compareRerun plays b, set up again from rep's header, round by round
+// against the recording and prints "identical" or returns the first
+// difference. failed, when not nil, reports a rule mod's rules failure.
+func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Replay, stdout io.Writer, failed func() error) error {
+	h := &rep.Header
+	differs := func(round int, format string, args ...any) error {
+		return &diffError{File: file, Round: round, Reason: fmt.Sprintf(format, args...)}
+	}
+	start, want0 := b.Snapshot(), rep.Timeline.At(0)
+	if !reflect.DeepEqual(start.Cells, want0.Cells) || !reflect.DeepEqual(start.Marks, want0.Marks) {
 		return differs(0, "the starting arena differs (different seed or placement rules)")
 	}
-
-	rec := engine.NewRecorder(b.Battle)
 	last := rep.Timeline.Last()
 	for r := 1; r <= last; r++ {
 		if !b.Step() {
@@ -146,13 +218,18 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 			return differs(r, "%s", why)
 		}
 	}
+	ends := map[string]bool{"one team left": true, "no team left": true, "round limit": true, "game over": true, "rules failed": true}
 	switch {
 	case rep.Damage != nil:
 		return fmt.Errorf("identical up to round %d, where the file is damaged: %w", last, rep.Damage)
 	case rep.Result == nil:
 		fmt.Fprintf(stdout, "identical: %d rounds (the recording stops there, unfinished)\n", last)
-	case !b.Over() && rep.Result.Reason == "one team left", !b.Over() && rep.Result.Reason == "no team left", !b.Over() && rep.Result.Reason == "round limit":
+	case !b.Over() && ends[rep.Result.Reason]:
 		return differs(last+1, "the replay ends after round %d (%s) but the re-run goes on", last, rep.Result.Reason)
+	case h.Game != "" && b.Over() && b.Snapshot().Winner != rep.Result.Winner:
+		return differs(last, "the re-run's winner is team %d, the replay's team %d", b.Snapshot().Winner, rep.Result.Winner)
+	case failed != nil && failed() != nil && rep.Result.Reason != "rules failed":
+		return differs(last, "the rules failed in the re-run: %v", failed())
 	default:
 		fmt.Fprintf(stdout, "identical: %d rounds, %s\n", last, describeResult(rep))
 	}
@@ -193,6 +270,8 @@ func compareRounds(got, want *engine.RoundLog) string {
 		{"births", got.Births, want.Births},
 		{"deaths", got.Deaths, want.Deaths},
 		{"script problems", got.Problems, want.Problems},
+		{"marks", got.Marks, want.Marks},
+		{"score columns", got.Values, want.Values},
 	}
 	for _, p := range parts {
 		if !reflect.DeepEqual(p.got, p.want) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/scripts"
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 // diskCopy copies the shipped players into a fresh folder.
@@ -129,17 +131,7 @@ func TestVerify(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d := diskCopy(t)
-			f := filepath.Join(t.TempDir(), "b.sbr")
-			data, _ := os.ReadFile(file)
-			os.WriteFile(f, data, 0o644)
-			if c.prepare != nil {
-				c.prepare(t, d, f)
-			}
-			cfg := config.Default()
-			cfg.Scripts = d
-			var out bytes.Buffer
-			err := verifyReplay(cfg, f, &out)
+			d, out, err := verifyCopy(t, file, c.prepare)
 			if c.want == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -173,5 +165,142 @@ func TestVerify(t *testing.T) {
 	}
 	if last < 40 {
 		t.Errorf("the battle lasted %d rounds; the cut-file case needs 40", last)
+	}
+}
+
+// TestVerifyMod records a paint battle with `run --game paint --record`,
+// reads it back and plays it again: identical with the same scripts, a
+// changed rules.lua or player is named before anything is played, and a
+// damaged round is found where it is.
+func TestVerifyMod(t *testing.T) {
+	dir := diskCopy(t)
+	file := filepath.Join(t.TempDir(), "paint.sbr")
+	code, out, errOut := runMain(t, "run", "--game", "paint", "--scripts", dir, "--record", file, "--seed", "8", "--rounds", "50", "random", "greedy", "greedy")
+	if code != 0 {
+		t.Fatalf("run --game paint --record: exit %d: %s", code, errOut)
+	}
+	rep, err := replay.Open(file)
+	if err != nil || rep.Damage != nil || rep.Result == nil {
+		t.Fatalf("recorded replay: %v %+v", err, rep)
+	}
+	if h := rep.Header; h.Game != "paint" || len(h.Columns) == 0 || h.Size != 40 || rep.Timeline.Last() != 50 {
+		t.Fatalf("header %+v, %d rounds", h, rep.Timeline.Last())
+	}
+	// The replay's last round is the battle's final standings.
+	final := rep.Timeline.At(50)
+	for _, tv := range final.Teams {
+		if !strings.Contains(out, fmt.Sprintf("%d", tv.Values[0])) {
+			t.Errorf("team %d's score %d is not in the standings:\n%s", tv.Team, tv.Values[0], out)
+		}
+	}
+	cases := []struct {
+		name    string
+		prepare func(t *testing.T, dir, file string)
+		want    string
+	}{
+		{"unchanged", nil, ""},
+		{"changed rules", func(t *testing.T, dir, file string) {
+			f, _ := os.OpenFile(filepath.Join(dir, "paint", "rules.lua"), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString("\n-- tweak\n")
+			f.Close()
+		}, "DIR/paint/rules.lua changed: sha256"},
+		{"a missing player", func(t *testing.T, dir, file string) {
+			os.Remove(filepath.Join(dir, "paint", "greedy.lua"))
+		}, "DIR/paint/greedy.lua is missing"},
+		{"a damaged round", func(t *testing.T, dir, file string) {
+			editReplay(t, file, file, func(l [][]byte) [][]byte {
+				l[20] = bytes.Replace(l[20], []byte(`"m":[`), []byte(`"m":[0,768,`), 1)
+				return l
+			})
+		}, "round 20 differs: marks differ"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d, out, err := verifyCopy(t, file, c.prepare)
+			if c.want == "" {
+				if err != nil || !strings.HasPrefix(out.String(), "identical: 50 rounds") {
+					t.Fatalf("%v %q", err, out.String())
+				}
+				return
+			}
+			if want := strings.ReplaceAll(c.want, "DIR", d); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("error %v, want %q", err, want)
+			}
+		})
+	}
+	code, out, errOut = runMain(t, "replay", "--verify", "--scripts", dir, "--workers", "1", file)
+	if code != 0 || !strings.HasPrefix(out, "identical: ") {
+		t.Errorf("replay --verify: exit %d, %q %q", code, out, errOut)
+	}
+}
+
+// verifyCopy verifies a copy of file against a fresh copy of the shipped
+// scripts, after prepare (when not nil) changed either; it returns the
+// scripts folder, the output and the error.
+func verifyCopy(t *testing.T, file string, prepare func(t *testing.T, dir, file string)) (string, *bytes.Buffer, error) {
+	t.Helper()
+	d := diskCopy(t)
+	f := filepath.Join(t.TempDir(), "b.sbr")
+	data, _ := os.ReadFile(file)
+	os.WriteFile(f, data, 0o644)
+	if prepare != nil {
+		prepare(t, d, f)
+	}
+	cfg := config.Default()
+	cfg.Scripts = d
+	var out bytes.Buffer
+	err := verifyReplay(cfg, f, &out)
+	return d, &out, err
+}
+
+// TestPlaySourceGames: the terminal UI's source offers paint with its
+// game.yaml defaults and its players (not its rules), and a paint battle
+// it builds records a replay that verifies, as the UI's w key saves it.
+func TestPlaySourceGames(t *testing.T) {
+	dir := diskCopy(t)
+	cfg := config.Default()
+	cfg.Scripts = dir
+	cat, err := loadCatalog(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := newPlaySource(cfg, cat, nil, nil)
+	gs := src.Games()
+	var ids []string
+	for _, g := range gs {
+		ids = append(ids, g.ID)
+	}
+	if strings.Join(ids, ",") != ",orbs,paint,snake" || gs[2].Size != 40 || gs[2].Rounds != 500 || gs[1].Size < 30 || gs[1].Size > 40 {
+		t.Fatalf("games %+v", gs)
+	}
+	ids = nil
+	for _, e := range src.GameEntries("paint") {
+		ids = append(ids, e.ID)
+	}
+	if strings.Join(ids, " ") != "greedy random" {
+		t.Errorf("paint's players %v", ids)
+	}
+	b, err := src.NewBattle(tui.Setup{Game: "paint", Players: []string{"random", "greedy"}, Size: 40, Rounds: 30, Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	file := filepath.Join(t.TempDir(), "ui.sbr")
+	f, err := replay.Create(file, b.Header(), b.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := b.Recorder()
+	for b.Step() {
+		l := rec.Next()
+		f.Round(&l)
+	}
+	f.End(b.Snapshot(), replay.EndReason(b.Snapshot()))
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := verifyReplay(cfg, file, &out); err != nil || !strings.HasPrefix(out.String(), "identical: 30 rounds") {
+		t.Fatalf("verify: %v %q", err, out.String())
 	}
 }

@@ -30,21 +30,30 @@ const Version = 1
 type Header struct {
 	Replay  int    `json:"squarebattle_replay"` // format version
 	Program string `json:"program"`             // the program that wrote it, with its version
-	Seed    uint64 `json:"seed"`
-	Size    int    `json:"size"`
-	Wrap    bool   `json:"wrap"`
-	Rounds  int    `json:"rounds"` // round limit
+	// Game is the rule mod played, as a folder of the scripts folder
+	// (empty: SquareBattle).
+	Game   string `json:"game,omitempty"`
+	Seed   uint64 `json:"seed"`
+	Size   int    `json:"size"`
+	Wrap   bool   `json:"wrap"`
+	Rounds int    `json:"rounds"` // round limit
 	// Config is the effective rules configuration (arena, rules, limits)
 	// as the writing program names it; a re-run starts from it.
 	Config  json.RawMessage `json:"config,omitempty"`
 	Classes []Class         `json:"classes"`
 	Players []Player        `json:"players"`
+	// Columns are a rule mod's score columns; the first decides.
+	Columns []string `json:"columns,omitempty"`
 	// FromMap is true when the starting squares came from a map file rather
 	// than the seeded placement; a re-run then starts from Start.
 	FromMap bool `json:"from_map,omitempty"`
 	// Start is the arena before round 1, run-length encoded as pairs of
 	// (team, count) in cell order (row 0, the bottom row, first; -1 empty).
 	Start []int32 `json:"start"`
+	// A rule mod's board before round 1: the marks, run-length encoded as
+	// pairs of (mark, count), and every team's score columns.
+	StartMarks  []int32 `json:"start_marks,omitempty"`
+	StartValues [][]int `json:"start_values,omitempty"`
 }
 
 // Class is one script class of the battle; its index is its engine.ClassID.
@@ -67,7 +76,8 @@ type Player struct {
 // short: c holds (gap, team) pairs where gap is the distance in cells from
 // the previous change (the first from cell 0); b holds (team, cell, class)
 // triples; d (team, cell, killer, kind) quadruples; f (team, timeouts,
-// errors) triples.
+// errors) triples. A rule mod's rounds add m, (gap, mark) pairs like c,
+// and v, rows of (team, value of each column).
 type round struct {
 	R int       `json:"r"`
 	C []int32   `json:"c,omitempty"`
@@ -75,6 +85,8 @@ type round struct {
 	D []int     `json:"d,omitempty"`
 	F []int     `json:"f,omitempty"`
 	P []problem `json:"p,omitempty"`
+	M []int32   `json:"m,omitempty"`
+	V []int     `json:"v,omitempty"`
 }
 
 type problem struct {
@@ -94,6 +106,8 @@ type Result struct {
 	// [squares, births, kills, deaths, collisions, timeouts, errors]; a
 	// reader checks them against the totals the events add up to.
 	Stats [][7]int `json:"stats"`
+	// Values are a rule mod's final score columns, in team order.
+	Values [][]int `json:"values,omitempty"`
 }
 
 type resultLine struct {
@@ -177,23 +191,58 @@ func encodeRound(l *engine.RoundLog) round {
 	for _, p := range l.Problems {
 		out.P = append(out.P, problem{Team: p.Team, Class: int(p.Class), Square: int(p.Square), Kind: int(p.Kind), Message: p.Message})
 	}
+	prev = 0
+	for _, c := range l.Marks {
+		out.M = append(out.M, c.Cell-prev, int32(c.Mark))
+		prev = c.Cell
+	}
+	for _, v := range l.Values {
+		out.V = append(out.V, v.Team)
+		out.V = append(out.V, v.Values...)
+	}
 	return out
 }
 
-// decodeRound unpacks a round line. Values are range-checked later by
-// engine.Timeline.Add; here only the shape is.
-func decodeRound(r *round) (engine.RoundLog, error) {
-	l := engine.RoundLog{Round: r.R}
-	if len(r.C)%2 != 0 || len(r.B)%3 != 0 || len(r.D)%4 != 0 || len(r.F)%3 != 0 {
-		return l, errors.New("a packed array has the wrong length")
+// gaps unpacks (gap, value) pairs into ascending cells.
+func gaps(packed []int32, each func(cell, v int32)) error {
+	if len(packed)%2 != 0 {
+		return errors.New("a packed array has the wrong length")
 	}
 	cell := int32(0)
-	for i := 0; i < len(r.C); i += 2 {
-		if i > 0 && r.C[i] <= 0 {
-			return l, errors.New("cell changes out of order")
+	for i := 0; i < len(packed); i += 2 {
+		if i > 0 && packed[i] <= 0 {
+			return errors.New("cell changes out of order")
 		}
-		cell += r.C[i]
-		l.Changes = append(l.Changes, engine.CellChange{Cell: cell, Team: r.C[i+1]})
+		cell += packed[i]
+		each(cell, packed[i+1])
+	}
+	return nil
+}
+
+// decodeRound unpacks a round line of a game with cols score columns.
+// Values are range-checked later by engine.Timeline.Add; here only the
+// shape is.
+func decodeRound(r *round, cols int) (engine.RoundLog, error) {
+	l := engine.RoundLog{Round: r.R}
+	if len(r.B)%3 != 0 || len(r.D)%4 != 0 || len(r.F)%3 != 0 || len(r.V)%(cols+1) != 0 {
+		return l, errors.New("a packed array has the wrong length")
+	}
+	if err := gaps(r.C, func(cell, team int32) {
+		l.Changes = append(l.Changes, engine.CellChange{Cell: cell, Team: team})
+	}); err != nil {
+		return l, err
+	}
+	var bad error
+	if err := gaps(r.M, func(cell, m int32) {
+		if m < 0 || m > 0xffff {
+			bad = fmt.Errorf("mark %d is out of range", m)
+		}
+		l.Marks = append(l.Marks, engine.MarkChange{Cell: cell, Mark: engine.Mark(m)})
+	}); err != nil || bad != nil {
+		return l, errors.Join(err, bad)
+	}
+	for i := 0; i < len(r.V); i += cols + 1 {
+		l.Values = append(l.Values, engine.TeamValues{Team: r.V[i], Values: append([]int(nil), r.V[i+1:i+1+cols]...)})
 	}
 	for i := 0; i < len(r.B); i += 3 {
 		l.Births = append(l.Births, engine.BirthEvent{Team: r.B[i], Cell: r.B[i+1], Class: engine.ClassID(r.B[i+2])})
@@ -220,8 +269,15 @@ func statsRow(s engine.Stats) [7]int {
 }
 
 // EndReason says why a finished battle ended, for the result line. A
-// battle ended by the interactive time limit gives its own reason.
+// battle ended by the interactive time limit gives its own reason, and a
+// rule mod whose rules failed "rules failed".
 func EndReason(s *engine.Snapshot) string {
+	if s.Marks != nil { // a rule mod: its rules end it, or the round limit
+		if s.Round >= s.Rounds {
+			return "round limit"
+		}
+		return "game over"
+	}
 	alive := 0
 	for _, t := range s.Teams {
 		if t.Stats.Squares > 0 {

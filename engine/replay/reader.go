@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -105,7 +106,11 @@ func Read(r io.Reader, name string) (*Replay, error) {
 				return rep, nil
 			}
 			rep.Result = rl.Result
-			rep.Timeline.End()
+			if h.Game != "" {
+				rep.Timeline.EndWinner(rl.Result.Winner)
+			} else {
+				rep.Timeline.End()
+			}
 			continue
 		}
 		var rd round
@@ -113,7 +118,7 @@ func Read(r io.Reader, name string) (*Replay, error) {
 			rep.Damage = fail(n, "unreadable round: %v; the battle plays up to round %d", err, rep.Timeline.Last())
 			return rep, nil
 		}
-		l, err := decodeRound(&rd)
+		l, err := decodeRound(&rd, len(h.Columns))
 		if err == nil {
 			err = rep.Timeline.Add(l)
 		}
@@ -150,7 +155,49 @@ func (h *Header) startSnapshot() (*engine.Snapshot, error) {
 		if c < engine.Empty || int(c) >= len(s.Teams) {
 			return nil, fmt.Errorf("start: team %d is not a player", c)
 		}
+	}
+	if h.Game != "" {
+		return h.modStart(s)
+	}
+	for _, c := range cells {
 		if c >= 0 {
+			s.Teams[c].Stats.Squares++
+		}
+	}
+	return s, nil
+}
+
+// modStart adds a rule mod's marks and score columns to the picture
+// before round 1; a team's squares are its units.
+func (h *Header) modStart(s *engine.Snapshot) (*engine.Snapshot, error) {
+	s.Columns = h.Columns
+	s.Marks = make([]engine.Mark, len(s.Cells))
+	if h.StartMarks != nil {
+		marks, err := decodeCells(h.StartMarks, len(s.Cells))
+		if err != nil {
+			return nil, fmt.Errorf("start_marks: %v", err)
+		}
+		for i, m := range marks {
+			s.Marks[i] = engine.Mark(m)
+			if m < 0 || m > 0xffff || !s.Marks[i].Valid() {
+				return nil, fmt.Errorf("start_marks: mark %d is not a mark", m)
+			}
+		}
+	}
+	if h.StartValues != nil && len(h.StartValues) != len(s.Teams) {
+		return nil, fmt.Errorf("start_values: %d rows for %d teams", len(h.StartValues), len(s.Teams))
+	}
+	for t := range s.Teams {
+		s.Teams[t].Values = make([]int, len(h.Columns))
+		if h.StartValues != nil {
+			if len(h.StartValues[t]) != len(h.Columns) {
+				return nil, fmt.Errorf("start_values: team %d has %d columns, the game %d", t, len(h.StartValues[t]), len(h.Columns))
+			}
+			copy(s.Teams[t].Values, h.StartValues[t])
+		}
+	}
+	for i, c := range s.Cells {
+		if c >= 0 && s.Marks[i].Style() == engine.StyleUnit {
 			s.Teams[c].Stats.Squares++
 		}
 	}
@@ -171,6 +218,20 @@ func (r *Replay) checkResult(res *Result) error {
 	for i, t := range s.Teams {
 		if statsRow(t.Stats) != res.Stats[i] {
 			return fmt.Errorf("team %d's totals in the result %v differ from its events %v", i, res.Stats[i], statsRow(t.Stats))
+		}
+	}
+	if r.Header.Game == "" {
+		return nil
+	}
+	if res.Winner < -1 || res.Winner >= len(s.Teams) {
+		return fmt.Errorf("the winner, team %d, is not a team", res.Winner)
+	}
+	if len(res.Values) != len(s.Teams) {
+		return fmt.Errorf("the result has score columns for %d teams, the battle %d", len(res.Values), len(s.Teams))
+	}
+	for i, t := range s.Teams {
+		if !slices.Equal(t.Values, res.Values[i]) {
+			return fmt.Errorf("team %d's score columns in the result %v differ from its rounds %v", i, res.Values[i], t.Values)
 		}
 	}
 	return nil

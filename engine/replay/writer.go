@@ -38,6 +38,20 @@ const FlushEvery = 32
 func NewWriter(w io.Writer, h Header, start *engine.Snapshot) (*Writer, error) {
 	h.Replay = Version
 	h.Start = encodeCells(start.Cells)
+	if start.Marks != nil { // a rule mod
+		marks := make([]int32, len(start.Marks))
+		for i, m := range start.Marks {
+			marks[i] = int32(m)
+		}
+		h.StartMarks = encodeCells(marks)
+		if h.Columns == nil {
+			h.Columns = start.Columns
+		}
+		h.StartValues = nil
+		for _, t := range start.Teams {
+			h.StartValues = append(h.StartValues, t.Values)
+		}
+	}
 	if h.Size == 0 {
 		h.Size = start.Size
 	}
@@ -108,6 +122,9 @@ func (w *Writer) End(final *engine.Snapshot, reason string) error {
 	res := &Result{Round: final.Round, Winner: final.Winner, Reason: reason}
 	for _, t := range final.Teams {
 		res.Stats = append(res.Stats, statsRow(t.Stats))
+		if final.Marks != nil {
+			res.Values = append(res.Values, t.Values)
+		}
 	}
 	w.line(resultLine{res})
 	w.done = true
