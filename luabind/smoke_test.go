@@ -55,3 +55,20 @@ func TestSmoke(t *testing.T) {
 		t.Errorf("mover: %+v", s.Teams[0].Stats)
 	}
 }
+
+// TestCloseTwice: closing a battle twice is harmless (a deferred Close
+// after an explicit one is common).
+func TestCloseTwice(t *testing.T) {
+	cat := catalogOf(t, map[string]string{"p.lua": `return { name = "P", run = function() return WAIT end }`}, DefaultLimits())
+	cls, err := cat.Find("p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBattle(cat, []*Class{cls, cls}, engine.Options{Size: 4, Rounds: 3, Seed: 1, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Run()
+	b.Close()
+	b.Close()
+}

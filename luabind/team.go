@@ -156,6 +156,7 @@ func (tm *Team) boot() {
 func (tm *Team) Close() {
 	if tm.L != nil {
 		tm.L.Close()
+		tm.L = nil // closing twice is harmless
 	}
 }
 
