@@ -88,9 +88,6 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return bad(err)
 	}
-	if *game != "" && *recordDir != "" {
-		return bad(errors.New("--record-dir does not record rule mods yet: leave it out with --game"))
-	}
 	var (
 		cfg     config.Config
 		cat     *luabind.Catalog
@@ -172,7 +169,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 			return bad(err)
 		}
 		b.Close()
-		play = playModGame(g, classes, o, cfg.Limits.RulesInstructions)
+		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, rec)
 	} else {
 		o := battleOptions(cfg)
 		b, err := gameBattle(cat, classes, o, schedule[0])
@@ -333,31 +330,65 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 }
 
 // playModGame is playGame for a rule mod. A battle whose rules fail counts
-// for nobody.
-func playModGame(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int) tournament.Play {
+// for nobody. With a recorder, every battle is also written to a replay.
+func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rec *gameRecorder) tournament.Play {
 	return func(game tournament.Game) (tournament.Result, error) {
 		b, err := modGameBattle(g, classes, o, rulesBudget, game)
 		if err != nil {
 			return tournament.Result{}, err
 		}
 		defer b.Close()
-		for b.Step() {
+		var final *engine.Snapshot
+		if rec == nil {
+			for b.Step() {
+			}
+			final = b.Snapshot()
+		} else {
+			o := o
+			o.Seed = game.Seed
+			final = rec.playMod(name, g, seated(classes, game), o, game, b)
 		}
 		if err := b.Err(); err != nil {
 			return tournament.Result{}, err
 		}
-		return resultOf(b.Snapshot()), nil
+		return resultOf(final), nil
 	}
 }
 
-// modGameBattle builds a rule mod game's battle: Seats[t] plays team t.
-func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, game tournament.Game) (*luabind.ModBattle, error) {
+// seated lists a game's players by team: Seats[t] plays team t.
+func seated(classes []*luabind.Class, game tournament.Game) []*luabind.Class {
 	players := make([]*luabind.Class, len(game.Seats))
 	for t, e := range game.Seats {
 		players[t] = classes[e]
 	}
+	return players
+}
+
+// playMod plays a rule mod battle to its end, writing its replay.
+func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, game tournament.Game, b *luabind.ModBattle) *engine.Snapshot {
+	f, err := replay.Create(gameFile(r.dir, game), modReplayHeader(r.cfg, name, g, players, o), b.Snapshot())
+	if err == nil {
+		var final *engine.Snapshot
+		if final, err = recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err == nil {
+			if err = f.Close(); err == nil {
+				return final
+			}
+			r.fail(err)
+			return final
+		}
+		f.Abort()
+		err = fmt.Errorf("game %d: %w", game.Index, err)
+	}
+	r.fail(err)
+	for b.Step() {
+	}
+	return b.Snapshot()
+}
+
+// modGameBattle builds a rule mod game's battle: Seats[t] plays team t.
+func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, game tournament.Game) (*luabind.ModBattle, error) {
 	o.Seed = game.Seed
-	return luabind.NewModBattle(g, players, o, rulesBudget)
+	return luabind.NewModBattle(g, seated(classes, game), o, rulesBudget)
 }
 
 // gameRecorder writes one replay per battle into a folder (--record-dir).
@@ -404,12 +435,8 @@ func (r *gameRecorder) fail(err error) {
 
 // gameBattle builds a game's battle: Seats[t] plays team t.
 func gameBattle(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, g tournament.Game) (*luabind.Battle, error) {
-	players := make([]*luabind.Class, len(g.Seats))
-	for t, e := range g.Seats {
-		players[t] = classes[e]
-	}
 	o.Seed = g.Seed
-	return luabind.NewBattle(cat, players, o)
+	return luabind.NewBattle(cat, seated(classes, g), o)
 }
 
 // resultOf turns a finished battle's snapshot into its tournament result.

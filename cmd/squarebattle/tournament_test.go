@@ -366,17 +366,28 @@ func TestModTournament(t *testing.T) {
 		t.Errorf("merged a SquareBattle shard into paint: exit %d: %s", code, errOut)
 	}
 
+	// --record-dir keeps a replay of every paint battle, and each verifies.
+	if code, _, errOut := runMain(t, paintArgs("--quiet", "--format", "koth", "--games", "2", "--record-dir", file("replays"), "random", "greedy")...); code != 0 {
+		t.Fatalf("--record-dir: exit %d: %s", code, errOut)
+	}
+	recorded, _ := filepath.Glob(filepath.Join(file("replays"), "*.sbr"))
+	if len(recorded) != 2 {
+		t.Fatalf("replays %v, want 2", recorded)
+	}
+	for _, r := range recorded {
+		if code, out, errOut := runMain(t, "replay", "--verify", r); code != 0 || !strings.HasPrefix(out, "identical") {
+			t.Errorf("%s: exit %d %s %s", r, code, out, errOut)
+		}
+	}
+
 	// What a paint tournament refuses, in one line each.
 	for _, tc := range []struct{ name, want string }{
-		{"record-dir", "--record-dir does not record rule mods yet"},
 		{"too many teams", "paint takes one to four teams"},
 		{"no such game", `no game "nogame"`},
 		{"no such player", "explorer"},
 	} {
 		var args []string
 		switch tc.name {
-		case "record-dir":
-			args = paintArgs("--record-dir", file("replays"), "random", "greedy")
 		case "too many teams":
 			args = paintArgs("--format", "koth", "random", "random", "random", "random", "random")
 		case "no such game":
