@@ -112,6 +112,9 @@ func (tm *Team) census() int64 {
 	for _, p := range tm.pending {
 		c.value(p)
 	}
+	for _, t := range tm.kept {
+		c.value(t)
+	}
 	if mt, ok := tm.L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
 		c.value(mt)
 	}

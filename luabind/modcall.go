@@ -3,6 +3,8 @@ package luabind
 import (
 	"fmt"
 
+	lua "github.com/yuin/gopher-lua"
+
 	"github.com/squarebattle/squarebattle/engine"
 )
 
@@ -56,7 +58,10 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		}
 	}
 	L := tm.L
-	view := fromPlain(L, c.View)
+	if tm.kept == nil {
+		tm.kept = map[*plainTable]*lua.LTable{}
+	}
+	view := fromPlainKept(L, c.View, tm.kept)
 	tm.charged += int64(plainSize(c.View)) * 40
 	L.Push(cs.run)
 	L.Push(view)

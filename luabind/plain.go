@@ -25,6 +25,9 @@ type plainTable struct {
 	size       int   // plainSize of the table
 	entries    int   // entries copied for it, nested tables included
 	height     int   // tables nested in it, itself included
+	// constant tables were declared unchanging by the rules
+	// (game.constant): each team VM builds its copy once and keeps it.
+	constant bool
 }
 
 // Bounds on one copied value, so a script cannot make the other side
@@ -131,21 +134,33 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 }
 
 // fromPlain builds the Lua value of a plain value in L.
-func fromPlain(L *lua.LState, v any) lua.LValue {
+func fromPlain(L *lua.LState, v any) lua.LValue { return fromPlainKept(L, v, nil) }
+
+// fromPlainKept is fromPlain that builds each constant table once: kept
+// holds the copies already made in L (nil: no keeping).
+func fromPlainKept(L *lua.LState, v any, kept map[*plainTable]*lua.LTable) lua.LValue {
 	switch x := v.(type) {
 	case nil:
 		return lua.LNil
 	case *plainTable:
+		if x.constant && kept != nil {
+			if t, ok := kept[x]; ok {
+				return t
+			}
+		}
 		t := L.CreateTable(min(x.arr, lua.MaxArrayIndex-1), x.strs)
 		for i, k := range x.keys {
 			val := x.vals[i]
 			if _, ok := val.(*plainTable); ok {
-				val = fromPlain(L, val)
+				val = fromPlainKept(L, val, kept)
 			}
 			if _, ok := k.(*plainTable); ok {
-				k = fromPlain(L, k)
+				k = fromPlainKept(L, k, kept)
 			}
 			t.RawSet(k.(lua.LValue), val.(lua.LValue))
+		}
+		if x.constant && kept != nil {
+			kept[x] = t
 		}
 		return t
 	case lua.LValue:

@@ -27,7 +27,9 @@ type Rules struct {
 	turns   *lua.LFunction
 	resolve *lua.LFunction
 	calls   *lua.LTable // what turns returned last, handed back to resolve
-	budget  int
+	// constants are the tables the rules declared unchanging, copied once.
+	constants map[*lua.LTable]*plainTable
+	budget    int
 }
 
 // RulesInfo is what a rules script declares about its game.
@@ -214,6 +216,9 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	r.calls = list
 	var calls []engine.Call
 	views := newPlainCopier() // a table in several views is copied once
+	for lt, pt := range r.constants {
+		views.done[lt] = pt // and a constant table once for the battle
+	}
 	for i := 1; i <= list.Len(); i++ {
 		c, err := r.call(list.RawGetInt(i), b.Teams(), views)
 		if err != nil {
@@ -319,6 +324,7 @@ func (r *Rules) gameTable() *lua.LTable {
 		return 0
 	})
 	fn("random", r.luaRandom)
+	fn("constant", r.luaConstant)
 	return g
 }
 
@@ -410,4 +416,39 @@ func (r *Rules) luaRandom(L *lua.LState) int {
 		L.Push(lua.LNumber(lo + rng.IntN(hi-lo+1)))
 	}
 	return 1
+}
+
+// luaConstant is game.constant(t): the rules promise never to change t
+// (a map that stays the same all battle), so it is copied out of the rules
+// once, and each team's VM builds its copy once and hands the same table to
+// every call. A player that changes its copy only misleads its own team.
+func (r *Rules) luaConstant(L *lua.LState) int {
+	t := L.CheckTable(1)
+	if r.constants == nil {
+		r.constants = map[*lua.LTable]*plainTable{}
+	}
+	if _, ok := r.constants[t]; !ok {
+		p, err := toPlain(t)
+		if err != nil {
+			L.ArgError(1, err.Error())
+		}
+		pt := p.(*plainTable)
+		markConstant(pt)
+		r.constants[t] = pt
+	}
+	L.Push(t)
+	return 1
+}
+
+// markConstant marks a plain table and the tables in it as constant.
+func markConstant(t *plainTable) {
+	t.constant = true
+	for i := range t.keys {
+		if k, ok := t.keys[i].(*plainTable); ok {
+			markConstant(k)
+		}
+		if v, ok := t.vals[i].(*plainTable); ok {
+			markConstant(v)
+		}
+	}
 }

@@ -84,6 +84,9 @@ type Team struct {
 
 	lastProblemRound int
 	log              []string
+
+	// kept holds a rule mod's constant tables as built in this VM.
+	kept map[*plainTable]*lua.LTable
 }
 
 // NewTeam builds a team's Lua state. Classes are instantiated in it the
@@ -144,6 +147,7 @@ func (tm *Team) boot() {
 		}
 	}
 	clear(tm.pending)
+	tm.kept = nil // they belonged to the old state
 	tm.statsTable = nil
 	tm.budget.install(L)
 	tm.charged = 0

@@ -299,3 +299,51 @@ return { columns = {"used", "lost"}, entry = "think",
 		t.Errorf("round 2 with 300 instructions: used, lost = %v, stats %+v", v, s.Teams[0].Stats)
 	}
 }
+
+// TestModConstant: a table the rules declare constant is copied into each
+// team's VM once; a player changing its copy changes only its own team's
+// later views, never another team's or the rules' table.
+func TestModConstant(t *testing.T) {
+	folder := fstest.MapFS{
+		"rules.lua": {Data: []byte(`local map, asked = {1, 2, 3}, 0
+return { columns = {"seen", "rules"},
+  setup = function(g) g.constant(map) end,
+  turns = function(g)
+    if asked == g.round() then return nil end
+    asked = g.round()
+    return {{team = 0, view = {m = map}}, {team = 1, view = {m = map}}}
+  end,
+  resolve = function(g, calls, answers)
+    for i = 1, 2 do g.score(i - 1, "seen", answers[i]) end
+    g.score(0, "rules", map[1])
+  end }`)},
+		"p.lua": {Data: []byte(`return { name = "P", run = function(view)
+  local v = view.m[1]
+  view.m[1] = v + 10
+  return v
+end }`)},
+		"q.lua": {Data: []byte(`return { name = "Q", run = function(view) return view.m[1] end }`)},
+	}
+	g, err := luabind.LoadGame(folder, "constant", luabind.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := g.Find("p")
+	q, _ := g.Find("q")
+	b, err := luabind.NewModBattle(g, []*luabind.Class{p, q}, engine.ModOptions{Size: 2, Rounds: 3, Seed: 1, Workers: 2}, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var seen [][2]int
+	for b.Step() {
+		s := b.Snapshot()
+		seen = append(seen, [2]int{s.Teams[0].Values[0], s.Teams[1].Values[0]})
+		if s.Teams[0].Values[1] != 1 {
+			t.Errorf("the rules' own table changed: %d", s.Teams[0].Values[1])
+		}
+	}
+	if want := [][2]int{{1, 1}, {11, 1}, {21, 1}}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("seen %v, want %v", seen, want)
+	}
+}

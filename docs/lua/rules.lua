@@ -59,6 +59,13 @@ function game.finish(winner) end
 ---@param unit integer
 function game.forget(team, unit) end
 
+---Declares that t never changes: it is copied out once and each team's VM
+---shares one copy of it between calls.
+---@generic T: table
+---@param t T
+---@return T
+function game.constant(t) end
+
 ---math.random's contract over the battle's seeded rules stream.
 ---@param m? integer
 ---@param n? integer

@@ -381,6 +381,9 @@ return {
     end
     if game.teams() ~= 2 then error("orbs is played by two teams (got " .. game.teams() .. ")") end
     local pr, pc = generate(game)
+    -- The map never changes: every unit's view shares one copy of it.
+    game.constant(passable)
+    game.constant(orbs)
     for r = 0, n - 1 do
       for c = 0, n - 1 do ground(game, r, c) end
     end
