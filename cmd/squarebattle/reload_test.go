@@ -139,3 +139,54 @@ func equalCells(a, b []int32) bool {
 	}
 	return true
 }
+
+// TestWatchGameFolders: changes inside a game folder, and in a game folder
+// created while watching, are noticed like changes to the players at the
+// top; a stray file type is not.
+func TestWatchGameFolders(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "paint"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fired := make(chan struct{}, 16)
+	stop, err := watchScripts(dir, func() { fired <- struct{}{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	wait := func(what string, want bool) {
+		t.Helper()
+		limit := 2 * time.Second
+		if !want {
+			limit = 4 * settle // long enough for a settled reload to fire
+		}
+		select {
+		case <-fired:
+			if !want {
+				t.Errorf("%s: reloaded", what)
+			}
+		case <-time.After(limit):
+			if want {
+				t.Errorf("%s: not noticed within %v", what, limit)
+			}
+		}
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("paint/rules.lua", "return {}")
+	wait("rules.lua in a game folder", true)
+	write("paint/game.yaml", "rules:\n  rounds: 5\n")
+	wait("game.yaml in a game folder", true)
+	if err := os.Mkdir(filepath.Join(dir, "snake2"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wait("a new game folder", true)
+	write("snake2/rules.lua", "return {}")
+	wait("rules.lua in the new game folder", true)
+	write("paint/notes.txt", "hello")
+	wait("a text file", false)
+}

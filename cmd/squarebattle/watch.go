@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/squarebattle/squarebattle/config"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/squarebattle/squarebattle/config"
 )
 
 // diskScripts is the scripts folder on disk that the UI watches, or "" when
@@ -26,9 +27,11 @@ func diskScripts(cfg config.Config) string {
 // in bursts (write temp, rename, chmod), and one reload per save is enough.
 const settle = 150 * time.Millisecond
 
-// watchScripts calls changed after .lua files in dir are added, written,
-// renamed or removed, once per burst of changes. fsnotify is the file-change
-// library viper already depends on. stop ends the watch.
+// watchScripts calls changed after .lua files in dir, or .lua and .yaml
+// files in its game folders (dir/NAME/), are added, written, renamed or
+// removed, once per burst of changes. A game folder created while watching
+// is watched from then on. fsnotify is the file-change library viper
+// already depends on. stop ends the watch.
 func watchScripts(dir string, changed func()) (stop func(), err error) {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -38,6 +41,13 @@ func watchScripts(dir string, changed func()) (stop func(), err error) {
 		w.Close()
 		return nil, err
 	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() {
+			_ = w.Add(filepath.Join(dir, e.Name())) // a folder that cannot be watched is only not reloaded
+		}
+	}
+	top := filepath.Clean(dir)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -50,7 +60,15 @@ func watchScripts(dir string, changed func()) (stop func(), err error) {
 					timer.Stop()
 					return
 				}
-				if strings.EqualFold(filepath.Ext(ev.Name), ".lua") && ev.Op != fsnotify.Chmod {
+				if ev.Op&fsnotify.Create != 0 && filepath.Dir(ev.Name) == top {
+					if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
+						_ = w.Add(ev.Name)
+						timer.Reset(settle)
+					}
+				}
+				ext := strings.ToLower(filepath.Ext(ev.Name))
+				inGame := filepath.Dir(ev.Name) != top
+				if (ext == ".lua" || inGame && ext == ".yaml") && ev.Op != fsnotify.Chmod {
 					timer.Reset(settle)
 				}
 			case _, ok := <-w.Errors:
