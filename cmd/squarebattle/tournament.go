@@ -63,6 +63,9 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "merge" {
 		return mergeCommand(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "challenge" {
+		return challengeCommand(args[1:], stdout, stderr)
+	}
 	var c commonFlags
 	fs := newFlagSet("tournament", &c)
 	formatName := fs.String("format", "roundrobin", "roundrobin, koth or solo")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -398,6 +399,59 @@ func TestModTournament(t *testing.T) {
 		code, _, errOut := runMain(t, args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%s: exit %d: %q", tc.name, code, errOut)
+		}
+	}
+}
+
+// TestChallenge: the battlesnake challenge over a rule mod: the same
+// standings with one and two workers, places that follow the rank sums,
+// and one-line refusals.
+func TestChallenge(t *testing.T) {
+	args := []string{"tournament", "challenge", "--game", "paint", "--seed", "3", "--rounds", "60", "--json", "random", "greedy", "random"}
+	var outs []string
+	for _, w := range []string{"1", "2"} {
+		code, out, errOut := runMain(t, append(args, "--workers", w)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("workers 1 and 2 differ:\n%s\n%s", outs[0], outs[1])
+	}
+	var got struct {
+		Game, Score string
+		Standings   []struct {
+			tournament.ChallengeRow
+			ID string
+		}
+	}
+	if err := json.Unmarshal([]byte(outs[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Game != "paint" || got.Score != "area" || len(got.Standings) != 3 || got.Standings[0].ID != "greedy" {
+		t.Fatalf("standings %+v", got)
+	}
+	for i, r := range got.Standings {
+		if r.Sum != r.SoloRank+r.KOTHRank || (i > 0 && r.Sum < got.Standings[i-1].Sum) {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	// The two Random Painters play alone on the same seed: the same solo score.
+	if a, b := got.Standings[1], got.Standings[2]; a.Solo != b.Solo || a.SoloRank != b.SoloRank {
+		t.Errorf("same player, same seed, different solo results: %+v %+v", a, b)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tournament", "challenge", "random"}, "needs --game"},
+		{[]string{"tournament", "challenge", "--game", "paint", "random"}, "at least two players"},
+		{[]string{"tournament", "challenge", "--game", "nope"}, `no game "nope"`},
+	} {
+		code, _, errOut := runMain(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: exit %d %q", c.args, code, errOut)
 		}
 	}
 }
