@@ -31,6 +31,11 @@ type Config struct {
 	Rules  Rules  `mapstructure:"rules" yaml:"rules" json:"rules"`
 	Limits Limits `mapstructure:"limits" yaml:"limits" json:"limits"`
 	TUI    TUI    `mapstructure:"tui" yaml:"tui" json:"tui"`
+	// Options are a rule mod's own settings (its rules.lua declares them
+	// and their defaults), by name, as written: "options.growth: 2" in a
+	// file, SQUAREBATTLE_OPTIONS_GROWTH=2, or --option growth=2. The game
+	// checks the names and values.
+	Options map[string]string `mapstructure:"options" yaml:"options,omitempty" json:"options,omitempty"`
 }
 
 // Arena describes the battlefield.

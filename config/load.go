@@ -223,6 +223,12 @@ func parseEnv(environ []string) (map[string]sourced, []error) {
 	var errs []error
 	for _, name := range names {
 		k := byEnv[name]
+		if opt, ok := strings.CutPrefix(name, EnvPrefix+"OPTIONS_"); ok && k == nil {
+			if raw[name] != "" {
+				vals[OptionsSection+"."+strings.ToLower(opt)] = sourced{value: raw[name], source: "env " + name}
+			}
+			continue
+		}
 		if k == nil {
 			errs = append(errs, &UnknownKeyError{Key: name, Source: "env", Suggestion: suggestEnv(name)})
 			continue

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -273,7 +274,7 @@ func TestLoadLayers(t *testing.T) {
 			}
 			want := Default()
 			tt.want(&want)
-			if got != want {
+			if !reflect.DeepEqual(got, want) {
 				t.Errorf("got  %+v\nwant %+v", got, want)
 			}
 			if used != tt.wantFile {
@@ -294,7 +295,7 @@ func TestLoadDefaultFlagKeys(t *testing.T) {
 	}
 	want := Default()
 	want.Arena.Size, want.Rules.Rounds, want.Seed, want.Workers, want.Scripts = 30, 5, 9, 2, "s"
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got  %+v\nwant %+v", c, want)
 	}
 }
@@ -511,7 +512,7 @@ func TestLoadErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Load succeeded: %+v", c)
 			}
-			if c != (Config{}) {
+			if !reflect.DeepEqual(c, Config{}) {
 				t.Errorf("Config on error = %+v, want zero value", c)
 			}
 			for _, target := range tt.is {
@@ -588,19 +589,69 @@ func TestLoadGameLayer(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg, _, err := Load(c.o)
-			if c.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
-					t.Fatalf("error %v, want %q", err, c.wantErr)
-				}
+			cfg, ok := loadOrFail(t, c.o, c.wantErr)
+			if !ok {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if cfg.Arena.Size != c.size || cfg.Rules.Rounds != c.rounds || cfg.Arena.Wrap != c.wrap {
 				t.Errorf("size %d rounds %d wrap %v", cfg.Arena.Size, cfg.Rules.Rounds, cfg.Arena.Wrap)
 			}
 		})
 	}
+}
+
+// TestLoadOptions: a rule mod's options come from the file's options
+// section and SQUAREBATTLE_OPTIONS_* variables (which win), as text for
+// the game to check; malformed ones are named with their line.
+func TestLoadOptions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(text string) string {
+		f := filepath.Join(dir, "squarebattle.yaml")
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	cases := []struct {
+		name    string
+		file    string
+		env     []string
+		want    map[string]string
+		wantErr string
+	}{
+		{"file", "options:\n  growth: 2\n  start_length: 4\n", nil, map[string]string{"growth": "2", "start_length": "4"}, ""},
+		{"env over file", "options:\n  growth: 2\n", []string{"SQUAREBATTLE_OPTIONS_GROWTH=5", "SQUAREBATTLE_OPTIONS_GAMES=3"}, map[string]string{"growth": "5", "games": "3"}, ""},
+		{"none", "arena:\n  size: 10\n", nil, nil, ""},
+		{"not a mapping", "options: 3\n", nil, nil, "squarebattle.yaml:1: options: must be a mapping"},
+		{"a bad name", "options:\n  Growth: 2\n", nil, nil, "squarebattle.yaml:2: an option name is lower case"},
+		{"a list value", "options:\n  growth: [1, 2]\n", nil, nil, "squarebattle.yaml:2: options.growth: must be a number"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, ok := loadOrFail(t, LoadOptions{File: write(c.file), Environ: c.env}, c.wantErr)
+			if !ok {
+				return
+			}
+			if len(cfg.Options) != len(c.want) || (len(c.want) > 0 && !reflect.DeepEqual(cfg.Options, c.want)) {
+				t.Errorf("options %v, want %v", cfg.Options, c.want)
+			}
+		})
+	}
+}
+
+// loadOrFail loads o and checks the error against wantErr ("" for none);
+// ok says whether the test goes on to look at the configuration.
+func loadOrFail(t *testing.T, o LoadOptions, wantErr string) (Config, bool) {
+	t.Helper()
+	cfg, _, err := Load(o)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error %v, want %q", err, wantErr)
+		}
+		return cfg, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, true
 }

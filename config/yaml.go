@@ -131,6 +131,8 @@ func (p *fileParser) mapping(n *yaml.Node, prefix string) {
 		seen[kn.Value] = kn.Line
 
 		switch {
+		case prefix == "" && name == OptionsSection:
+			p.options(vn)
 		case prefix == "" && isSection(name):
 			if isNull(vn) {
 				continue // "arena:" with nothing under it
@@ -238,4 +240,40 @@ func describe(n *yaml.Node) string {
 		return fmt.Sprintf("the value %q", n.Value)
 	}
 	return "a YAML node of another kind"
+}
+
+// OptionsSection is the section holding a rule mod's options.
+const OptionsSection = "options"
+
+// optionName is what an option may be called.
+var optionName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// IsOptionName reports whether s may name a rule mod's option.
+func IsOptionName(s string) bool { return optionName.MatchString(s) }
+
+// options reads the options section: any name, any scalar value, kept as
+// text for the game to check.
+func (p *fileParser) options(n *yaml.Node) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errs = append(p.errs, &FieldError{Key: OptionsSection, Source: p.file, Line: n.Line,
+			Reason: "must be a mapping of option names to values, not " + describe(n)})
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := deref(n.Content[i]), deref(n.Content[i+1])
+		name := OptionsSection + "." + kn.Value
+		switch {
+		case kn.Kind != yaml.ScalarNode || !optionName.MatchString(kn.Value):
+			p.errs = append(p.errs, &SyntaxError{File: p.file, Line: kn.Line,
+				Msg: "an option name is lower case letters, digits and _, not " + describe(kn)})
+		case vn.Kind != yaml.ScalarNode || isNull(vn):
+			p.errs = append(p.errs, &FieldError{Key: name, Source: p.file, Line: vn.Line,
+				Reason: "must be a number, true/false or a string, not " + describe(vn)})
+		default:
+			p.values[name] = sourced{value: vn.Value, source: p.file, line: vn.Line}
+		}
+	}
 }

@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -18,7 +22,71 @@ type Game struct {
 	Catalog *Catalog // the folder's scripts, rules.lua included
 	Rules   engine.ClassID
 	Limits  Limits
+	// options are the rules' options with the configured values applied
+	// (SetOptions); set holds the ones configured.
+	options map[string]any
+	set     map[string]string
 }
+
+// SetOptions applies configured option values (the configuration's options
+// section: name to text) over the defaults the rules declare. A name the
+// rules do not declare, or a value of the wrong kind, is an error naming
+// the key. Call it before the game's battles start, not while they run.
+func (g *Game) SetOptions(values map[string]string) error {
+	g.options = map[string]any{}
+	for name, def := range g.Info.Options {
+		g.options[name] = def
+	}
+	g.set = nil
+	var names []string
+	for name := range values {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		text := values[name]
+		def, ok := g.Info.Options[name]
+		if !ok {
+			var known []string
+			for k := range g.Info.Options {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			list := "it has none"
+			if len(known) > 0 {
+				list = "its options: " + strings.Join(known, ", ")
+			}
+			return fmt.Errorf("options.%s: %s has no option %s (%s)", name, g.Dir, name, list)
+		}
+		var v any
+		var err error
+		switch def.(type) {
+		case float64:
+			var f float64
+			if f, err = strconv.ParseFloat(strings.TrimSpace(text), 64); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("options.%s: must be a number (got %q)", name, text)
+			}
+			v = f
+		case bool:
+			var b bool
+			if b, err = strconv.ParseBool(strings.TrimSpace(text)); err != nil {
+				return fmt.Errorf("options.%s: must be true or false (got %q)", name, text)
+			}
+			v = b
+		default:
+			v = text
+		}
+		g.options[name] = v
+		if g.set == nil {
+			g.set = map[string]string{}
+		}
+		g.set[name] = text
+	}
+	return nil
+}
+
+// OptionsSet returns the options configured by SetOptions, as given.
+func (g *Game) OptionsSet() map[string]string { return g.set }
 
 // LoadGame loads a game folder. A rules.lua that does not load is an error
 // naming its file and line; broken players are kept in the catalog with
@@ -117,6 +185,11 @@ func NewModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget in
 	if err != nil {
 		closeAll()
 		return nil, err
+	}
+	// Read only from here on: battles of one game may start at once.
+	rules.options = g.options
+	if rules.options == nil {
+		rules.options = g.Info.Options // SetOptions was not called: the defaults
 	}
 	o.Rules = rules
 	o.Columns = g.Info.Columns

@@ -27,6 +27,8 @@ type Rules struct {
 	turns   *lua.LFunction
 	resolve *lua.LFunction
 	calls   *lua.LTable // what turns returned last, handed back to resolve
+	// options are the configured values of the rules' options.
+	options map[string]any
 	// constants are the tables the rules declared unchanging, copied once.
 	constants map[*lua.LTable]*plainTable
 	budget    int
@@ -41,6 +43,9 @@ type RulesInfo struct {
 	// Protocol is "squarebattle" for rules that keep SquareBattle's
 	// players and replace only its rules (see Resolver); "" otherwise.
 	Protocol string
+	// Options are the settings the rules declare (options = {name =
+	// default}), with their defaults: numbers, booleans or strings.
+	Options map[string]any
 }
 
 // styles are the style names rules use with game.set.
@@ -125,6 +130,29 @@ func (r *Rules) Info() (RulesInfo, error) {
 	}
 	if len(info.Columns) == 0 {
 		info.Columns = []string{"score"}
+	}
+	switch opts := t.RawGetString("options").(type) {
+	case *lua.LTable:
+		info.Options = map[string]any{}
+		for k, v := opts.Next(lua.LNil); k != lua.LNil; k, v = opts.Next(k) {
+			name, ok := k.(lua.LString)
+			if !ok {
+				return info, fmt.Errorf("%s: options: names must be strings", file)
+			}
+			switch d := v.(type) {
+			case lua.LNumber:
+				info.Options[string(name)] = float64(d)
+			case lua.LBool:
+				info.Options[string(name)] = bool(d)
+			case lua.LString:
+				info.Options[string(name)] = string(d)
+			default:
+				return info, fmt.Errorf("%s: options.%s: a default must be a number, a boolean or a string", file, name)
+			}
+		}
+	case *lua.LNilType:
+	default:
+		return info, fmt.Errorf("%s: options must be a table of names and defaults", file)
 	}
 	return info, nil
 }
@@ -325,6 +353,7 @@ func (r *Rules) gameTable() *lua.LTable {
 	})
 	fn("random", r.luaRandom)
 	fn("constant", r.luaConstant)
+	fn("option", r.luaOption)
 	return g
 }
 
@@ -451,4 +480,23 @@ func markConstant(t *plainTable) {
 			markConstant(v)
 		}
 	}
+}
+
+// luaOption is game.option(name): the configured value of one of the
+// options the rules declare, or its default.
+func (r *Rules) luaOption(L *lua.LState) int {
+	name := L.CheckString(1)
+	v, ok := r.options[name]
+	if !ok {
+		L.ArgError(1, fmt.Sprintf("%q is not one of the options the rules declare", name))
+	}
+	switch x := v.(type) {
+	case float64:
+		L.Push(lua.LNumber(x))
+	case bool:
+		L.Push(lua.LBool(x))
+	case string:
+		L.Push(lua.LString(x))
+	}
+	return 1
 }

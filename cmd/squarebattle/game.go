@@ -68,6 +68,9 @@ func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config,
 	if err != nil {
 		return cfg, nil, bad(err)
 	}
+	if err := g.SetOptions(cfg.Options); err != nil {
+		return cfg, nil, bad(err)
+	}
 	return cfg, g, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,6 +186,47 @@ func TestRunGame(t *testing.T) {
 		code, out, errOut := runMain(t, c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%v: exit %d, %q %q; want %d and %q", c.args, code, out, errOut, c.code, c.want)
+		}
+	}
+}
+
+// TestGameOptions: a rule mod's options come from flags, the environment
+// and files; a recorded battle keeps them, so --verify re-runs it with
+// them; wrong names and values are one-line errors.
+func TestGameOptions(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "snake.sbr")
+	args := []string{"run", "--game", "snake", "--seed", "3", "--rounds", "400", "--option", "games=1", "--option", "growth=2", "--json", "hungry", "cautious"}
+	code, withFlags, errOut := runMain(t, append(args, "--record", file)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	t.Setenv("SQUAREBATTLE_OPTIONS_GAMES", "1")
+	t.Setenv("SQUAREBATTLE_OPTIONS_GROWTH", "2")
+	_, withEnv, _ := runMain(t, "run", "--game", "snake", "--seed", "3", "--rounds", "400", "--json", "hungry", "cautious")
+	if withEnv != withFlags {
+		t.Errorf("options from the environment differ from the same options as flags:\n%s\n%s", withEnv, withFlags)
+	}
+	t.Setenv("SQUAREBATTLE_OPTIONS_GAMES", "")
+	t.Setenv("SQUAREBATTLE_OPTIONS_GROWTH", "")
+	_, defaults, _ := runMain(t, "run", "--game", "snake", "--seed", "3", "--rounds", "400", "--json", "hungry", "cautious")
+	if defaults == withFlags {
+		t.Error("the options changed nothing")
+	}
+	if code, out, errOut := runMain(t, "replay", "--verify", file); code != 0 || !strings.HasPrefix(out, "identical") {
+		t.Errorf("verify with the recorded options: exit %d %s %s", code, out, errOut)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--game", "snake", "--option", "grow=2", "hungry"}, "options.grow: scripts/snake has no option grow (its options: games, growth,"},
+		{[]string{"run", "--game", "snake", "--option", "games=x", "hungry"}, `options.games: must be a number (got "x")`},
+		{[]string{"run", "--game", "snake", "--option", "games", "hungry"}, `flag --option "games": want NAME=VALUE`},
+		{[]string{"run", "--game", "paint", "--option", "growth=1", "random"}, "scripts/paint has no option growth (it has none)"},
+	} {
+		code, _, errOut := runMain(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+			t.Errorf("%v: exit %d %q, want %q", c.args, code, errOut, c.want)
 		}
 	}
 }

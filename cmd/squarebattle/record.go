@@ -16,6 +16,8 @@ type rulesConfig struct {
 	Arena  config.Arena  `json:"arena"`
 	Rules  config.Rules  `json:"rules"`
 	Limits config.Limits `json:"limits"`
+	// Options are a rule mod's configured options (none in SquareBattle).
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // replayHeader describes a battle about to be played, for its replay.
@@ -33,7 +35,7 @@ func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) re
 // replay: the game's folder name, and its players as fielded (o as given
 // to luabind.NewModBattle).
 func modReplayHeader(cfg config.Config, name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions) replay.Header {
-	h := newHeader(cfg, g.Catalog, o.Size, o.Wrap, o.Rounds, o.Seed, nil)
+	h := newHeader(cfg, g.Catalog, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Options = g.OptionsSet() })
 	h.Game, h.Columns = name, g.Info.Columns
 	for i, p := range players {
 		h.Players = append(h.Players, replay.Player{Team: i, Class: int(g.Catalog.ClassID(p)), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -30,6 +31,7 @@ func newFlagSet(name string, c *commonFlags) *pflag.FlagSet {
 	fs.Int("size", 0, "arena size N for an N×N arena")
 	fs.Int("rounds", 0, "round limit")
 	fs.Int("workers", 0, "teams run in parallel on this many goroutines (0 = one per CPU)")
+	fs.StringArray("option", nil, "a rule mod's option, NAME=VALUE (repeat for more); see the game's rules.lua")
 	return fs
 }
 
@@ -57,6 +59,9 @@ func configOptions(flags *pflag.FlagSet, c *commonFlags) config.LoadOptions {
 // loadConfigFrom loads the configuration; mistakes in it are bad input.
 func loadConfigFrom(o config.LoadOptions) (config.Config, error) {
 	cfg, _, err := config.Load(o)
+	if err == nil && o.Flags != nil {
+		err = optionFlags(o.Flags, &cfg)
+	}
 	if err != nil {
 		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs.ErrNotExist) {
 			return cfg, bad(err)
@@ -139,3 +144,26 @@ func workers(cfg config.Config) int {
 }
 
 func defaultYAML() []byte { return config.DefaultYAML() }
+
+// optionFlags applies --option NAME=VALUE flags over the other layers.
+func optionFlags(flags *pflag.FlagSet, cfg *config.Config) error {
+	f := flags.Lookup("option")
+	if f == nil || !f.Changed {
+		return nil
+	}
+	values, err := flags.GetStringArray("option")
+	if err != nil {
+		return err
+	}
+	for _, kv := range values {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !config.IsOptionName(name) {
+			return bad(fmt.Errorf("flag --option %q: want NAME=VALUE, NAME in lower case letters, digits and _", kv))
+		}
+		if cfg.Options == nil {
+			cfg.Options = map[string]string{}
+		}
+		cfg.Options[name] = value
+	}
+	return nil
+}

@@ -289,6 +289,9 @@ func setupOf(cfg config.Config, game string) (map[string]string, error) {
 		delete(setup, "rules.replicate_rounds") // SquareBattle's rule
 		setup["game"] = game
 		setup["limits.rules_instructions"] = strconv.Itoa(l.RulesInstructions)
+		for name, value := range cfg.Options {
+			setup["options."+name] = value
+		}
 		dir = game
 	}
 	fsys, _, err := scriptsFS(cfg)

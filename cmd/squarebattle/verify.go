@@ -56,7 +56,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 			return bad(fmt.Errorf("%s: line 1: config: %v", file, err))
 		}
 	}
-	cfg.Arena, cfg.Rules, cfg.Limits = rules.Arena, rules.Rules, rules.Limits
+	cfg.Arena, cfg.Rules, cfg.Limits, cfg.Options = rules.Arena, rules.Rules, rules.Limits, rules.Options
 	if err := cfg.Validate(); err != nil {
 		return bad(fmt.Errorf("%s: line 1: config: %w", file, err))
 	}
@@ -123,6 +123,9 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, stdout io.Wri
 	}
 	g, err := luabind.LoadGame(onlyFS{sub, keep}, dir, limitsOf(cfg))
 	if err != nil {
+		return differs(0, "%v", err)
+	}
+	if err := g.SetOptions(cfg.Options); err != nil {
 		return differs(0, "%v", err)
 	}
 	players, err := recordedPlayers(g.Catalog, file, h, differs)

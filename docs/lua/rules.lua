@@ -59,6 +59,12 @@ function game.finish(winner) end
 ---@param unit integer
 function game.forget(team, unit) end
 
+---The configured value of an option the rules declare (options = {...}),
+---or its default.
+---@param name string
+---@return number|boolean|string
+function game.option(name) end
+
 ---Declares that t never changes: it is copied out once and each team's VM
 ---shares one copy of it between calls.
 ---@generic T: table
@@ -96,6 +102,7 @@ function game.pick(n) end
 ---@field columns? string[] the per-team score columns; the first decides the winner
 ---@field entry? string the function the rules call in a player's table (default "run")
 ---@field protocol? "squarebattle" keep SquareBattle's players; see docs/modding.md
+---@field options? table<string, number|boolean|string> settings of the game and their defaults
 ---@field setup? fun(game: Game)
 ---@field turns fun(game: Game): Call[]?
 ---@field resolve fun(game: Game, calls: Call[], answers: any[], used: integer[])

@@ -47,6 +47,9 @@
 -- stands.
 
 -- The game's defaults (the seed leaves the sizes to its config file).
+-- The options' defaults; a battle reads the configured values in setup
+-- (options.start_length in squarebattle.yaml, SQUAREBATTLE_OPTIONS_GROWTH,
+-- --option games=9 ...).
 local START_LENGTH = 3 -- cells of a snake when a game starts
 local GROWTH = 1       -- cells a snake grows per pellet
 local PATIENCE = 250   -- ticks without a pellet eaten before a game is a wash
@@ -192,12 +195,21 @@ return {
   -- ticks: eaten and survived in counted games; length: the snake now.
   columns = { "score", "games", "pellets", "ticks", "length" },
   entry = "move",
+  options = {
+    start_length = START_LENGTH, growth = GROWTH, patience = PATIENCE,
+    games = GAMES, solo_games = SOLO_GAMES,
+  },
 
   setup = function(game)
+    START_LENGTH, GROWTH, PATIENCE = game.option("start_length"), game.option("growth"), game.option("patience")
+    GAMES, SOLO_GAMES = game.option("games"), game.option("solo_games")
+    for name, v in pairs({ START_LENGTH = START_LENGTH, GROWTH = GROWTH, PATIENCE = PATIENCE, GAMES = GAMES, SOLO_GAMES = SOLO_GAMES }) do
+      if v ~= math.floor(v) then error("snake: options." .. name:lower() .. " must be a whole number (got " .. v .. ")") end
+    end
     size, teams = game.size(), game.teams()
     if game.wrap() then error("snake is played with walls (arena.wrap: false)") end
     if START_LENGTH < 1 or GROWTH < 0 or PATIENCE < 1 or GAMES < 1 or SOLO_GAMES < 1 then
-      error("snake: START_LENGTH and PATIENCE, GAMES, SOLO_GAMES must be at least 1, GROWTH at least 0")
+      error("snake: options start_length, patience, games and solo_games must be at least 1, growth at least 0")
     end
     if START_LENGTH + 2 > size or teams + 1 > size then
       error("snake: a " .. size .. "×" .. size .. " board is too small for " .. teams .. " snakes of length " .. START_LENGTH)
