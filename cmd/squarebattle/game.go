@@ -45,6 +45,13 @@ func loadConfigOrGame(flags *pflag.FlagSet, c *commonFlags, name string) (config
 // its game.yaml under the user's configuration and loads its rules and
 // players. Flags must be parsed already.
 func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config, *luabind.Game, error) {
+	return loadGameWith(flags, c, name, true)
+}
+
+// loadGameWith is loadGame; with strict false, options the game does not
+// declare are left out rather than refused (the lobby offers every game,
+// and options given for one must not hide the others).
+func loadGameWith(flags *pflag.FlagSet, c *commonFlags, name string, strict bool) (config.Config, *luabind.Game, error) {
 	cfg, err := loadConfig(flags, c)
 	if err != nil {
 		return cfg, nil, err
@@ -68,7 +75,16 @@ func loadGame(flags *pflag.FlagSet, c *commonFlags, name string) (config.Config,
 	if err != nil {
 		return cfg, nil, bad(err)
 	}
-	if err := g.SetOptions(cfg.Options); err != nil {
+	opts := cfg.Options
+	if !strict {
+		opts = map[string]string{}
+		for k, v := range cfg.Options {
+			if _, ok := g.Info.Options[k]; ok {
+				opts[k] = v
+			}
+		}
+	}
+	if err := g.SetOptions(opts); err != nil {
 		return cfg, nil, bad(err)
 	}
 	return cfg, g, nil

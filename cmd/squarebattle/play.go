@@ -38,6 +38,12 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	src := newPlaySource(cfg, cat, fs, &c)
 	var start *tui.Setup
 	if *game != "" {
+		// The game named is checked strictly: an option it does not
+		// declare is an error here, though the lobby's other games
+		// ignore options that are not theirs.
+		if _, _, err := loadGame(fs, &c, *game); err != nil {
+			return err
+		}
 		gcfg, g, err := src.game(*game)
 		if err != nil {
 			return err
@@ -166,7 +172,7 @@ func (p *playSource) game(name string) (config.Config, *luabind.Game, error) {
 	if ok {
 		return lg.cfg, lg.g, nil
 	}
-	cfg, g, err := loadGame(p.flags, p.c, name)
+	cfg, g, err := loadGameWith(p.flags, p.c, name, false)
 	if err != nil {
 		return cfg, nil, err
 	}
