@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
 func runMain(t *testing.T, args ...string) (int, string, string) {
@@ -174,7 +177,6 @@ func TestRunGame(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"run", "--game", "squarebattle-lua", "--record", "x.sbr"}, 2, "--record does not work with rules in Lua yet"},
 		{[]string{"run", "--game", "nope"}, 2, `no game "nope" in scripts (games there: orbs, paint, snake, squarebattle-lua`},
 		{[]string{"run", "--game", "../x"}, 2, "a game is a folder name"},
 		{[]string{"run", "--game", "paint", "--size", "30", "random"}, 2, "scripts/paint/rules.lua:"},
@@ -228,5 +230,31 @@ func TestGameOptions(t *testing.T) {
 		if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
 			t.Errorf("%v: exit %d %q, want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestRulesInLuaReplay: a battle under rules written in Lua records which
+// rules.lua it was played under; --verify re-runs it under them and names
+// a rules.lua that changed since.
+func TestRulesInLuaReplay(t *testing.T) {
+	dir := diskCopy(t)
+	file := filepath.Join(t.TempDir(), "lua.sbr")
+	code, _, errOut := runMain(t, "run", "--scripts", dir, "--game", "squarebattle-lua", "--seed", "4", "--size", "16", "--rounds", "200", "--record", file, "explorer", "wanderer", "expand")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rep, err := replay.Open(file)
+	if err != nil || rep.Header.Rules == nil || rep.Header.Rules.Game != "squarebattle-lua" || rep.Header.Game != "" {
+		t.Fatalf("header %+v (%v)", rep.Header.Rules, err)
+	}
+	if code, out, errOut := runMain(t, "replay", "--verify", "--scripts", dir, file); code != 0 || !strings.HasPrefix(out, "identical") {
+		t.Errorf("verify: exit %d %s %s", code, out, errOut)
+	}
+	rules := filepath.Join(dir, "squarebattle-lua", "rules.lua")
+	src, _ := os.ReadFile(rules)
+	os.WriteFile(rules, append(src, "\n-- changed\n"...), 0o644)
+	code, _, errOut = runMain(t, "replay", "--verify", "--scripts", dir, file)
+	if code != 1 || !strings.Contains(errOut, "squarebattle-lua/rules.lua changed") {
+		t.Errorf("verify after changing rules.lua: exit %d %s", code, errOut)
 	}
 }

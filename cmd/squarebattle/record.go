@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path"
 	"runtime/debug"
 
 	"github.com/squarebattle/squarebattle/config"
@@ -114,4 +115,10 @@ func recordRounds(b stepper, rec *engine.Recorder, w *replay.Writer, failed func
 		reason = "rules failed"
 	}
 	return final, w.End(final, reason)
+}
+
+// rulesOf names a squarebattle-protocol game's rules.lua for a replay.
+func rulesOf(g *luabind.Game) *replay.Rules {
+	cls := g.Catalog.Class(g.Rules)
+	return &replay.Rules{Game: path.Base(g.Dir), File: cls.File, SHA256: cls.Hash}
 }

@@ -40,9 +40,6 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout)
 	}
-	if rules != nil && *record != "" {
-		return bad(errors.New("--record does not work with rules in Lua yet"))
-	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return err
@@ -135,7 +132,11 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 	if record == "" {
 		return b.Run(), nil
 	}
-	f, err := replay.Create(record, replayHeader(cfg, cat, b), b.Snapshot())
+	h := replayHeader(cfg, cat, b)
+	if rules != nil {
+		h.Rules = rulesOf(rules)
+	}
+	f, err := replay.Create(record, h, b.Snapshot())
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,16 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 			o.Map.Cells[i] = int(c)
 		}
 	}
-	b, err := luabind.NewBattle(cat, players, o)
+	var b *luabind.Battle
+	if h.Rules != nil {
+		g, err := recordedRules(cfg, h.Rules, differs)
+		if err != nil {
+			return err
+		}
+		b, err = luabind.NewResolvedBattle(cat, players, o, g, cfg.Limits.RulesInstructions)
+	} else {
+		b, err = luabind.NewBattle(cat, players, o)
+	}
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}
@@ -311,4 +320,28 @@ func (o onlyFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		}
 	}
 	return out, err
+}
+
+// recordedRules loads the rules.lua a SquareBattle replay was played under,
+// refusing one that changed since.
+func recordedRules(cfg config.Config, r *replay.Rules, differs func(int, string, ...any) error) (*luabind.Game, error) {
+	sub, dir, err := gameFS(cfg, r.Game)
+	if err != nil {
+		return nil, err
+	}
+	src, err := fs.ReadFile(sub, luabind.RulesFile)
+	if err != nil {
+		return nil, differs(0, "%s/%s is missing", dir, luabind.RulesFile)
+	}
+	if got := sha(src); got != r.SHA256 {
+		return nil, differs(0, "%s/%s changed: sha256 %.12s… on disk, %.12s… in the replay", dir, luabind.RulesFile, got, r.SHA256)
+	}
+	g, err := luabind.LoadGame(sub, dir, limitsOf(cfg))
+	if err != nil {
+		return nil, differs(0, "%v", err)
+	}
+	if g.Info.Protocol != luabind.SquareBattleProtocol {
+		return nil, differs(0, "%s is not rules for SquareBattle's players", dir)
+	}
+	return g, nil
 }

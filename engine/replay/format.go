@@ -44,6 +44,10 @@ type Header struct {
 	Players []Player        `json:"players"`
 	// Columns are a rule mod's score columns; the first decides.
 	Columns []string `json:"columns,omitempty"`
+	// Rules, for a SquareBattle battle played under rules written in Lua
+	// (a game of the squarebattle protocol), names that game and its
+	// rules.lua; nil under the built-in rules.
+	Rules *Rules `json:"rules,omitempty"`
 	// FromMap is true when the starting squares came from a map file rather
 	// than the seeded placement; a re-run then starts from Start.
 	FromMap bool `json:"from_map,omitempty"`
@@ -59,6 +63,13 @@ type Header struct {
 // Class is one script class of the battle; its index is its engine.ClassID.
 type Class struct {
 	ID     string `json:"id"`
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
+}
+
+// Rules names the rules.lua a SquareBattle battle was played under.
+type Rules struct {
+	Game   string `json:"game"` // the folder of the scripts folder
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
 }
