@@ -212,8 +212,8 @@ func (p *playSource) Games() []tui.Game {
 	}
 	for _, name := range games(fsys) {
 		cfg, g, err := p.game(name)
-		if err != nil || g.Info.Protocol == luabind.SquareBattleProtocol {
-			continue // rules in Lua for SquareBattle's players: run --game only, for now
+		if err != nil {
+			continue
 		}
 		title := g.Info.Name
 		if title == "" {
@@ -237,6 +237,9 @@ func (p *playSource) GameEntries(id string) []tui.Entry {
 	_, g, err := p.game(id)
 	if err != nil {
 		return []tui.Entry{{ID: id, File: id, Problem: oneLine(err)}}
+	}
+	if g.Info.Protocol == luabind.SquareBattleProtocol {
+		return p.Entries() // rules in Lua for SquareBattle's own players
 	}
 	return entriesOf(g.Catalog, "rules")
 }
@@ -268,8 +271,17 @@ func entriesOf(cat *luabind.Catalog, skip string) []tui.Entry {
 }
 
 func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
+	var rules *luabind.Game // rules in Lua for SquareBattle's players
+	cfg := p.cfg
 	if su.Game != "" {
-		return p.newModBattle(su)
+		gcfg, g, err := p.game(su.Game)
+		if err != nil {
+			return nil, err
+		}
+		if g.Info.Protocol != luabind.SquareBattleProtocol {
+			return p.newModBattle(su)
+		}
+		rules, cfg = g, gcfg
 	}
 	cat := p.catalog()
 	var players []*luabind.Class
@@ -283,18 +295,29 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		}
 		players = append(players, cls)
 	}
-	b, err := luabind.NewBattle(cat, players, engine.Options{
+	o := engine.Options{
 		Size:            su.Size,
-		Wrap:            p.cfg.Arena.Wrap,
+		Wrap:            cfg.Arena.Wrap,
 		Rounds:          su.Rounds,
-		ReplicateRounds: p.cfg.Rules.ReplicateRounds,
+		ReplicateRounds: cfg.Rules.ReplicateRounds,
 		Seed:            su.Seed,
-		Workers:         workers(p.cfg),
-	})
+		Workers:         workers(cfg),
+	}
+	var b *luabind.Battle
+	var err error
+	if rules != nil {
+		b, err = luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
+	} else {
+		b, err = luabind.NewBattle(cat, players, o)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return tuiBattle{Battle: b, header: replayHeader(p.cfg, cat, b)}, nil
+	h := replayHeader(cfg, cat, b)
+	if rules != nil {
+		h.Rules = rulesOf(rules)
+	}
+	return tuiBattle{Battle: b, header: h}, nil
 }
 
 // newModBattle starts a rule mod battle under the game's configuration.

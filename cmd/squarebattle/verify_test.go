@@ -270,10 +270,23 @@ func TestPlaySourceGames(t *testing.T) {
 	for _, g := range gs {
 		ids = append(ids, g.ID)
 	}
-	if strings.Join(ids, ",") != ",orbs,paint,snake" || gs[2].Size != 40 || gs[2].Rounds != 500 || gs[1].Size < 30 || gs[1].Size > 40 {
+	if strings.Join(ids, ",") != ",orbs,paint,snake,squarebattle-lua" || gs[2].Size != 40 || gs[2].Rounds != 500 || gs[1].Size < 30 || gs[1].Size > 40 {
 		t.Fatalf("games %+v", gs)
 	}
 	ids = nil
+	// Rules in Lua for SquareBattle's players: the lobby lists SquareBattle's
+	// players, and a battle it builds records which rules.lua it runs.
+	if got, want := len(src.GameEntries("squarebattle-lua")), len(src.Entries()); got != want || got == 0 {
+		t.Errorf("squarebattle-lua lists %d players, SquareBattle %d", got, want)
+	}
+	lb, err := src.NewBattle(tui.Setup{Game: "squarebattle-lua", Players: []string{"explorer", "wanderer"}, Size: 16, Rounds: 20, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := lb.Header(); h.Rules == nil || h.Rules.Game != "squarebattle-lua" {
+		t.Errorf("header rules %+v", h.Rules)
+	}
+	lb.Close()
 	for _, e := range src.GameEntries("paint") {
 		ids = append(ids, e.ID)
 	}
