@@ -1,0 +1,83 @@
+package scripts_test
+
+import (
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// TestSoak plays the shipped players on a 100×100 arena for 100,000 rounds
+// and checks that nothing leaks. The shipped players' battles end (one team
+// left) after one to three thousand rounds, having grown to thousands of
+// squares, so battles that end are followed by new ones with the next seed,
+// and the live heap while a battle runs follows its size rather than any
+// leak. The check is therefore on what stays behind: the live heap once the
+// last battle is closed is within 10% (or 256 KB) of the live heap once
+// the battle holding round 1,000 was closed, and the goroutines are those
+// before the first battle. SOAK_ROUNDS sets another count (CI runs fewer);
+// -short skips it. Run with -v for the figures.
+func TestSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long run")
+	}
+	total := 100_000
+	if s := os.Getenv("SOAK_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 2000 {
+			t.Fatalf("SOAK_ROUNDS=%q: want a number of at least 2000", s)
+		}
+		total = n
+	}
+	cat := catalog(t)
+	players := cat.Players()
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	goroutines := runtime.NumGoroutine()
+	before := heap()
+	start := time.Now()
+	var base, end, baseClosed uint64
+	played, battles := 0, 0
+	for seed := uint64(1); played < total; seed++ {
+		b, err := luabind.NewBattle(cat, players, engine.Options{Size: 100, Wrap: true, Rounds: total - played, ReplicateRounds: 100, Seed: seed, Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		battles++
+		for played < total && b.Step() {
+			played++
+			if played == 1000 {
+				base = heap()
+			}
+			if played == total {
+				end = heap()
+			}
+		}
+		b.Close()
+		if baseClosed == 0 && played >= 1000 {
+			baseClosed = heap()
+		}
+	}
+	elapsed := time.Since(start)
+	closed := heap()
+	time.Sleep(50 * time.Millisecond) // let the closed battles' workers return
+	after := runtime.NumGoroutine()
+	t.Logf("%d rounds in %d battles, %v (%.0f rounds/s). Live heap: %.2f MB before the first battle; while battles run, %.2f MB at round 1000 and %.2f MB at the last round; once closed, %.3f MB after the battle holding round 1000 and %.3f MB after the last. Goroutines: %d before, %d after.",
+		played, battles, elapsed.Round(time.Millisecond), float64(played)/elapsed.Seconds(), float64(before)/1e6, float64(base)/1e6, float64(end)/1e6,
+		float64(baseClosed)/1e6, float64(closed)/1e6, goroutines, after)
+	if after > goroutines {
+		t.Errorf("%d goroutines left over", after-goroutines)
+	}
+	if limit := max(baseClosed+baseClosed/10, baseClosed+256<<10); closed > limit {
+		t.Errorf("closed battles keep more alive as the run goes on: %d bytes after the battle holding round 1000, %d after the last", baseClosed, closed)
+	}
+}
