@@ -38,7 +38,7 @@ func (w *wanderer) Settle(*engine.Settlement) {}
 
 // record plays a battle, writing it to a replay, and returns the file's
 // bytes and every live snapshot.
-func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engine.Snapshot) {
+func record(t testing.TB, seed uint64, size, teams, rounds int) ([]byte, []*engine.Snapshot) {
 	t.Helper()
 	b, h := wanderBattle(t, seed, size, teams, rounds)
 	var buf bytes.Buffer
@@ -66,7 +66,7 @@ func record(t *testing.T, seed uint64, size, teams, rounds int) ([]byte, []*engi
 
 // wanderBattle is a battle of wanderer teams, closed when the test ends,
 // and the header of its replay.
-func wanderBattle(t *testing.T, seed uint64, size, teams, rounds int) (*engine.Battle, Header) {
+func wanderBattle(t testing.TB, seed uint64, size, teams, rounds int) (*engine.Battle, Header) {
 	t.Helper()
 	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: 1, Seed: seed, Classes: []string{"w"}}
 	h := Header{Program: "test", Classes: []Class{{ID: "w", File: "w.lua", SHA256: "00"}}}
@@ -82,7 +82,7 @@ func wanderBattle(t *testing.T, seed uint64, size, teams, rounds int) (*engine.B
 	return b, h
 }
 
-func plain(t *testing.T, data []byte) []byte {
+func plain(t testing.TB, data []byte) []byte {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)

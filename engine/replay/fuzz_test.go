@@ -1,0 +1,37 @@
+package replay
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// FuzzRead: any bytes either fail with a one-line error or read into a
+// replay whose every round can be shown; damage is reported, never a
+// panic.
+func FuzzRead(f *testing.F) {
+	data, _ := record(f, 3, 6, 2, 40)
+	f.Add(data)
+	f.Add(plain(f, data))
+	f.Add(data[:len(data)/2])
+	f.Add([]byte("{\"squarebattle_replay\":1,\"size\":2,\"players\":[{\"team\":0}],\"start\":[-1,4]}\n{\"r\":1,\"c\":[0,0]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rep, err := Read(bytes.NewReader(data), "fuzz.sbr")
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+			return
+		}
+		if rep.Damage != nil && strings.Contains(rep.Damage.Error(), "\n") {
+			t.Errorf("damage is not one line: %q", rep.Damage)
+		}
+		tl := rep.Timeline
+		for _, r := range []int{tl.First(), (tl.First() + tl.Last()) / 2, tl.Last()} {
+			s := tl.At(r)
+			if len(s.Cells) != s.Size*s.Size {
+				t.Fatalf("round %d: %d cells on a %d×%d arena", r, len(s.Cells), s.Size, s.Size)
+			}
+		}
+	})
+}
