@@ -292,8 +292,7 @@ func (b *Battle) Step() bool {
 	}
 	b.round++
 	b.facts.Round = b.round
-	b.collectTurns()
-	b.forEachTeam(phaseTurn)
+	b.forEachTeam(phaseTurn) // each team collects its own turn, then decides it
 	for t := range b.teams {
 		b.mergeReport(t, &b.teams[t].turn.Report)
 	}
@@ -305,7 +304,9 @@ func (b *Battle) Step() bool {
 	} else {
 		b.resolve()
 	}
-	b.forEachTeam(phaseSettle)
+	if b.anySettlement() {
+		b.forEachTeam(phaseSettle)
+	}
 	for t := range b.teams {
 		b.mergeReport(t, &b.teams[t].settlement.Report)
 	}
@@ -313,22 +314,27 @@ func (b *Battle) Step() bool {
 	return true
 }
 
-// collectTurns lists, per team, the squares that act this round and what they see.
-func (b *Battle) collectTurns() {
-	for t := range b.teams {
-		tt := &b.teams[t].turn
-		tt.Squares = tt.Squares[:0]
-		tt.Intents = tt.Intents[:0]
-		tt.Report.reset()
-	}
+// collectTurn lists the team's squares that act this round and what they
+// see. It runs on the team's worker: it writes only the team's own turn
+// and its own squares' turn and busy fields, and reads the arena, which
+// nobody changes during the phase. Doing it per team keeps the serial part
+// of a round small, so the rounds scale with the workers.
+func (b *Battle) collectTurn(t int) {
+	tt := &b.teams[t].turn
+	tt.Squares = tt.Squares[:0]
+	tt.Intents = tt.Intents[:0]
+	tt.Report.reset()
+	team := int32(t)
 	for _, id := range b.live {
 		sq := &b.squares[id]
+		if sq.team != team {
+			continue
+		}
 		sq.turn = -1
 		if sq.busy > 0 {
 			sq.busy--
 			continue
 		}
-		tt := &b.teams[sq.team].turn
 		sq.turn = int32(len(tt.Squares))
 		r := Ready{ID: id, Class: sq.class, Row: int(sq.cell) / b.size, Col: int(sq.cell) % b.size}
 		nb := b.nbr[int(sq.cell)*8 : int(sq.cell)*8+8]
@@ -345,6 +351,19 @@ func (b *Battle) collectTurns() {
 		tt.Squares = append(tt.Squares, r)
 		tt.Intents = append(tt.Intents, WaitIntent)
 	}
+}
+
+// anySettlement reports whether some team has births or deaths to hear of;
+// most rounds none does, and skipping the phase spares the workers a
+// hand-off.
+func (b *Battle) anySettlement() bool {
+	for t := range b.teams {
+		s := &b.teams[t].settlement
+		if len(s.Births)+len(s.Deaths) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 type phase uint8
@@ -377,6 +396,7 @@ func (b *Battle) runTeam(t int, p phase) {
 	}()
 	switch p {
 	case phaseTurn:
+		b.collectTurn(t)
 		if len(ts.turn.Squares) > 0 {
 			ts.setup.Controller.Turn(&ts.turn)
 		}

@@ -1,7 +1,11 @@
 package luabind
 
 import (
+	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
@@ -133,5 +137,109 @@ func benchBare(b *testing.B, counting int) {
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
+	}
+}
+
+// fullBoard is a size×size map whose cells cycle through teams.
+func fullBoard(tb testing.TB, size, teams int) *engine.Map {
+	var sb strings.Builder
+	for r := 0; r < size; r++ {
+		for c := 0; c < size; c++ {
+			if c > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(strconv.Itoa((r + c) % teams))
+		}
+		sb.WriteByte('\n')
+	}
+	m, err := engine.ParseMap("bench", []byte(sb.String()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkWorkers plays a full arena of four teams of the bench player
+// with one and with two workers; the ratio of their rounds/s is the
+// parallel speed-up (on a 2-core machine, at most 2):
+//
+//	go test -run '^$' -bench Workers -count 6 ./luabind/ | benchstat -
+func BenchmarkWorkers(b *testing.B) {
+	const size = 64
+	m := fullBoard(b, size, 4)
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			bt, _ := battle(b, cat, []string{"bench", "bench", "bench", "bench"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: workers, Map: m})
+			for range 3 {
+				bt.Step()
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				bt.Step()
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+		})
+	}
+}
+
+// BenchmarkArena150 is a full 150×150 arena of four teams, headless, on
+// every core: the rounds/s a tournament host gets from the largest arena.
+func BenchmarkArena150(b *testing.B) {
+	const size = 150
+	m := fullBoard(b, size, 4)
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
+	bt, _ := battle(b, cat, []string{"bench", "bench", "bench", "bench"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: runtime.GOMAXPROCS(0), Map: m})
+	bt.Step()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		bt.Step()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rounds/s")
+}
+
+// BenchmarkCores is the machine's own ceiling for BenchmarkWorkers: the
+// bench player's run called in a bare loop on one goroutine, then on two
+// at once with a Lua state each and nothing shared. Two cores that are
+// really one (hyperthreads) or that share a busy host give less than 2×,
+// and the engine's speed-up cannot beat what they give.
+func BenchmarkCores(b *testing.B) {
+	loop := func(n int) {
+		L := lua.NewState()
+		defer L.Close()
+		if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
+			panic(err)
+		}
+		run := L.Get(-1).(*lua.LTable).RawGetString("run")
+		L.Pop(1)
+		L.SetGlobal("WAIT", lua.LString("wait"))
+		L.SetGlobal("EMPTY", lua.LNumber(-1))
+		self, view := L.NewTable(), L.NewTable()
+		for d := 1; d <= 8; d++ {
+			view.RawSetInt(d, lua.LNumber(d%2))
+		}
+		for i := 0; i < n; i++ {
+			L.Push(run)
+			L.Push(self)
+			L.Push(lua.LNumber(0))
+			L.Push(view)
+			L.Push(lua.LNumber(1))
+			L.Push(lua.LNumber(2))
+			if err := L.PCall(5, 4, nil); err != nil {
+				panic(err)
+			}
+			L.Pop(4)
+		}
+	}
+	for _, g := range []int{1, 2} {
+		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
+			var wg sync.WaitGroup
+			for range g {
+				wg.Add(1)
+				go func() { defer wg.Done(); loop(b.N) }()
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N*g)/b.Elapsed().Seconds(), "calls/s")
+		})
 	}
 }
