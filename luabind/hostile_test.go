@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -32,7 +34,7 @@ func TestHostileScripts(t *testing.T) {
 	t.Cleanup(func() { backstopBytes = old })
 
 	paths, _ := filepath.Glob("testdata/hostile/*.lua")
-	if len(paths) < 20 {
+	if len(paths) < 30 {
 		t.Fatalf("found %d hostile scripts", len(paths))
 	}
 	lim := DefaultLimits()
@@ -69,6 +71,17 @@ func TestHostileScripts(t *testing.T) {
 			default:
 				t.Fatalf("no '-- expect: timeout|error' line")
 			}
+			for _, p := range append(got.FirstProblems, got.Problems...) {
+				if !utf8.ValidString(p.Message) || strings.ContainsAny(p.Message, "\n\r") {
+					t.Errorf("problem message is not one line of UTF-8: %q", p.Message)
+				}
+			}
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > 512<<20 {
+				t.Errorf("the process holds %d MB after the battle", m.HeapAlloc>>20)
+			}
 			if len(got.FirstProblems) == 0 || got.FirstProblems[0].Team != 0 || !strings.Contains(got.FirstProblems[0].Message, ":") {
 				t.Errorf("problems = %+v, want the hostile team's first problem with a position", got.FirstProblems)
 			} else {
@@ -97,6 +110,8 @@ func TestBrokenScriptsLoad(t *testing.T) {
 		"fragment.lua": "return { run = function() end }",
 		"toodeep.lua":  "return " + strings.Repeat("{", 300) + strings.Repeat("}", 300),
 		"concatok.lua": "local s = 'a' .. 1 .. 'b' return { name = s, run = function() end }",
+		"empty.lua":    "",
+		"huge.lua":     "return { name = 'Huge', run = function() end }\n--" + strings.Repeat("x", 10<<20),
 	}, DefaultLimits())
 	want := map[string]string{
 		"syntax":   "t/syntax.lua:1:",
@@ -108,6 +123,8 @@ func TestBrokenScriptsLoad(t *testing.T) {
 		"reserved": "reserved",
 		"bytecode": "bytecode",
 		"toodeep":  "nesting deeper",
+		"empty":    "must return a table",
+		"huge":     "limits.script_bytes",
 	}
 	for _, cls := range cat.All {
 		w, broken := want[cls.ID]

@@ -260,7 +260,8 @@ func (tm *Team) errorText(err error) string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	return msg
+	// A script may raise any bytes; people and JSON see valid UTF-8.
+	return strings.ToValidUTF8(msg, "\uFFFD")
 }
 
 // Turn asks every ready square of the team for its intent.

@@ -1,0 +1,5 @@
+-- expect: error
+-- NaN as a direction.
+return { name = "Hostile", run = function()
+  return MOVE, 0/0
+end }

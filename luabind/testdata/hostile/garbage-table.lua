@@ -1,0 +1,5 @@
+-- expect: error
+-- Tables where the action and direction belong.
+return { name = "Hostile", run = function()
+  return {}, {}
+end }
