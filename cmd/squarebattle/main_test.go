@@ -258,3 +258,53 @@ func TestRulesInLuaReplay(t *testing.T) {
 		t.Errorf("verify after changing rules.lua: exit %d %s", code, errOut)
 	}
 }
+
+// TestBadInputEverywhere: a sweep of wrong flags, values, files and
+// environment variables over every command: each exits 2 with one line
+// that names what was wrong.
+func TestBadInputEverywhere(t *testing.T) {
+	notReplay := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notReplay, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		env  string
+		want string
+	}{
+		{[]string{"run", "--bogus"}, "", "unknown flag: --bogus"},
+		{[]string{"run", "--size", "abc"}, "", `invalid argument "abc" for "--size"`},
+		{[]string{"run", "--rounds", "-5"}, "", "flag --rounds: rules.rounds: must be between"},
+		{[]string{"run", "--workers", "-1"}, "", "flag --workers: workers:"},
+		{[]string{"run", "explorer"}, "SQUAREBATTLE_ARENA_SIZE=abc", "env SQUAREBATTLE_ARENA_SIZE: arena.size: must be an integer"},
+		{[]string{"run", "explorer"}, "SQUAREBATTLE_ARENA_SISE=4", "SQUAREBATTLE_ARENA_SISE"},
+		{[]string{"run", "--config", "/nonexistent.yaml"}, "", "config file /nonexistent.yaml"},
+		{[]string{"run", "--map", notReplay, "explorer"}, "", notReplay + ":1:"},
+		{[]string{"run", "--game"}, "", "flag needs an argument: --game"},
+		{[]string{"players", "--bogus"}, "", "unknown flag"},
+		{[]string{"check", "/nonexistent.lua"}, "", "/nonexistent.lua"},
+		{[]string{"check", notReplay}, "", "must end in .lua"},
+		{[]string{"config", "--bogus"}, "", "unknown flag"},
+		{[]string{"tournament", "--format", "nope"}, "", `unknown format "nope"`},
+		{[]string{"tournament", "--games", "-1"}, "", "games: must be at least 1"},
+		{[]string{"tournament", "--shard", "3/2", "--seed", "1", "--out", "x"}, "", `shard: "3/2"`},
+		{[]string{"tournament", "merge"}, "", "needs the results files"},
+		{[]string{"tournament", "merge", notReplay}, "", notReplay + ": not a results file"},
+		{[]string{"tournament", "challenge"}, "", "needs --game"},
+		{[]string{"replay"}, "", "replay needs one FILE"},
+		{[]string{"replay", notReplay}, "", notReplay + ": line 1: not a SquareBattle replay header"},
+		{[]string{"replay", "--verify", "/nonexistent.sbr"}, "", "/nonexistent.sbr"},
+		{[]string{"play", "--bogus"}, "", "unknown flag"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			if name, value, ok := strings.Cut(c.env, "="); ok {
+				t.Setenv(name, value)
+			}
+			code, _, errOut := runMain(t, c.args...)
+			if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, errOut, c.want)
+			}
+		})
+	}
+}
