@@ -30,14 +30,7 @@ func benchmarkGame(b *testing.B, game string, players []string, size, rounds, in
 	if err != nil {
 		b.Fatal(err)
 	}
-	var classes []*luabind.Class
-	for _, p := range players {
-		c, err := g.Find(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		classes = append(classes, c)
-	}
+	classes := findPlayers(b, g, players)
 	ticks := 0
 	b.ResetTimer()
 	for i := range b.N {

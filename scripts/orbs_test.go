@@ -123,14 +123,7 @@ func (g orbsGame) battle(t testing.TB) *luabind.ModBattle {
 	if players[0] == "" {
 		players = [2]string{"p0", "p1"}
 	}
-	var classes []*luabind.Class
-	for _, p := range players {
-		c, err := game.Find(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		classes = append(classes, c)
-	}
+	classes := findPlayers(t, game, players[:])
 	size := g.size
 	if size == 0 && g.m != nil {
 		size = orbsSize

@@ -66,20 +66,27 @@ end }
 	return b.String()
 }
 
+// findPlayers looks the named players up in a game.
+func findPlayers(t testing.TB, g *luabind.Game, names []string) []*luabind.Class {
+	t.Helper()
+	var classes []*luabind.Class
+	for _, name := range names {
+		c, err := g.Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		classes = append(classes, c)
+	}
+	return classes
+}
+
 func paintBattle(t *testing.T, folder fs.FS, players []string, rounds, workers int, seed uint64) *luabind.ModBattle {
 	t.Helper()
 	g, err := luabind.LoadGame(folder, "paint", luabind.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var classes []*luabind.Class
-	for _, p := range players {
-		c, err := g.Find(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		classes = append(classes, c)
-	}
+	classes := findPlayers(t, g, players)
 	b, err := luabind.NewModBattle(g, classes, engine.ModOptions{Size: 40, Rounds: rounds, Seed: seed, Workers: workers}, rulesBudget)
 	if err != nil {
 		t.Fatal(err)

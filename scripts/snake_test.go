@@ -85,14 +85,7 @@ func newSnakeBattle(t testing.TB, folder fs.FS, players []string, size, rounds, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var classes []*luabind.Class
-	for _, p := range players {
-		c, err := g.Find(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		classes = append(classes, c)
-	}
+	classes := findPlayers(t, g, players)
 	b, err := luabind.NewModBattle(g, classes, engine.ModOptions{Size: size, Rounds: rounds, Seed: seed, Workers: workers}, rulesBudget)
 	if err != nil {
 		t.Fatal(err)
