@@ -1,7 +1,6 @@
 package luabind
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -122,15 +121,12 @@ func LoadGame(fsys fs.FS, dir string, limits Limits) (*Game, error) {
 
 // readInfo loads the rules once to read what they declare.
 func readInfo(cat *Catalog, id engine.ClassID, budget int) (RulesInfo, error) {
-	tm := NewTeam(TeamOptions{Catalog: cat, Size: 1, Teams: 1, Killers: []string{""}, Entry: "-"})
-	defer tm.Close()
-	tm.limits.Instructions = budget
-	tm.facts = &engine.Facts{}
-	cs := tm.class(id)
-	if cs.err != "" {
-		return RulesInfo{}, errors.New(cs.err)
+	vm, err := loadRulesVM(cat, id, 0, 1, budget)
+	if err != nil {
+		return RulesInfo{}, err
 	}
-	r := &Rules{tm: tm, cs: cs, cat: cat, rules: id}
+	defer vm.Close()
+	r := &Rules{rulesVM: vm, cat: cat, rules: id}
 	return r.Info()
 }
 

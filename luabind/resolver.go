@@ -1,9 +1,7 @@
 package luabind
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -21,13 +19,10 @@ const SquareBattleProtocol = "squarebattle"
 // over(game, squares). It runs in its own sandboxed state under the rules
 // budget, like Rules.
 type Resolver struct {
-	tm            *Team
-	file          string
+	*rulesVM
 	place         *lua.LFunction
 	resolve       *lua.LFunction
 	over          *lua.LFunction
-	game          *lua.LTable
-	budget        int
 	size, teams   int
 	round, rounds int
 	wrap          bool
@@ -41,35 +36,25 @@ type Resolver struct {
 // NewResolver loads the rules class of cat (a folder holding rules.lua) for
 // a SquareBattle battle whose classes are classes.
 func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool, budget int) (*Resolver, error) {
-	tm := NewTeam(TeamOptions{Catalog: cat, Size: 1, Teams: 1, Killers: []string{""}, Entry: "-"})
-	tm.limits.Instructions = budget
-	tm.facts = &engine.Facts{}
-	cs := tm.class(rules)
-	if cs.err != "" {
-		tm.Close()
-		return nil, errors.New(cs.err)
+	vm, err := loadRulesVM(cat, rules, 0, 1, budget)
+	if err != nil {
+		return nil, err
 	}
-	r := &Resolver{tm: tm, file: cat.loaded[rules].File, budget: budget, wrap: wrap, classes: classes, classIDs: map[string]engine.ClassID{}}
+	r := &Resolver{rulesVM: vm, wrap: wrap, classes: classes, classIDs: map[string]engine.ClassID{}}
 	for i, c := range classes {
 		r.classIDs[c] = engine.ClassID(i)
 	}
 	for i, a := range []engine.Action{engine.Wait, engine.Move, engine.Attack, engine.Replicate} {
 		r.actNames[i] = lua.LString(a.String())
 	}
-	t := cs.table
-	r.place, _ = t.RawGetString("place").(*lua.LFunction)
-	r.resolve, _ = t.RawGetString("resolve").(*lua.LFunction)
-	r.over, _ = t.RawGetString("over").(*lua.LFunction)
+	r.place, r.resolve, r.over = vm.function("place"), vm.function("resolve"), vm.function("over")
 	if r.place == nil || r.resolve == nil || r.over == nil {
-		tm.Close()
+		vm.Close()
 		return nil, fmt.Errorf("%s: a rules table of the squarebattle protocol needs place, resolve and over functions", r.file)
 	}
 	r.game = r.gameTable()
 	return r, nil
 }
-
-// Close releases the Lua state.
-func (r *Resolver) Close() { r.tm.Close() }
 
 func (r *Resolver) gameTable() *lua.LTable {
 	L := r.tm.L
@@ -98,34 +83,6 @@ func (r *Resolver) gameTable() *lua.LTable {
 	g.RawSetString("placement", L.NewFunction(draw(func() *engine.Rand { return r.placement })))
 	g.RawSetString("pick", L.NewFunction(draw(func() *engine.Rand { return r.killers })))
 	return g
-}
-
-// run calls fn(game, args...) under the rules budget and returns its first
-// nret results.
-func (r *Resolver) run(name string, fn *lua.LFunction, nret int, args ...lua.LValue) ([]lua.LValue, error) {
-	L := r.tm.L
-	L.Push(fn)
-	L.Push(r.game)
-	for _, a := range args {
-		L.Push(a)
-	}
-	fault, msg := r.tm.call(1+len(args), nret)
-	defer L.SetTop(0)
-	where := fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
-	switch fault {
-	case engine.NoFault:
-		out := make([]lua.LValue, nret)
-		for i := range out {
-			out[i] = L.Get(i + 1)
-		}
-		return out, nil
-	case engine.FaultTimeout:
-		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", where, name, r.budget)
-	}
-	if !strings.HasPrefix(msg, r.file) {
-		msg = where + ": " + msg
-	}
-	return nil, errors.New(msg)
 }
 
 // Place asks place(game) for one starting cell per team.

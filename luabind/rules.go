@@ -16,9 +16,7 @@ import (
 // so a rules script that loops or fails stops the battle with its
 // file:line instead of hanging it.
 type Rules struct {
-	tm      *Team
-	cs      *classState
-	game    *lua.LTable
+	*rulesVM
 	board   *engine.Board
 	cat     *Catalog
 	rules   engine.ClassID
@@ -31,7 +29,6 @@ type Rules struct {
 	options map[string]any
 	// constants are the tables the rules declared unchanging, copied once.
 	constants map[*lua.LTable]*plainTable
-	budget    int
 }
 
 // RulesInfo is what a rules script declares about its game.
@@ -65,24 +62,16 @@ var styleNames = func() []string {
 // NewRules loads the rules class of cat into its own Lua state. budget is
 // the instruction budget of one call to the rules (setup, turns, resolve).
 func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int) (*Rules, error) {
-	tm := NewTeam(TeamOptions{Catalog: cat, Index: 0, Seed: seed, Size: 1, Teams: teams, Killers: make([]string, teams), Entry: "-"})
-	tm.limits.Instructions = budget
-	r := &Rules{tm: tm, cat: cat, rules: rules, budget: budget}
-	tm.facts = &engine.Facts{}
-	r.cs = tm.class(rules)
-	if r.cs.err != "" {
-		tm.Close()
-		return nil, errors.New(r.cs.err)
+	vm, err := loadRulesVM(cat, rules, seed, teams, budget)
+	if err != nil {
+		return nil, err
 	}
-	file := cat.loaded[rules].File
-	t := r.cs.table
-	r.size, _ = t.RawGetString("size").(*lua.LFunction)
-	r.setup, _ = t.RawGetString("setup").(*lua.LFunction)
-	r.turns, _ = t.RawGetString("turns").(*lua.LFunction)
-	r.resolve, _ = t.RawGetString("resolve").(*lua.LFunction)
+	r := &Rules{rulesVM: vm, cat: cat, rules: rules}
+	r.size, r.setup = vm.function("size"), vm.function("setup")
+	r.turns, r.resolve = vm.function("turns"), vm.function("resolve")
 	if r.turns == nil || r.resolve == nil {
-		tm.Close()
-		return nil, fmt.Errorf("%s: the rules table needs turns and resolve functions", file)
+		vm.Close()
+		return nil, fmt.Errorf("%s: the rules table needs turns and resolve functions", vm.file)
 	}
 	r.game = r.gameTable()
 	return r, nil
@@ -91,7 +80,7 @@ func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int
 // Info reads what the rules declare: name, columns and entry.
 func (r *Rules) Info() (RulesInfo, error) {
 	t := r.cs.table
-	file := r.cat.loaded[r.rules].File
+	file := r.file
 	_, sizes := t.RawGetString("size").(*lua.LFunction)
 	info := RulesInfo{Entry: "run", Sizes: sizes}
 	if s, ok := t.RawGetString("name").(lua.LString); ok {
@@ -157,39 +146,8 @@ func (r *Rules) Info() (RulesInfo, error) {
 	return info, nil
 }
 
-// Close releases the rules' Lua state.
-func (r *Rules) Close() { r.tm.Close() }
-
 func (r *Rules) refresh(b *engine.Board) {
 	r.board = b
-}
-
-// run calls a rules function with the game and extra arguments and returns
-// its first result.
-func (r *Rules) run(name string, fn *lua.LFunction, args ...lua.LValue) (lua.LValue, error) {
-	L := r.tm.L
-	L.Push(fn)
-	L.Push(r.game)
-	for _, a := range args {
-		L.Push(a)
-	}
-	fault, msg := r.tm.call(1+len(args), 1)
-	ret := L.Get(-1)
-	L.SetTop(0)
-	switch fault {
-	case engine.NoFault:
-		return ret, nil
-	case engine.FaultTimeout:
-		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", r.where(fn), name, r.budget)
-	}
-	if !strings.HasPrefix(msg, r.cat.loaded[r.rules].File) {
-		msg = r.where(fn) + ": " + msg
-	}
-	return nil, errors.New(msg)
-}
-
-func (r *Rules) where(fn *lua.LFunction) string {
-	return fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
 }
 
 // Size runs the rules' size(game), when there is one: the side of the
@@ -200,16 +158,17 @@ func (r *Rules) Size(b *engine.Board) (int, error) {
 	if r.size == nil {
 		return 0, nil
 	}
-	ret, err := r.run("size", r.size)
+	out, err := r.run("size", r.size, 1)
 	if err != nil {
 		return 0, err
 	}
+	ret := out[0]
 	n, ok := ret.(lua.LNumber)
 	if !ok {
-		return 0, fmt.Errorf("%s: size returned a %s, not a board side", r.where(r.size), ret.Type())
+		return 0, fmt.Errorf("%s: size returned a %s, not a board side", where(r.size), ret.Type())
 	}
 	if float64(n) != float64(int(n)) || n < 1 {
-		return 0, fmt.Errorf("%s: size returned %v, not a board side", r.where(r.size), float64(n))
+		return 0, fmt.Errorf("%s: size returned %v, not a board side", where(r.size), float64(n))
 	}
 	return int(n), nil
 }
@@ -222,24 +181,25 @@ func (r *Rules) Setup(b *engine.Board) error {
 	if r.setup == nil {
 		return nil
 	}
-	_, err := r.run("setup", r.setup)
+	_, err := r.run("setup", r.setup, 0)
 	return err
 }
 
 // Next runs turns(game): a list of calls, {team =, unit =, class =, view =}.
 func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	r.refresh(b)
-	ret, err := r.run("turns", r.turns)
+	out, err := r.run("turns", r.turns, 1)
 	if err != nil {
 		return nil, err
 	}
+	ret := out[0]
 	r.calls = nil
 	list, ok := ret.(*lua.LTable)
 	if !ok {
 		if ret == lua.LNil {
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%s: turns returned a %s, not a list of calls", r.where(r.turns), ret.Type())
+		return nil, fmt.Errorf("%s: turns returned a %s, not a list of calls", where(r.turns), ret.Type())
 	}
 	r.calls = list
 	var calls []engine.Call
@@ -250,7 +210,7 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	for i := 1; i <= list.Len(); i++ {
 		c, err := r.call(list.RawGetInt(i), b.Teams(), views)
 		if err != nil {
-			return nil, fmt.Errorf("%s: call %d: %v", r.where(r.turns), i, err)
+			return nil, fmt.Errorf("%s: call %d: %v", where(r.turns), i, err)
 		}
 		calls = append(calls, c)
 	}
@@ -321,7 +281,7 @@ func (r *Rules) Resolve(b *engine.Board, calls []engine.Call, answers []engine.A
 	if callList == nil {
 		callList = L.NewTable()
 	}
-	_, err := r.run("resolve", r.resolve, callList, list, used)
+	_, err := r.run("resolve", r.resolve, 0, callList, list, used)
 	return err
 }
 

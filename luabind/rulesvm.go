@@ -1,0 +1,78 @@
+package luabind
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// rulesVM is a rules script loaded in a Lua state of its own: the table it
+// returned and the game table its functions get. Rules (rule mods) and
+// Resolver (SquareBattle's players under rules in Lua) are both built on
+// it; what differs is the game table and which functions they call.
+type rulesVM struct {
+	tm     *Team
+	cs     *classState
+	file   string
+	budget int         // instructions per call (limits.rules_instructions)
+	game   *lua.LTable // set by the owner before the first run
+}
+
+// loadRulesVM runs the rules class id of cat in a fresh sandboxed state.
+func loadRulesVM(cat *Catalog, id engine.ClassID, seed uint64, teams, budget int) (*rulesVM, error) {
+	teams = max(teams, 1)
+	tm := NewTeam(TeamOptions{Catalog: cat, Seed: seed, Size: 1, Teams: teams, Killers: make([]string, teams), Entry: "-"})
+	tm.limits.Instructions = budget
+	tm.facts = &engine.Facts{}
+	cs := tm.class(id)
+	if cs.err != "" {
+		tm.Close()
+		return nil, errors.New(cs.err)
+	}
+	return &rulesVM{tm: tm, cs: cs, file: cat.loaded[id].File, budget: budget}, nil
+}
+
+// function returns a function of the rules' table, or nil.
+func (v *rulesVM) function(name string) *lua.LFunction {
+	fn, _ := v.cs.table.RawGetString(name).(*lua.LFunction)
+	return fn
+}
+
+// Close releases the Lua state.
+func (v *rulesVM) Close() { v.tm.Close() }
+
+// where is the file and line a rules function starts on.
+func where(fn *lua.LFunction) string {
+	return fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
+}
+
+// run calls fn(game, args...) under the rules budget and returns its first
+// nret results. A failure is one line naming the rules file and line.
+func (v *rulesVM) run(name string, fn *lua.LFunction, nret int, args ...lua.LValue) ([]lua.LValue, error) {
+	L := v.tm.L
+	L.Push(fn)
+	L.Push(v.game)
+	for _, a := range args {
+		L.Push(a)
+	}
+	fault, msg := v.tm.call(1+len(args), nret)
+	defer L.SetTop(0)
+	switch fault {
+	case engine.NoFault:
+		out := make([]lua.LValue, nret)
+		for i := range out {
+			out[i] = L.Get(i + 1)
+		}
+		return out, nil
+	case engine.FaultTimeout:
+		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", where(fn), name, v.budget)
+	}
+	if !strings.HasPrefix(msg, v.file) {
+		msg = where(fn) + ": " + msg
+	}
+	return nil, errors.New(msg)
+}
