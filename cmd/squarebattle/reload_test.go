@@ -29,13 +29,7 @@ func TestHotReload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := config.Default()
-	cfg.Scripts = dir
-	cat, err := loadCatalog(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := newPlaySource(cfg, cat, nil, nil)
+	cfg, src := dirSource(t, dir)
 	sim := tcell.NewSimulationScreen("")
 	var mu sync.Mutex
 	var screen string
@@ -189,4 +183,17 @@ func TestWatchGameFolders(t *testing.T) {
 	wait("rules.lua in the new game folder", true)
 	write("paint/notes.txt", "hello")
 	wait("a text file", false)
+}
+
+// dirSource is the terminal UI's source over a scripts folder on disk, with
+// the configuration that names it.
+func dirSource(t *testing.T, dir string) (config.Config, *playSource) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Scripts = dir
+	cat, err := loadCatalog(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, newPlaySource(cfg, cat, nil, nil)
 }

@@ -258,13 +258,7 @@ func verifyCopy(t *testing.T, file string, prepare func(t *testing.T, dir, file 
 // it builds records a replay that verifies, as the UI's w key saves it.
 func TestPlaySourceGames(t *testing.T) {
 	dir := diskCopy(t)
-	cfg := config.Default()
-	cfg.Scripts = dir
-	cat, err := loadCatalog(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := newPlaySource(cfg, cat, nil, nil)
+	cfg, src := dirSource(t, dir)
 	gs := src.Games()
 	var ids []string
 	for _, g := range gs {
