@@ -24,10 +24,11 @@ end }`
 
 const idle = `return { name = "Idle", run = function() end }`
 
-// TestHostileScripts plays every script in testdata/hostile against the
-// victim and checks that the hostile team is charged (timeouts or errors, as
-// its "-- expect:" line says) while the victim's battle is exactly the one it
-// plays against a square that only waits.
+// TestHostileScripts fields every script in testdata/hostile in a real
+// battle against the shipped Explorer and the victim, and checks that the
+// hostile team is charged (timeouts or errors, as its "-- expect:" line
+// says) while Explorer's and the victim's battle is exactly the one they play
+// against a square that only waits: same rounds, same statistics, same cells.
 func TestHostileScripts(t *testing.T) {
 	old := backstopBytes
 	backstopBytes = 256 << 20
@@ -39,11 +40,21 @@ func TestHostileScripts(t *testing.T) {
 	}
 	lim := DefaultLimits()
 	lim.MemoryBytes = 16 << 20
-	opts := engine.Options{Size: 8, Wrap: true, Rounds: 40, ReplicateRounds: 3, Seed: 11, Workers: 2}
+	opts := engine.Options{Size: 8, Wrap: true, Rounds: 40, ReplicateRounds: 3, Seed: 3, Workers: 2}
+	explorer, err := os.ReadFile("../scripts/explorer.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"hostile", "explorer", "victim"}
 
-	base := catalogOf(t, map[string]string{"idle.lua": idle, "victim.lua": victim}, lim)
-	b, _ := battle(t, base, []string{"idle", "victim"}, opts)
+	base := catalogOf(t, map[string]string{"hostile.lua": idle, "explorer.lua": string(explorer), "victim.lua": victim}, lim)
+	b, _ := battle(t, base, players, opts)
 	want := b.Run()
+	// The hooks that only run when a square dies (eliminated) need the
+	// waiting team to lose squares in this battle.
+	if want.Teams[0].Stats.Deaths == 0 {
+		t.Fatalf("the waiting team never dies in the base battle: %+v", want.Teams[0].Stats)
+	}
 
 	for _, path := range paths {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".lua"), func(t *testing.T) {
@@ -51,12 +62,19 @@ func TestHostileScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			expect := ""
-			if first, _, _ := strings.Cut(string(src), "\n"); strings.HasPrefix(first, "-- expect: ") {
-				expect = strings.TrimPrefix(first, "-- expect: ")
+			// "-- expect: timeout|error" on the first line; an optional
+			// "-- shown: TEXT" line says what the first problem must contain.
+			expect, shown := "", ""
+			for _, line := range strings.Split(string(src), "\n") {
+				if v, ok := strings.CutPrefix(line, "-- expect: "); ok && expect == "" {
+					expect = v
+				}
+				if v, ok := strings.CutPrefix(line, "-- shown: "); ok {
+					shown = v
+				}
 			}
-			cat := catalogOf(t, map[string]string{"hostile.lua": string(src), "idle.lua": idle, "victim.lua": victim}, lim)
-			b, _ := battle(t, cat, []string{"hostile", "victim"}, opts)
+			cat := catalogOf(t, map[string]string{"hostile.lua": string(src), "explorer.lua": string(explorer), "victim.lua": victim}, lim)
+			b, _ := battle(t, cat, players, opts)
 			got := b.Run()
 			h := got.Teams[0].Stats
 			switch expect {
@@ -84,11 +102,21 @@ func TestHostileScripts(t *testing.T) {
 			}
 			if len(got.FirstProblems) == 0 || got.FirstProblems[0].Team != 0 || !strings.Contains(got.FirstProblems[0].Message, ":") {
 				t.Errorf("problems = %+v, want the hostile team's first problem with a position", got.FirstProblems)
+			} else if !strings.Contains(got.FirstProblems[0].Message, shown) {
+				t.Errorf("shown as %q, want it to contain %q", got.FirstProblems[0].Message, shown)
 			} else {
 				t.Logf("shown as: %s", got.FirstProblems[0].Message)
 			}
-			if got.Teams[1].Stats != want.Teams[1].Stats || !reflect.DeepEqual(got.Cells, want.Cells) {
-				t.Errorf("the victim's battle changed:\n got %+v\nwant %+v", got.Teams[1].Stats, want.Teams[1].Stats)
+			if got.Round != want.Round {
+				t.Errorf("the battle ran %d rounds, want %d", got.Round, want.Round)
+			}
+			for team := 1; team < len(players); team++ {
+				if got.Teams[team].Stats != want.Teams[team].Stats {
+					t.Errorf("%s's battle changed:\n got %+v\nwant %+v", players[team], got.Teams[team].Stats, want.Teams[team].Stats)
+				}
+			}
+			if !reflect.DeepEqual(got.Cells, want.Cells) {
+				t.Errorf("the arena differs from the battle against a waiting square")
 			}
 		})
 	}

@@ -412,6 +412,19 @@ func (tm *Team) located(class engine.ClassID, cs *classState, msg string) string
 	return tm.where(cs, msg)
 }
 
+// inHook places a hook's problem at the line that raised it, or at the
+// hook's own line when the message carries none (budget, non-string error
+// values), and names the hook after the position: "file:12: eliminated: …".
+func (tm *Team) inHook(class engine.ClassID, fn *lua.LFunction, hook, msg string) string {
+	file := tm.cat.loaded[class].File + ":"
+	if rest, ok := strings.CutPrefix(msg, file); ok {
+		if line, text, ok := strings.Cut(rest, ": "); ok {
+			return file + line + ": " + hook + ": " + text
+		}
+	}
+	return fmt.Sprintf("%s%d: %s: %s", file, fn.Proto.LineDefined, hook, msg)
+}
+
 // Settle gives newborn squares their initial data and runs the eliminated
 // hooks of the team's dead squares.
 func (tm *Team) Settle(s *engine.Settlement) {
@@ -460,7 +473,7 @@ func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
 	if !cs2.reported || tm.lastProblemRound != s.Facts.Round {
 		cs2.reported = true
 		tm.lastProblemRound = s.Facts.Round
-		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.located(d.Class, cs, "eliminated: "+msg)})
+		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.inHook(d.Class, cs.eliminated, "eliminated", msg)})
 	}
 	if tm.memTripped {
 		tm.memoryReset(&s.Report, s.Facts.Round)
