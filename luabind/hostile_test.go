@@ -30,16 +30,7 @@ const idle = `return { name = "Idle", run = function() end }`
 // says) while Explorer's and the victim's battle is exactly the one they play
 // against a square that only waits: same rounds, same statistics, same cells.
 func TestHostileScripts(t *testing.T) {
-	old := backstopBytes
-	backstopBytes = 256 << 20
-	t.Cleanup(func() { backstopBytes = old })
-
-	paths, _ := filepath.Glob("testdata/hostile/*.lua")
-	if len(paths) < 30 {
-		t.Fatalf("found %d hostile scripts", len(paths))
-	}
-	lim := DefaultLimits()
-	lim.MemoryBytes = 16 << 20
+	paths, lim := hostileSuite(t, "testdata/hostile")
 	opts := engine.Options{Size: 8, Wrap: true, Rounds: 40, ReplicateRounds: 3, Seed: 3, Workers: 2}
 	explorer, err := os.ReadFile("../scripts/explorer.lua")
 	if err != nil {
@@ -146,7 +137,7 @@ func TestBrokenScriptsLoad(t *testing.T) {
 		"norun":    "no run function",
 		"notable":  "must return a table",
 		"toplevel": "t/toplevel.lua:2:",
-		"spinload": "instruction budget exceeded",
+		"spinload": "t/spinload.lua: instruction budget exceeded: loading ran more than",
 		"badname":  "name must be a string",
 		"reserved": "reserved",
 		"bytecode": "bytecode",
@@ -172,4 +163,20 @@ func TestBrokenScriptsLoad(t *testing.T) {
 	if _, err := cat.Find("fragment"); err == nil {
 		t.Errorf("a class without a name was accepted as a starting player")
 	}
+}
+
+// hostileSuite lists a folder of hostile scripts (at least 30) and gives the
+// limits they play under: 16 MiB per team, and the process-heap backstop
+// lowered to 256 MiB for the test so that a bomb meets it early.
+func hostileSuite(t *testing.T, dir string) ([]string, Limits) {
+	old := backstopBytes
+	backstopBytes = 256 << 20
+	t.Cleanup(func() { backstopBytes = old })
+	paths, _ := filepath.Glob(dir + "/*.lua")
+	if len(paths) < 30 {
+		t.Fatalf("found %d scripts in %s", len(paths), dir)
+	}
+	lim := DefaultLimits()
+	lim.MemoryBytes = 16 << 20
+	return paths, lim
 }

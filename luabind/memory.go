@@ -103,6 +103,11 @@ func (tm *Team) census() int64 {
 		if cl.env != nil {
 			c.value(cl.env)
 		}
+		// The table a script returned is reachable from no global, but
+		// its functions keep the file's locals (upvalues) alive.
+		if cl.table != nil {
+			c.value(cl.table)
+		}
 	}
 	for _, s := range tm.selves {
 		if s != nil {

@@ -69,7 +69,7 @@ func (r *Resolver) gameTable() *lua.LTable {
 	g.RawSetString("wrap", L.NewFunction(func(L *lua.LState) int { L.Push(lua.LBool(r.wrap)); return 1 }))
 	draw := func(stream func() *engine.Rand) lua.LGFunction {
 		return func(L *lua.LState) int {
-			n := L.CheckInt(1)
+			n := wholeArg(L, 1)
 			if n < 1 {
 				L.ArgError(1, "must be at least 1")
 			}
@@ -100,9 +100,9 @@ func (r *Resolver) ints(v lua.LValue, what string) ([]int, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: %s returned a %s, not a list of cells", r.file, what, v.Type())
 	}
-	out := make([]int, t.Len())
+	out := make([]int, listLen(t))
 	for i := range out {
-		n, ok := t.RawGetInt(i + 1).(lua.LNumber)
+		n, ok := listAt(t, i+1).(lua.LNumber)
 		if !ok {
 			return nil, fmt.Errorf("%s: %s: entry %d is not a number", r.file, what, i+1)
 		}
@@ -144,8 +144,8 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	if !ok && ret[1] != lua.LNil {
 		return fmt.Errorf("%s: resolve: births must be a list", r.file)
 	}
-	for i := 1; births != nil && i <= births.Len(); i++ {
-		b, ok := births.RawGetInt(i).(*lua.LTable)
+	for i := 1; births != nil && i <= listLen(births); i++ {
+		b, ok := listAt(births, i).(*lua.LTable)
 		if !ok {
 			return fmt.Errorf("%s: resolve: birth %d is not a table", r.file, i)
 		}
@@ -159,8 +159,8 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	if !ok && ret[2] != lua.LNil {
 		return fmt.Errorf("%s: resolve: deaths must be a list", r.file)
 	}
-	for i := 1; deaths != nil && i <= deaths.Len(); i++ {
-		d, ok := deaths.RawGetInt(i).(*lua.LTable)
+	for i := 1; deaths != nil && i <= listLen(deaths); i++ {
+		d, ok := listAt(deaths, i).(*lua.LTable)
 		if !ok {
 			return fmt.Errorf("%s: resolve: death %d is not a table", r.file, i)
 		}

@@ -27,6 +27,11 @@ type Rules struct {
 	calls   *lua.LTable // what turns returned last, handed back to resolve
 	// options are the configured values of the rules' options.
 	options map[string]any
+	// batches counts the lists of calls turns gave in round batchRound,
+	// and roundStart is what the rules had run when it began: rules whose
+	// turns never returns nil are stopped, not left spinning.
+	batchRound, batches int
+	roundStart          int64
 	// constants are the tables the rules declared unchanging, copied once.
 	constants map[*lua.LTable]*plainTable
 }
@@ -58,6 +63,14 @@ var styleNames = func() []string {
 	}
 	return out
 }()
+
+// A round of a rule mod may have at most maxBatches lists of calls, and
+// turns may run at most roundBudgets times its per-call budget over them:
+// a turn queue asks one unit at a time, but no board has more units.
+const (
+	maxBatches   = 1 << 14
+	roundBudgets = 16
+)
 
 // NewRules loads the rules class of cat into its own Lua state. budget is
 // the instruction budget of one call to the rules (setup, turns, resolve).
@@ -106,8 +119,8 @@ func (r *Rules) Info() (RulesInfo, error) {
 	}
 	switch cols := t.RawGetString("columns").(type) {
 	case *lua.LTable:
-		for i := 1; i <= cols.Len(); i++ {
-			s, ok := cols.RawGetInt(i).(lua.LString)
+		for i := 1; i <= listLen(cols); i++ {
+			s, ok := listAt(cols, i).(lua.LString)
 			if !ok || s == "" {
 				return info, fmt.Errorf("%s: columns[%d] must be a name", file, i)
 			}
@@ -188,6 +201,12 @@ func (r *Rules) Setup(b *engine.Board) error {
 // Next runs turns(game): a list of calls, {team =, unit =, class =, view =}.
 func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	r.refresh(b)
+	if r.batchRound != b.Round() {
+		r.batchRound, r.batches, r.roundStart = b.Round(), 0, r.used
+	}
+	if spent := r.used - r.roundStart; spent > roundBudgets*int64(r.budget) {
+		return nil, fmt.Errorf("%s: turns ran %d instructions in one round, more than %d × limits.rules_instructions", where(r.turns), spent, roundBudgets)
+	}
 	out, err := r.run("turns", r.turns, 1)
 	if err != nil {
 		return nil, err
@@ -201,14 +220,21 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 		}
 		return nil, fmt.Errorf("%s: turns returned a %s, not a list of calls", where(r.turns), ret.Type())
 	}
+	n := listLen(list)
+	if n > maxUnit {
+		return nil, fmt.Errorf("%s: turns asked for %d calls at once; the most is %d", where(r.turns), n, maxUnit)
+	}
+	if r.batches++; r.batches > maxBatches {
+		return nil, fmt.Errorf("%s: turns gave calls %d times in one round without returning nil", where(r.turns), maxBatches)
+	}
 	r.calls = list
 	var calls []engine.Call
 	views := newPlainCopier() // a table in several views is copied once
 	for lt, pt := range r.constants {
 		views.done[lt] = pt // and a constant table once for the battle
 	}
-	for i := 1; i <= list.Len(); i++ {
-		c, err := r.call(list.RawGetInt(i), b.Teams(), views)
+	for i := 1; i <= n; i++ {
+		c, err := r.call(listAt(list, i), b.Teams(), views)
 		if err != nil {
 			return nil, fmt.Errorf("%s: call %d: %v", where(r.turns), i, err)
 		}
@@ -230,6 +256,9 @@ func (r *Rules) call(v lua.LValue, teams int, views *plainCopier) (engine.Call, 
 	c.Team = int(team)
 	switch u := t.RawGetString("unit").(type) {
 	case lua.LNumber:
+		if !(u >= 0 && u < maxUnit) || float64(u) != float64(int(u)) {
+			return c, fmt.Errorf("unit must be a whole number from 0 to %d", maxUnit-1)
+		}
 		c.Unit = int(u)
 	case *lua.LNilType:
 	default:
@@ -248,7 +277,7 @@ func (r *Rules) call(v lua.LValue, teams int, views *plainCopier) (engine.Call, 
 	}
 	switch b := t.RawGetString("budget").(type) {
 	case lua.LNumber:
-		if b < 1 || b > 1e9 {
+		if !(b >= 1 && b <= 1e9) { // NaN too
 			return c, errors.New("budget must be from 1 to 1e9 instructions")
 		}
 		c.Budget = int(b)
@@ -300,15 +329,18 @@ func (r *Rules) gameTable() *lua.LTable {
 	fn("get", r.luaGet)
 	fn("score", r.luaScore)
 	fn("finish", func(L *lua.LState) int {
-		w := -1
-		if n, ok := L.Get(1).(lua.LNumber); ok {
-			w = int(n)
+		w := -1 // nil: a draw
+		if L.Get(1) != lua.LNil {
+			w = wholeArg(L, 1)
+			if w < 0 || w >= r.board.Teams() {
+				L.ArgError(1, fmt.Sprintf("the winner must be a team from 0 to %d, or nil for a draw", r.board.Teams()-1))
+			}
 		}
 		r.board.Finish(w)
 		return 0
 	})
 	fn("forget", func(L *lua.LState) int {
-		r.board.Forget(L.CheckInt(1), L.CheckInt(2))
+		r.board.Forget(wholeArg(L, 1), wholeArg(L, 2))
 		return 0
 	})
 	fn("random", r.luaRandom)
@@ -318,10 +350,10 @@ func (r *Rules) gameTable() *lua.LTable {
 }
 
 func (r *Rules) luaSet(L *lua.LState) int {
-	row, col := L.CheckInt(1), L.CheckInt(2)
+	row, col := wholeArg(L, 1), wholeArg(L, 2)
 	team := engine.Empty
-	if n, ok := L.Get(3).(lua.LNumber); ok {
-		team = int(n)
+	if L.Get(3) != lua.LNil {
+		team = wholeArg(L, 3)
 	}
 	name := L.OptString(4, "unit")
 	if team == engine.Empty && L.Get(4) == lua.LNil {
@@ -342,7 +374,7 @@ func (r *Rules) luaSet(L *lua.LState) int {
 }
 
 func (r *Rules) luaGet(L *lua.LState) int {
-	team, m, err := r.board.At(L.CheckInt(1), L.CheckInt(2))
+	team, m, err := r.board.At(wholeArg(L, 1), wholeArg(L, 2))
 	if err != nil {
 		L.Push(lua.LNil)
 		L.Push(lua.LString("off"))
@@ -361,7 +393,7 @@ func (r *Rules) luaGet(L *lua.LState) int {
 // luaScore is game.score(team, column [, value]): sets a score column when
 // value is given; returns the column's value.
 func (r *Rules) luaScore(L *lua.LState) int {
-	team := L.CheckInt(1)
+	team := wholeArg(L, 1)
 	col := -1
 	switch c := L.Get(2).(type) {
 	case lua.LString:
@@ -376,8 +408,8 @@ func (r *Rules) luaScore(L *lua.LState) int {
 	if col < 0 || col >= len(r.board.Columns()) {
 		L.ArgError(2, fmt.Sprintf("no column %s; the columns are %s", L.Get(2).String(), strings.Join(r.board.Columns(), ", ")))
 	}
-	if v, ok := L.Get(3).(lua.LNumber); ok {
-		if err := r.board.SetValue(team, col, int(v)); err != nil {
+	if L.Get(3) != lua.LNil {
+		if err := r.board.SetValue(team, col, wholeArg(L, 3)); err != nil {
 			L.RaiseError("game.score: %v", err)
 		}
 	}
@@ -392,13 +424,13 @@ func (r *Rules) luaRandom(L *lua.LState) int {
 	case 0:
 		L.Push(lua.LNumber(float64(rng.Uint64()>>11) / (1 << 53)))
 	case 1:
-		n := L.CheckInt(1)
+		n := wholeArg(L, 1)
 		if n < 1 {
 			L.ArgError(1, "interval is empty")
 		}
 		L.Push(lua.LNumber(1 + rng.IntN(n)))
 	default:
-		lo, hi := L.CheckInt(1), L.CheckInt(2)
+		lo, hi := wholeArg(L, 1), wholeArg(L, 2)
 		if hi < lo {
 			L.ArgError(2, "interval is empty")
 		}

@@ -20,6 +20,7 @@ type rulesVM struct {
 	file   string
 	budget int         // instructions per call (limits.rules_instructions)
 	game   *lua.LTable // set by the owner before the first run
+	used   int64       // instructions run by all calls so far
 }
 
 // loadRulesVM runs the rules class id of cat in a fresh sandboxed state.
@@ -54,12 +55,19 @@ func where(fn *lua.LFunction) string {
 // nret results. A failure is one line naming the rules file and line.
 func (v *rulesVM) run(name string, fn *lua.LFunction, nret int, args ...lua.LValue) ([]lua.LValue, error) {
 	L := v.tm.L
+	overMemory := func() error {
+		return fmt.Errorf("%s: %s: %v: the rules' Lua heap is over %d MiB (limits.memory_mib)", where(fn), name, errMemory, v.tm.limits.MemoryBytes>>20)
+	}
+	if v.tm.beforeCall() {
+		return nil, overMemory()
+	}
 	L.Push(fn)
 	L.Push(v.game)
 	for _, a := range args {
 		L.Push(a)
 	}
-	fault, msg := v.tm.call(1+len(args), nret)
+	fault, msg, used := v.tm.callWithin(1+len(args), nret, v.budget)
+	v.used += int64(used)
 	defer L.SetTop(0)
 	switch fault {
 	case engine.NoFault:
@@ -70,6 +78,9 @@ func (v *rulesVM) run(name string, fn *lua.LFunction, nret int, args ...lua.LVal
 		return out, nil
 	case engine.FaultTimeout:
 		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", where(fn), name, v.budget)
+	}
+	if v.tm.memTripped {
+		return nil, overMemory()
 	}
 	if !strings.HasPrefix(msg, v.file) {
 		msg = where(fn) + ": " + msg

@@ -81,6 +81,7 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	base.RawSetString("tostring", L.NewFunction(luaToString))
 	base.RawSetString("print", L.NewFunction(tm.luaPrint))
 	base.RawSetString("unpack", L.NewFunction(tm.luaUnpack))
+	base.RawSetString("ipairs", ipairs(L))
 
 	for i, name := range directionNames {
 		base.RawSetString(name, lua.LNumber(i+1))
@@ -264,13 +265,13 @@ func (tm *Team) luaRandom(L *lua.LState) int {
 	case 0:
 		L.Push(lua.LNumber(tm.rng.Float64()))
 	case 1:
-		m := L.CheckInt(1)
+		m := wholeArg(L, 1)
 		if m < 1 {
 			L.ArgError(1, "interval is empty")
 		}
 		L.Push(lua.LNumber(1 + tm.rng.IntN(m)))
 	default:
-		lo, hi := L.CheckInt(1), L.CheckInt(2)
+		lo, hi := wholeArg(L, 1), wholeArg(L, 2)
 		if lo > hi {
 			L.ArgError(2, "interval is empty")
 		}

@@ -60,6 +60,9 @@ func NewResolvedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game
 	if err != nil {
 		return nil, err
 	}
+	// Place tells the rules the arena's size and teams, but a battle that
+	// starts from a map never calls it.
+	r.size, r.teams = o.Size, len(players)
 	o.Resolver = r
 	b, err := NewBattle(cat, players, o)
 	if err != nil {

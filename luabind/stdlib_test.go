@@ -34,6 +34,8 @@ func TestStdlib(t *testing.T) {
 		{`local t = {} for i = 1, 3000 do t[#t + 1] = i end print(#t, t[3000], table.getn(t))`, "3000\t3000\t3000"},
 		{`local t = {} for i = 1, 2000 do table.insert(t, i) end table.insert(t, 1, 0) print(#t, t[1], t[2001], table.remove(t), #t, table.remove(t, 1), t[1])`, "2001\t0\t2000\t2000\t2000\t0\t1"},
 		{`local t = {} for i = 1, 2000 do t[i] = i end table.sort(t, function(a, b) return a > b end) print(t[1], t[2000], #t)`, "2000\t1\t2000"},
+		{`local t, n, last = {}, 0, 0 for i = 1, 3000 do t[i] = i end for i, v in ipairs(t) do n, last = n + 1, v end print(n, last)`, "3000\t3000"},
+		{`local n = 0 for i, v in ipairs({1, 2, nil, 4}) do n = i end print(n)`, "2"},
 		{`local t = {5, 2, 9} table.sort(t) print(t[1], t[2], t[3])`, "2\t5\t9"},
 		{`print(math.floor(2.5), math.max(1, 7, 3), math.huge > 1)`, "2\t7\ttrue"},
 		{`print(type(os), type(io), type(coroutine), type(load), type(require), type(debug))`, "nil\tnil\tnil\tnil\tnil\tnil"},

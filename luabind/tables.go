@@ -46,6 +46,46 @@ func border(t *lua.LTable) (int, int) {
 	return i, probes
 }
 
+// listLen is the length of a list the engine reads from Lua: LTable.Len
+// alone stops at lua.MaxArrayIndex, where the hash part takes over, and
+// would cut a long list short without a word.
+func listLen(t *lua.LTable) int {
+	n, _ := border(t)
+	return n
+}
+
+// listAt is t[i] for a list the engine reads from Lua. LTable.RawGetInt
+// looks only in the array part, which ends at lua.MaxArrayIndex.
+func listAt(t *lua.LTable, i int) lua.LValue {
+	if i < lua.MaxArrayIndex {
+		return t.RawGetInt(i)
+	}
+	return t.RawGet(lua.LNumber(i))
+}
+
+// ipairs replaces the base library's, whose iterator reads with RawGetInt
+// and so stops at lua.MaxArrayIndex: a list of 3,000 entries would end at
+// 1,023 without a word.
+func ipairs(L *lua.LState) *lua.LFunction {
+	next := L.NewFunction(func(L *lua.LState) int {
+		t := L.CheckTable(1)
+		i := L.CheckInt(2) + 1
+		v := listAt(t, i)
+		if v == lua.LNil {
+			return 0
+		}
+		L.Push(lua.LNumber(i))
+		L.Push(v)
+		return 2
+	})
+	return L.NewFunction(func(L *lua.LState) int {
+		L.Push(next)
+		L.Push(L.CheckTable(1))
+		L.Push(lua.LNumber(0))
+		return 3
+	})
+}
+
 // luaLen implements `#x` for rewritten scripts.
 func (tm *Team) luaLen(L *lua.LState) int {
 	switch v := L.Get(1).(type) {

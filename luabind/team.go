@@ -208,7 +208,14 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	L.Push(tm.length)
 	err := L.PCall(2, 1, nil)
 	if err != nil {
-		cs.err = tm.errorText(err)
+		msg := tm.errorText(err)
+		if tm.budget.spent && !tm.memTripped {
+			msg = fmt.Sprintf("%s: loading ran more than %d instructions (%d × limits.instructions)", errBudget, tm.limits.Instructions*loadBudgetFactor, loadBudgetFactor)
+		}
+		if !strings.HasPrefix(msg, cls.File+":") {
+			msg = cls.File + ": " + msg
+		}
+		cs.err = msg
 		return cs
 	}
 	ret := L.Get(-1)

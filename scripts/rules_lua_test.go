@@ -2,8 +2,10 @@ package scripts_test
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -221,5 +223,49 @@ func BenchmarkRules(b *testing.B) {
 			}
 			b.ReportMetric(float64(rounds)/b.Elapsed().Seconds(), "rounds/s")
 		})
+	}
+}
+
+// TestRulesInLuaLongLists: a full 48×48 arena where every square
+// replicates in the first round, so resolve hands back more than 2,000
+// births and deaths at once: lists that run past gopher-lua's array part
+// (lua.MaxArrayIndex) must come through whole.
+func TestRulesInLuaLongLists(t *testing.T) {
+	const n = 48
+	var text strings.Builder
+	for r := 0; r < n; r++ {
+		for c := 0; c < n; c++ {
+			if c > 0 {
+				text.WriteByte(' ')
+			}
+			fmt.Fprint(&text, (r+c)%2)
+		}
+		text.WriteByte('\n')
+	}
+	m, err := engine.ParseMap("full.map", []byte(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(chaos, "local r = math.random(10)", "if round() == 1 then return REPLICATE, math.random(8), \"chaos\" end\n  local r = math.random(10)", 1)
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fstest.MapFS{"chaos.lua": {Data: []byte(src)}}, Dir: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := engine.Options{Size: n, Wrap: true, Rounds: 8, ReplicateRounds: 2, Seed: 5, Workers: 2, Map: m}
+	if r, _ := lockstep(t, cat, luaRules(t), o, 2); r >= 0 {
+		t.Fatalf("round %d differs", r)
+	}
+	b, err := luabind.NewBattle(cat, []*luabind.Class{cat.Players()[0], cat.Players()[0]}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.Step()
+	births, deaths := 0, 0
+	for _, tv := range b.Snapshot().Teams {
+		births, deaths = births+tv.Stats.Births, deaths+tv.Stats.Deaths
+	}
+	if births < 2000 || deaths < 2000 {
+		t.Errorf("round 1 had %d births and %d deaths; the test needs lists past 1,023", births, deaths)
 	}
 }

@@ -1,5 +1,6 @@
 -- expect: error
--- shown: .lua:6: eliminated: not fair, Victim
+-- mod: ignored (rule mods call no eliminated hook)
+-- shown: .lua:7: eliminated: not fair, Victim
 -- Waits like an idle square, then raises an error from the hook that runs
 -- when one of its squares dies.
 return { name = "Hostile", run = function() end,

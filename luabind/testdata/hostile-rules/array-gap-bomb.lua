@@ -1,0 +1,5 @@
+-- want: memory limit exceeded: the rules' Lua heap is over 16 MiB
+local keep = {}
+return { turns = function()
+    for i = 1, 3000 do local t = {} t[1023] = i keep[#keep + 1] = t end
+  end, resolve = function() end }

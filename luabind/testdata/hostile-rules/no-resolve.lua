@@ -1,0 +1,2 @@
+-- want: turns and resolve
+return { turns = function() end }

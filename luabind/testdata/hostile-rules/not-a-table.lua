@@ -1,0 +1,2 @@
+-- want: must return a table
+return 42

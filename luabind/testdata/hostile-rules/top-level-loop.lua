@@ -1,0 +1,2 @@
+-- want: instruction budget
+while true do end

@@ -1,0 +1,121 @@
+package scripts_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// TestHostileModPlayers fields every hostile script of luabind's suite as a
+// player of each shipped rule mod, next to that game's own players. The
+// script's run function becomes the game's entry. Whatever it does, the
+// rules must keep going and the other teams must play exactly the battle
+// they play against a player that never answers: same ticks, same scores,
+// same board. A script that errors or loops is charged to its own team;
+// one whose answer is legal data in a mod (NaN, an unknown word) is simply
+// ignored by the rules, as a missing answer is.
+func TestHostileModPlayers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 3 × 42 mod battles")
+	}
+	paths, _ := filepath.Glob("../luabind/testdata/hostile/*.lua")
+	if len(paths) < 30 {
+		t.Fatalf("found %d hostile scripts", len(paths))
+	}
+	games := []struct {
+		game, entry  string
+		players      []string
+		size, rounds int
+		instructions int
+	}{
+		{"paint", "strategy", []string{"random", "greedy"}, 40, 20, 0},
+		{"snake", "move", []string{"hungry", "cautious"}, 25, 40, 1_000_000},
+		{"orbs", "turn", []string{"explorer"}, 0, 20, 0},
+	}
+	idle := "return { name = \"Idle\", ENTRY = function() end }"
+	for _, gm := range games {
+		play := func(t *testing.T, src string) *engine.Snapshot {
+			t.Helper()
+			lim := luabind.DefaultLimits()
+			lim.MemoryBytes = 16 << 20
+			if gm.instructions > 0 {
+				lim.Instructions = gm.instructions
+			}
+			folder := gameFolder(t, gm.game, map[string]string{"hostile.lua": strings.Replace(src, "run = function", gm.entry+" = function", 1)})
+			g, err := luabind.LoadGame(folder, gm.game, lim)
+			if err != nil {
+				t.Fatal(err)
+			}
+			classes := findPlayers(t, g, append([]string{"hostile"}, gm.players...))
+			b, err := luabind.NewModBattle(g, classes, engine.ModOptions{Size: gm.size, Rounds: gm.rounds, Seed: 7, Workers: 2}, rulesBudget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			for b.Step() {
+			}
+			if b.Err() != nil {
+				t.Fatalf("the rules stopped: %v", b.Err())
+			}
+			return b.Snapshot()
+		}
+		t.Run(gm.game, func(t *testing.T) {
+			want := play(t, strings.Replace(idle, "ENTRY", "run", 1))
+			for _, path := range paths {
+				t.Run(strings.TrimSuffix(filepath.Base(path), ".lua"), func(t *testing.T) {
+					src, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := play(t, string(src))
+					h := got.Teams[0].Stats
+					if h.Timeouts+h.Errors > 0 {
+						// The first problem may be a memory reset, which
+						// names the limit; one of them names the line.
+						located := false
+						for _, p := range got.FirstProblems {
+							if p.Team != 0 {
+								t.Errorf("a problem of team %d: %+v", p.Team, p)
+							}
+							located = located || strings.Contains(p.Message, "hostile.lua:")
+						}
+						if !located {
+							t.Errorf("charged %+v, but no problem shown names a line: %+v", h, got.FirstProblems)
+						}
+					} else if !strings.Contains(string(src), "-- mod: ignored") {
+						t.Errorf("hostile stats %+v: no fault counted", h)
+					}
+					for _, p := range append(got.FirstProblems, got.Problems...) {
+						if !utf8.ValidString(p.Message) || strings.ContainsAny(p.Message, "\n\r") {
+							t.Errorf("problem message is not one line of UTF-8: %q", p.Message)
+						}
+					}
+					if got.Round != want.Round {
+						t.Errorf("ran %d ticks, want %d", got.Round, want.Round)
+					}
+					for team := 1; team < len(got.Teams); team++ {
+						if g, w := got.Teams[team], want.Teams[team]; g.Stats != w.Stats || !reflect.DeepEqual(g.Values, w.Values) {
+							t.Errorf("%s's battle changed:\n got %+v %v\nwant %+v %v", gm.players[team-1], g.Stats, g.Values, w.Stats, w.Values)
+						}
+					}
+					if !reflect.DeepEqual(got.Cells, want.Cells) || !reflect.DeepEqual(got.Marks, want.Marks) {
+						t.Errorf("the board differs from the battle against a player that never answers")
+					}
+					runtime.GC()
+					var m runtime.MemStats
+					runtime.ReadMemStats(&m)
+					if m.HeapAlloc > 512<<20 {
+						t.Errorf("the process holds %d MB after the battle", m.HeapAlloc>>20)
+					}
+				})
+			}
+		})
+	}
+}
