@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,19 +43,20 @@ func (t *countingTty) Write(p []byte) (int, error) {
 }
 func (t *countingTty) Close() error { t.once.Do(func() { close(t.closed) }); return nil }
 
-// marchers is a size×size arena with n Explorer squares per team on a
-// regular lattice: every square moves SE every round, so every frame shows
-// 4×n squares in new places.
-func marchers(size, teams, n int) *engine.Map {
-	m := &engine.Map{Size: size, Cells: make([]int, size*size)}
-	for i := range m.Cells {
-		m.Cells[i] = engine.Empty
+// marchersMap is the arena cmd/squarebattle's pty benchmark plays too: 150×150
+// with 100 Explorer squares per team on a regular lattice, so every square
+// moves SE every round and every frame shows all 400 in new places.
+const marchersMap = "../cmd/squarebattle/testdata/marchers-150.map"
+
+func readMarchers(t *testing.T) *engine.Map {
+	t.Helper()
+	data, err := os.ReadFile(marchersMap)
+	if err != nil {
+		t.Fatal(err)
 	}
-	total := teams * n
-	step := size * size / total
-	for i := 0; i < total; i++ {
-		cell := i*step + (i*7)%step
-		m.Cells[cell] = i % teams
+	m, err := engine.ParseMap(marchersMap, data)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
@@ -72,7 +74,7 @@ func frameBytes(t *testing.T, w, h int, d depth, fit bool, frames int) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := luabind.NewBattle(src.cat, players, engine.Options{Size: 150, Wrap: true, Rounds: 1 << 20, Seed: 1, Workers: 1, Map: marchers(150, 4, 100)})
+	b, err := luabind.NewBattle(src.cat, players, engine.Options{Size: 150, Wrap: true, Rounds: 1 << 20, Seed: 1, Workers: 1, Map: readMarchers(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

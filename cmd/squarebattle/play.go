@@ -27,8 +27,9 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	paused := fs.Bool("paused", false, "start battles paused")
 	record := fs.String("record", "", "write each battle's replay when it ends or is left: FILE, then FILE-2, ... (see 'squarebattle replay')")
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint); the lobby offers every game")
+	mapFile := fs.String("map", "", mapUsage+"; one PLAYER for each team of the map")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once; without, the lobby opens.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map, one PLAYER a team of the map); without, the lobby opens.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	cfg, cat, err := parseAndLoad(fs, &c, args)
@@ -70,6 +71,11 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		start = &su
 	}
+	if *mapFile != "" {
+		if err := startOnMap(fs, src, *game, start, *mapFile); err != nil {
+			return err
+		}
+	}
 	screen, err := newScreen()
 	if err != nil {
 		return fmt.Errorf("%w (squarebattle run plays without a terminal)", err)
@@ -86,6 +92,37 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return app.Run()
+}
+
+// startOnMap makes the battle named on the command line start from the
+// arena of the --map file, and tries it before the screen opens, so that a
+// map that does not fit the players is a one-line error naming the file.
+func startOnMap(fs *pflag.FlagSet, src *playSource, game string, su *tui.Setup, file string) error {
+	cfg := src.cfg
+	if game != "" {
+		gcfg, g, err := src.game(game)
+		if err != nil {
+			return err
+		}
+		if g.Info.Protocol != luabind.SquareBattleProtocol {
+			return errMapMod
+		}
+		cfg = gcfg
+	}
+	if su == nil {
+		return bad(fmt.Errorf("--map %s needs the PLAYERs, one for each team of the map", file))
+	}
+	m, err := readMapFlag(fs, cfg, file)
+	if err != nil {
+		return err
+	}
+	su.Map, su.MapFile, su.Size = m, file, m.Size
+	b, err := src.NewBattle(*su)
+	if err != nil {
+		return bad(err)
+	}
+	b.Close()
+	return nil
 }
 
 func settingsOf(cfg config.Config) tui.Settings {
@@ -302,6 +339,8 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		ReplicateRounds: cfg.Rules.ReplicateRounds,
 		Seed:            su.Seed,
 		Workers:         workers(cfg),
+		Map:             su.Map,
+		MapFile:         su.MapFile,
 	}
 	var b *luabind.Battle
 	var err error
