@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 func runMain(t *testing.T, args ...string) (int, string, string) {
@@ -342,5 +344,26 @@ func TestBadInputEverywhere(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, errOut, c.want)
 			}
 		})
+	}
+}
+
+// TestStatsLine: play --stats's line, counts grouped by thousands.
+func TestStatsLine(t *testing.T) {
+	tests := []struct {
+		s    tui.Stats
+		want string
+	}{
+		{tui.Stats{Frames: 412, Elapsed: 10 * time.Second, Drawing: 9900 * time.Millisecond, Rounds: 1234567, FPS: 30},
+			"drew 412 frames in 10.00 s (41.5 frames/s from the first to the last, cap 30); 1,234,567 rounds played"},
+		{tui.Stats{Frames: 1000, Elapsed: 5 * time.Second, Drawing: 4995 * time.Millisecond, Rounds: 999, FPS: 240},
+			"drew 1,000 frames in 5.00 s (200.0 frames/s from the first to the last, cap 240); 999 rounds played"},
+		{tui.Stats{Frames: 1, Elapsed: time.Second, Rounds: 1, FPS: 30},
+			"drew 1 frame in 1.00 s (0.0 frames/s from the first to the last, cap 30); 1 round played"},
+		{tui.Stats{FPS: 30}, "drew 0 frames in 0.00 s (0.0 frames/s from the first to the last, cap 30); 0 rounds played"},
+	}
+	for _, tc := range tests {
+		if got := statsLine(tc.s); got != tc.want {
+			t.Errorf("%+v:\n got %s\nwant %s", tc.s, got, tc.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	record := fs.String("record", "", "write each battle's replay when it ends or is left: FILE, then FILE-2, ... (see 'squarebattle replay')")
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint); the lobby offers every game")
 	mapFile := fs.String("map", "", mapUsage+"; one PLAYER for each team of the map")
+	stats := fs.Bool("stats", false, "on quitting, print the frames drawn, their rate and the rounds played")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map, one PLAYER a team of the map); without, the lobby opens.\n\nflags:")
 		fs.PrintDefaults()
@@ -91,7 +93,11 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			defer stop()
 		}
 	}
-	return app.Run()
+	err = app.Run()
+	if *stats {
+		fmt.Fprintln(stdout, statsLine(app.Stats()))
+	}
+	return err
 }
 
 // startOnMap makes the battle named on the command line start from the
@@ -123,6 +129,24 @@ func startOnMap(fs *pflag.FlagSet, src *playSource, game string, su *tui.Setup, 
 	}
 	b.Close()
 	return nil
+}
+
+// statsLine is what play --stats prints once the terminal is restored.
+func statsLine(s tui.Stats) string {
+	return fmt.Sprintf("drew %s in %.2f s (%.1f frames/s from the first to the last, cap %d); %s played",
+		counted(s.Frames, "frame"), s.Elapsed.Seconds(), s.Rate(), s.FPS, counted(s.Rounds, "round"))
+}
+
+// counted writes n things, n with commas between groups of three digits.
+func counted(n int, thing string) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if n != 1 {
+		thing += "s"
+	}
+	return s + " " + thing
 }
 
 func settingsOf(cfg config.Config) tui.Settings {
