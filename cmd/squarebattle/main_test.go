@@ -333,6 +333,7 @@ func TestBadInputEverywhere(t *testing.T) {
 		{[]string{"play", "--map", "testdata/two-teams.map"}, "", "--map testdata/two-teams.map needs the PLAYERs"},
 		{[]string{"play", "--map", "testdata/two-teams.map", "--size", "9", "explorer", "explorer"}, "", "--size 9 disagrees with the 5×5 map testdata/two-teams.map"},
 		{[]string{"play", "--game", "paint", "--map", "testdata/two-teams.map", "random"}, "", "--map does not work with rule mods yet"},
+		{[]string{"play", "--game", "squarebattle-lua", "nobody"}, "", `unknown player "nobody"; known players: borg, expand, explorer,`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -53,8 +53,12 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		if fs.NArg() > 0 {
 			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battleSeed(gcfg)}
+			find := g.Find
+			if g.Info.Protocol == luabind.SquareBattleProtocol {
+				find = cat.Find // rules in Lua for SquareBattle's own players
+			}
 			for _, n := range fs.Args() {
-				p, err := g.Find(n)
+				p, err := find(n)
 				if err != nil {
 					return bad(err)
 				}
