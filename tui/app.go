@@ -92,6 +92,44 @@ type App struct {
 	dirty   bool
 	last    *frame // frame last drawn
 	pressed bool   // the primary mouse button is down (lobby)
+
+	stats Stats // what the session drew and played, for Stats
+	began time.Time
+	first time.Time // the first frame shown
+}
+
+// Stats are what a session of the UI drew and played.
+type Stats struct {
+	// Frames counts the frames shown: every Show of the screen, each of
+	// which tcell writes to the terminal. Nothing is shown unless
+	// something changed, and never more often than the frame cap.
+	Frames int
+	// Elapsed runs from the screen's start until the UI stops drawing.
+	Elapsed time.Duration
+	// Drawing runs from the first frame shown to the last.
+	Drawing time.Duration
+	// Rounds counts the rounds the session's live battles played (not a
+	// replay's).
+	Rounds int
+	// FPS is the frame cap the session ran under.
+	FPS int
+}
+
+// Rate is frames per second from the first frame to the last: the pace
+// the UI kept once it was drawing, which the time spent setting up a
+// battle does not dilute. It is 0 below two frames.
+func (s Stats) Rate() float64 {
+	if s.Frames < 2 || s.Drawing <= 0 {
+		return 0
+	}
+	return float64(s.Frames-1) / s.Drawing.Seconds()
+}
+
+// Stats reports what Run drew and played; call it after Run returns.
+func (a *App) Stats() Stats {
+	s := a.stats
+	s.FPS = a.o.Settings.FPS
+	return s
 }
 
 // eventReload tells the UI goroutine that the source's entries changed.
@@ -127,6 +165,7 @@ func (a *App) Run() (err error) {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	defer a.s.Fini()
+	a.began = time.Now()
 	a.s.EnableMouse(tcell.MouseButtonEvents | tcell.MouseDragEvents)
 	a.s.HideCursor()
 	a.setTheme()
@@ -148,6 +187,7 @@ func (a *App) Run() (err error) {
 	tick := time.NewTicker(time.Second / time.Duration(a.o.Settings.FPS))
 	defer tick.Stop()
 	defer func() {
+		a.stats.Elapsed = time.Since(a.began)
 		a.stopBattle()
 		if err == nil {
 			err = a.err
@@ -339,6 +379,9 @@ func (a *App) showBattle() {
 
 func (a *App) stopBattle() {
 	if a.driver != nil {
+		if !a.replaying() {
+			a.stats.Rounds += a.driver.latest().live
+		}
 		if err := a.driver.stop(); err != nil && a.err == nil {
 			a.err = err
 		}
@@ -714,6 +757,12 @@ func (a *App) draw() {
 
 func (a *App) show() {
 	a.s.Show()
+	now := time.Now()
+	if a.stats.Frames == 0 {
+		a.first = now
+	}
+	a.stats.Frames++
+	a.stats.Drawing = now.Sub(a.first)
 	if a.o.Shown != nil {
 		a.o.Shown()
 	}

@@ -207,3 +207,20 @@ func TestLobbyClick(t *testing.T) {
 		t.Errorf("one click added two teams:\n%s", text)
 	}
 }
+
+// TestStats: Stats counts every frame shown, the rounds played and the
+// time, once Run is over.
+func TestStats(t *testing.T) {
+	s := open(t, 100, 30, "", Options{Paused: true, Start: &Setup{Players: []string{"explorer", "explorer"}, Size: 16, Rounds: 100, Seed: 3}})
+	s.waitText("Round 0/100")
+	s.keys("...")
+	s.waitText("Round 3/100")
+	s.quit()
+	st := s.app.Stats()
+	s.mu.Lock()
+	shown := s.frames
+	s.mu.Unlock()
+	if st.Frames != shown || st.Frames < 2 || st.Rounds != 3 || st.FPS != 60 || st.Drawing <= 0 || st.Elapsed < st.Drawing || st.Rate() <= 0 {
+		t.Errorf("stats %+v (rate %.1f), want %d frames shown, 3 rounds, cap 60", st, st.Rate(), shown)
+	}
+}

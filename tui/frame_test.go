@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,79 +43,125 @@ func (t *countingTty) Write(p []byte) (int, error) {
 }
 func (t *countingTty) Close() error { t.once.Do(func() { close(t.closed) }); return nil }
 
-// marchers is a size×size arena with n Explorer squares per team on a
-// regular lattice: every square moves SE every round, so every frame shows
-// 4×n squares in new places.
-func marchers(size, teams, n int) *engine.Map {
-	m := &engine.Map{Size: size, Cells: make([]int, size*size)}
-	for i := range m.Cells {
-		m.Cells[i] = engine.Empty
+// marchersMap is the arena cmd/squarebattle's pty benchmark plays too: 150×150
+// with 100 Explorer squares per team on a regular lattice, so every square
+// moves SE every round and every frame shows all 400 in new places.
+const marchersMap = "../cmd/squarebattle/testdata/marchers-150.map"
+
+func readMarchers(t testing.TB) *engine.Map {
+	t.Helper()
+	data, err := os.ReadFile(marchersMap)
+	if err != nil {
+		t.Fatal(err)
 	}
-	total := teams * n
-	step := size * size / total
-	for i := 0; i < total; i++ {
-		cell := i*step + (i*7)%step
-		m.Cells[cell] = i % teams
+	m, err := engine.ParseMap(marchersMap, data)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
 
-// frameBytes plays rounds of a marching battle and returns the average bytes
-// tcell writes per frame at the given depth, one round per frame.
-func frameBytes(t *testing.T, w, h int, d depth, fit bool, frames int) float64 {
-	t.Helper()
+// marching is the battle screen of a marching battle (marchersMap) on a
+// counting terminal, paused, its first frame (a full paint) drawn.
+type marching struct {
+	a   *App
+	tty *countingTty
+}
+
+func newMarching(tb testing.TB, w, h int, d depth, fit bool) *marching {
+	tb.Helper()
 	if d == depthTrue {
 		// tcell sends 24-bit colour only to terminals that say they have it.
-		t.Setenv("COLORTERM", "truecolor")
+		tb.Setenv("COLORTERM", "truecolor")
 	}
-	src := newScriptSource(t)
+	src := newScriptSource(tb)
 	players, err := src.players([]string{"explorer", "explorer", "explorer", "explorer"})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	b, err := luabind.NewBattle(src.cat, players, engine.Options{Size: 150, Wrap: true, Rounds: 1 << 20, Seed: 1, Workers: 1, Map: marchers(150, 4, 100)})
+	b, err := luabind.NewBattle(src.cat, players, engine.Options{Size: 150, Wrap: true, Rounds: 1 << 20, Seed: 1, Workers: 1, Map: readMarchers(tb)})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	tty := newCountingTty(w, h)
 	ti, err := terminfo.LookupTerminfo("xterm-256color")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	scr, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := scr.Init(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer scr.Fini()
+	tb.Cleanup(scr.Fini)
 	a := New(Options{Screen: scr, Source: src, Settings: Settings{Size: 150, Rounds: 1 << 20, FPS: 30}})
 	a.setTheme()
 	a.th.depth = d
 	a.colours = []int{0, 1, 2, 3}
 	a.driver, err = startLive(testBattle{b}, pace{fps: 30, paused: true}, DefaultRewind, "")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	defer a.stopBattle()
+	tb.Cleanup(a.stopBattle)
 	a.screen = battleScreen
 	a.view.fit = fit
 	a.dirty = true
-	a.draw() // the first frame paints everything
-	before := tty.written.Load()
-	for i := 0; i < frames; i++ {
-		seq := a.driver.latest().seq
-		a.driver.send(command{kind: cmdStep})
-		for a.driver.latest().seq == seq {
+	a.draw()
+	return &marching{a: a, tty: tty}
+}
+
+// play plays n rounds, one at a time.
+func (m *marching) play(n int) {
+	for range n {
+		seq := m.a.driver.latest().seq
+		m.a.driver.send(command{kind: cmdStep})
+		for m.a.driver.latest().seq == seq {
 		}
-		a.dirty = true
-		a.draw()
 	}
-	if s := a.driver.latest().snap; s.Teams[0].Stats.Squares != 100 {
+}
+
+// draw draws a frame of the newest round.
+func (m *marching) draw() {
+	m.a.dirty = true
+	m.a.draw()
+}
+
+// frameBytes plays rounds of a marching battle and returns the average bytes
+// tcell writes per frame at the given depth, one round per frame.
+func frameBytes(t *testing.T, w, h int, d depth, fit bool, frames int) float64 {
+	t.Helper()
+	m := newMarching(t, w, h, d, fit)
+	before := m.tty.written.Load()
+	for range frames {
+		m.play(1)
+		m.draw()
+	}
+	if s := m.a.driver.latest().snap; s.Teams[0].Stats.Squares != 100 {
 		t.Fatalf("the marchers were not left alone: %+v", s.Teams[0].Stats)
 	}
-	return float64(tty.written.Load()-before) / float64(frames)
+	return float64(m.tty.written.Load()-before) / float64(frames)
+}
+
+// BenchmarkFrame: the UI goroutine's time for one frame (our drawing, then
+// tcell's Show: comparing every cell and writing the difference) of the
+// marching battle, 20 rounds after the last frame, as when the battle runs
+// unthrottled.
+//
+//	go test -run '^$' -bench Frame -count 3 ./tui/
+func BenchmarkFrame(b *testing.B) {
+	for _, sz := range []struct{ w, h int }{{320, 90}, {80, 24}} {
+		b.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(b *testing.B) {
+			m := newMarching(b, sz.w, sz.h, depth256, true)
+			for b.Loop() {
+				b.StopTimer()
+				m.play(20)
+				b.StartTimer()
+				m.draw()
+			}
+		})
+	}
 }
 
 // TestBytesPerFrame measures what a frame costs on the wire for a 150×150

@@ -35,6 +35,10 @@ type Setup struct {
 	Size    int
 	Rounds  int
 	Seed    uint64
+	// Map, when set, is the starting arena (Size is its size) and MapFile
+	// names it; a new battle from the lobby has none.
+	Map     *engine.Map
+	MapFile string
 }
 
 // Battle is a battle as the TUI drives it. Only the driver goroutine calls

@@ -41,15 +41,7 @@ func TestE2E(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("end-to-end test needs tmux on PATH (apt-get install tmux)")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("end-to-end test builds the binary and needs go on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "squarebattle")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 
 	// The battle's paused round when it was paused again, for the step after.
 	var pausedAt int
@@ -251,6 +243,31 @@ func TestE2E(t *testing.T) {
 	}
 }
 
+// isolated returns an empty folder to run the binary in, so it plays its
+// embedded players, and the whole environment to run it with: no
+// SQUAREBATTLE_* settings or user configuration leak in. TERM is the
+// caller's to add.
+func isolated(tb testing.TB) (work string, env []string) {
+	work = tb.TempDir()
+	return work, []string{"HOME=" + work, "XDG_CONFIG_HOME=" + filepath.Join(work, ".config"), "LANG=C.UTF-8"}
+}
+
+// buildBinary builds the program into a temporary folder and returns its
+// path; without go on PATH the test is skipped.
+func buildBinary(tb testing.TB) string {
+	tb.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		tb.Skip("this test builds the binary and needs go on PATH")
+	}
+	bin := filepath.Join(tb.TempDir(), "squarebattle")
+	build := exec.Command(goTool, "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 var (
 	statusRe  = regexp.MustCompile(`Round (\d+)/(\d+)`)
 	stateRe   = regexp.MustCompile(`Round \d+/\d+ .*[│|] (running|PAUSED|over) [│|]`)
@@ -308,13 +325,8 @@ func startTmux(t *testing.T, bin string, args ...string) *tmuxRun {
 		t.Fatal(err)
 	}
 	tm := &tmuxRun{t: t, sock: filepath.Join(dir, "tmux.sock")}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// env -i: no SQUAREBATTLE_* settings or user configuration leak in.
-	cmd := []string{"env", "-i", "HOME=" + work, "XDG_CONFIG_HOME=" + filepath.Join(work, ".config"),
-		"TERM=xterm-256color", "LANG=C.UTF-8", bin}
+	work, env := isolated(t)
+	cmd := append(append([]string{"env", "-i"}, env...), "TERM=xterm-256color", bin)
 	cmd = append(cmd, args...)
 	newSession := append([]string{"-f", conf, "new-session", "-d", "-x", "100", "-y", "30", "-s", "sb", "-c", work}, cmd...)
 	if out, err := tm.tmux(newSession...); err != nil {

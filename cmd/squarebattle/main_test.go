@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 func runMain(t *testing.T, args ...string) (int, string, string) {
@@ -106,6 +109,35 @@ func TestMapBattle(t *testing.T) {
 			}
 		}
 	}
+}
+
+// marchersMap is a 150×150 arena of 400 Explorers, 100 for each of four
+// teams, on a regular lattice: all move SE every round, in step, so none
+// ever meets another and every round moves all 400. The terminal UI's
+// frame measurements play it (tui's TestBytesPerFrame, BenchmarkPlayPTY).
+const marchersMap = "testdata/marchers-150.map"
+
+// marchers is a size×size arena with n squares per team on a lattice.
+func marchers(size, teams, n int) *engine.Map {
+	m := &engine.Map{Size: size, Cells: make([]int, size*size)}
+	for i := range m.Cells {
+		m.Cells[i] = engine.Empty
+	}
+	total := teams * n
+	step := size * size / total
+	for i := 0; i < total; i++ {
+		cell := i*step + (i*7)%step
+		m.Cells[cell] = i % teams
+	}
+	return m
+}
+
+// TestMarchersMap: testdata/marchers-150.map is what marchers makes
+// (go test -run MarchersMap -update rewrites it).
+func TestMarchersMap(t *testing.T) {
+	head := "# 150×150, 4 teams × 100 squares on a lattice: with Explorers all 400 move SE\n" +
+		"# every round and never meet. go test -run MarchersMap -update ./cmd/squarebattle/ writes it.\n"
+	golden(t, filepath.Base(marchersMap), head+marchers(150, 4, 100).Format())
 }
 
 // TestRunOrbs: orbs picks its map's side from the seed unless --size
@@ -295,6 +327,13 @@ func TestBadInputEverywhere(t *testing.T) {
 		{[]string{"replay", notReplay}, "", notReplay + ": line 1: not a SquareBattle replay header"},
 		{[]string{"replay", "--verify", "/nonexistent.sbr"}, "", "/nonexistent.sbr"},
 		{[]string{"play", "--bogus"}, "", "unknown flag"},
+		{[]string{"play", "--map", notReplay, "explorer"}, "", notReplay + ":1:"},
+		{[]string{"play", "--map", "/nonexistent.map", "explorer"}, "", "map: open /nonexistent.map"},
+		{[]string{"play", "--map", "testdata/two-teams.map", "explorer"}, "", "testdata/two-teams.map:5: column 4: team 1, but only 1 players"},
+		{[]string{"play", "--map", "testdata/two-teams.map"}, "", "--map testdata/two-teams.map needs the PLAYERs"},
+		{[]string{"play", "--map", "testdata/two-teams.map", "--size", "9", "explorer", "explorer"}, "", "--size 9 disagrees with the 5×5 map testdata/two-teams.map"},
+		{[]string{"play", "--game", "paint", "--map", "testdata/two-teams.map", "random"}, "", "--map does not work with rule mods yet"},
+		{[]string{"play", "--game", "squarebattle-lua", "nobody"}, "", `unknown player "nobody"; known players: borg, expand, explorer,`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -306,5 +345,26 @@ func TestBadInputEverywhere(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, errOut, c.want)
 			}
 		})
+	}
+}
+
+// TestStatsLine: play --stats's line, counts grouped by thousands.
+func TestStatsLine(t *testing.T) {
+	tests := []struct {
+		s    tui.Stats
+		want string
+	}{
+		{tui.Stats{Frames: 412, Elapsed: 10 * time.Second, Drawing: 9900 * time.Millisecond, Rounds: 1234567, FPS: 30},
+			"drew 412 frames in 10.00 s (41.5 frames/s from the first to the last, cap 30); 1,234,567 rounds played"},
+		{tui.Stats{Frames: 1000, Elapsed: 5 * time.Second, Drawing: 4995 * time.Millisecond, Rounds: 999, FPS: 240},
+			"drew 1,000 frames in 5.00 s (200.0 frames/s from the first to the last, cap 240); 999 rounds played"},
+		{tui.Stats{Frames: 1, Elapsed: time.Second, Rounds: 1, FPS: 30},
+			"drew 1 frame in 1.00 s (0.0 frames/s from the first to the last, cap 30); 1 round played"},
+		{tui.Stats{FPS: 30}, "drew 0 frames in 0.00 s (0.0 frames/s from the first to the last, cap 30); 0 rounds played"},
+	}
+	for _, tc := range tests {
+		if got := statsLine(tc.s); got != tc.want {
+			t.Errorf("%+v:\n got %s\nwant %s", tc.s, got, tc.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,8 +28,10 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	paused := fs.Bool("paused", false, "start battles paused")
 	record := fs.String("record", "", "write each battle's replay when it ends or is left: FILE, then FILE-2, ... (see 'squarebattle replay')")
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint); the lobby offers every game")
+	mapFile := fs.String("map", "", mapUsage+"; one PLAYER for each team of the map")
+	stats := fs.Bool("stats", false, "on quitting, print the frames drawn, their rate and the rounds played")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once; without, the lobby opens.\n\nflags:")
+		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map, one PLAYER a team of the map); without, the lobby opens.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	cfg, cat, err := parseAndLoad(fs, &c, args)
@@ -50,8 +53,12 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		if fs.NArg() > 0 {
 			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battleSeed(gcfg)}
+			find := g.Find
+			if g.Info.Protocol == luabind.SquareBattleProtocol {
+				find = cat.Find // rules in Lua for SquareBattle's own players
+			}
 			for _, n := range fs.Args() {
-				p, err := g.Find(n)
+				p, err := find(n)
 				if err != nil {
 					return bad(err)
 				}
@@ -70,6 +77,11 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		start = &su
 	}
+	if *mapFile != "" {
+		if err := startOnMap(fs, src, *game, start, *mapFile); err != nil {
+			return err
+		}
+	}
 	screen, err := newScreen()
 	if err != nil {
 		return fmt.Errorf("%w (squarebattle run plays without a terminal)", err)
@@ -85,7 +97,60 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			defer stop()
 		}
 	}
-	return app.Run()
+	err = app.Run()
+	if *stats {
+		fmt.Fprintln(stdout, statsLine(app.Stats()))
+	}
+	return err
+}
+
+// startOnMap makes the battle named on the command line start from the
+// arena of the --map file, and tries it before the screen opens, so that a
+// map that does not fit the players is a one-line error naming the file.
+func startOnMap(fs *pflag.FlagSet, src *playSource, game string, su *tui.Setup, file string) error {
+	cfg := src.cfg
+	if game != "" {
+		gcfg, g, err := src.game(game)
+		if err != nil {
+			return err
+		}
+		if g.Info.Protocol != luabind.SquareBattleProtocol {
+			return errMapMod
+		}
+		cfg = gcfg
+	}
+	if su == nil {
+		return bad(fmt.Errorf("--map %s needs the PLAYERs, one for each team of the map", file))
+	}
+	m, err := readMapFlag(fs, cfg, file)
+	if err != nil {
+		return err
+	}
+	su.Map, su.MapFile, su.Size = m, file, m.Size
+	b, err := src.NewBattle(*su)
+	if err != nil {
+		return bad(err)
+	}
+	b.Close()
+	return nil
+}
+
+// statsLine is what play --stats prints once the terminal is restored.
+func statsLine(s tui.Stats) string {
+	return fmt.Sprintf("drew %s in %.2f s (%.1f frames/s from the first to the last, cap %d); %s played",
+		counted(s.Frames, "frame"), s.Elapsed.Seconds(), s.Rate(), s.FPS, counted(s.Rounds, "round"))
+}
+
+// counted writes n things, n with commas between groups of three digits.
+func counted(n int, thing string) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if n != 1 {
+		thing += "s"
+	}
+	return s + " " + thing
 }
 
 func settingsOf(cfg config.Config) tui.Settings {
@@ -302,6 +367,8 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		ReplicateRounds: cfg.Rules.ReplicateRounds,
 		Seed:            su.Seed,
 		Workers:         workers(cfg),
+		Map:             su.Map,
+		MapFile:         su.MapFile,
 	}
 	var b *luabind.Battle
 	var err error

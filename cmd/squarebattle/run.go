@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/pflag"
+
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
@@ -19,7 +21,7 @@ import (
 func runCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("run", &c)
-	mapFile := fs.String("map", "", "start from this arena (the seed's notation: rows top first, -1 empty, k = team k)")
+	mapFile := fs.String("map", "", mapUsage)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
 	record := fs.String("record", "", "write the battle's replay to this file (see 'squarebattle replay')")
 	fs.Usage = func() {
@@ -36,7 +38,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	if rules != nil && rules.Info.Protocol != luabind.SquareBattleProtocol {
 		if *mapFile != "" {
-			return bad(errors.New("--map does not work with rule mods yet"))
+			return errMapMod
 		}
 		return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout)
 	}
@@ -57,12 +59,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		Workers:         workers(cfg),
 	}
 	if *mapFile != "" {
-		m, err := readMap(*mapFile)
+		m, err := readMapFlag(fs, cfg, *mapFile)
 		if err != nil {
 			return err
-		}
-		if fs.Changed("size") && cfg.Arena.Size != m.Size {
-			return bad(fmt.Errorf("--size %d disagrees with the %d×%d map %s", cfg.Arena.Size, m.Size, m.Size, *mapFile))
 		}
 		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
 	}
@@ -102,7 +101,15 @@ func choosePlayers(names []string, all []*luabind.Class, find func(string) (*lua
 	return players, nil
 }
 
-func readMap(file string) (*engine.Map, error) {
+// errMapMod refuses --map for a rule mod with its own protocol.
+var errMapMod = bad(errors.New("--map does not work with rule mods yet"))
+
+// mapUsage is the help of --map on run and play.
+const mapUsage = "start from this arena (the seed's notation: rows top first, -1 empty, k = team k)"
+
+// readMapFlag reads the file of --map; --size, when given, must agree with
+// its size.
+func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, bad(fmt.Errorf("map: %w", err))
@@ -110,6 +117,9 @@ func readMap(file string) (*engine.Map, error) {
 	m, err := engine.ParseMap(file, data)
 	if err != nil {
 		return nil, bad(err)
+	}
+	if fs.Changed("size") && cfg.Arena.Size != m.Size {
+		return nil, bad(fmt.Errorf("--size %d disagrees with the %d×%d map %s", cfg.Arena.Size, m.Size, m.Size, file))
 	}
 	return m, nil
 }
