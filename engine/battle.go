@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sync"
 )
 
 // Player is a starting player as fielded by one team.
@@ -94,8 +93,9 @@ type Battle struct {
 	candidates  []int
 
 	problems problemLog
-	workers  *workerPool
-	err      error // the resolver's failure that ended the battle
+	workers  *pool
+	phaseJob [phaseCount]func(int) // runTeam for each phase, made once
+	err      error                 // the resolver's failure that ended the battle
 }
 
 type attack struct {
@@ -140,7 +140,10 @@ func NewBattle(o Options) (*Battle, error) {
 		return nil, err
 	}
 	if o.Workers > 1 && len(o.Teams) > 1 {
-		b.workers = newWorkerPool(min(o.Workers, len(o.Teams)), b)
+		b.workers = newPool(min(o.Workers, len(o.Teams)))
+		for ph := range b.phaseJob {
+			b.phaseJob[ph] = func(t int) { b.runTeam(t, phase(ph)) }
+		}
 	}
 	return b, nil
 }
@@ -371,6 +374,7 @@ type phase uint8
 const (
 	phaseTurn phase = iota
 	phaseSettle
+	phaseCount // how many phases there are
 )
 
 // runTeam runs one team's controller for a phase. It is called from worker
@@ -414,7 +418,7 @@ func (b *Battle) forEachTeam(p phase) {
 		}
 		return
 	}
-	b.workers.run(p, len(b.teams))
+	b.workers.run(len(b.teams), b.phaseJob[p])
 }
 
 func (b *Battle) mergeReport(t int, r *Report) {
@@ -476,37 +480,3 @@ func winnerOf(stats []Stats) int {
 	}
 	return winner
 }
-
-// workerPool runs team controllers in parallel on a fixed set of goroutines.
-// Team indexes go out on a channel; the phase is set before the first send,
-// which orders it before every worker's read.
-type workerPool struct {
-	b     *Battle
-	phase phase
-	jobs  chan int
-	wg    sync.WaitGroup
-}
-
-func newWorkerPool(n int, b *Battle) *workerPool {
-	p := &workerPool{b: b, jobs: make(chan int)}
-	for i := 0; i < n; i++ {
-		go func() {
-			for t := range p.jobs {
-				p.b.runTeam(t, p.phase)
-				p.wg.Done()
-			}
-		}()
-	}
-	return p
-}
-
-func (p *workerPool) run(ph phase, teams int) {
-	p.phase = ph
-	p.wg.Add(teams)
-	for t := 0; t < teams; t++ {
-		p.jobs <- t
-	}
-	p.wg.Wait()
-}
-
-func (p *workerPool) stop() { close(p.jobs) }

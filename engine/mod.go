@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"sync"
 )
 
 // A rule mod is a game other than SquareBattle whose rules live outside the
@@ -261,7 +260,8 @@ type ModBattle struct {
 	turns   []ModTurn
 	err     error
 	ended   bool
-	workers *modPool
+	workers *pool
+	callJob func(int) // callTeam for teams with calls, made once
 	// Problems: rules failures and the players' problems.
 	problems problemLog
 }
@@ -337,7 +337,12 @@ func NewModBattle(o ModOptions) (*ModBattle, error) {
 		return nil, &RulesError{Err: err}
 	}
 	if o.Workers > 1 && n > 1 {
-		m.workers = newModPool(min(o.Workers, n), m)
+		m.workers = newPool(min(o.Workers, n))
+		m.callJob = func(t int) {
+			if len(m.turns[t].Calls) > 0 {
+				m.callTeam(t)
+			}
+		}
 	}
 	return m, nil
 }
@@ -461,7 +466,7 @@ func (m *ModBattle) ask(calls []Call) ([]Answer, error) {
 		}
 	}
 	if m.workers != nil && busy > 1 {
-		m.workers.run()
+		m.workers.run(len(m.turns), m.callJob)
 	} else {
 		for t := range m.turns {
 			if len(m.turns[t].Calls) > 0 {
@@ -547,35 +552,3 @@ func (m *ModBattle) Snapshot() *Snapshot {
 	}
 	return s
 }
-
-// modPool runs team callers in parallel on a fixed set of goroutines.
-type modPool struct {
-	m    *ModBattle
-	jobs chan int
-	wg   sync.WaitGroup
-}
-
-func newModPool(n int, m *ModBattle) *modPool {
-	p := &modPool{m: m, jobs: make(chan int)}
-	for i := 0; i < n; i++ {
-		go func() {
-			for t := range p.jobs {
-				p.m.callTeam(t)
-				p.wg.Done()
-			}
-		}()
-	}
-	return p
-}
-
-func (p *modPool) run() {
-	for t := range p.m.turns {
-		if len(p.m.turns[t].Calls) > 0 {
-			p.wg.Add(1)
-			p.jobs <- t
-		}
-	}
-	p.wg.Wait()
-}
-
-func (p *modPool) stop() { close(p.jobs) }

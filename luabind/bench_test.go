@@ -199,47 +199,38 @@ func BenchmarkArena150(b *testing.B) {
 }
 
 // BenchmarkCores is the machine's own ceiling for BenchmarkWorkers: the
-// bench player's run called in a bare loop on one goroutine, then on two
-// at once with a Lua state each and nothing shared. Two cores that are
-// really one (hyperthreads) or that share a busy host give less than 2×,
-// and the engine's speed-up cannot beat what they give.
+// same battle on one worker, then two such battles at once, each on its own
+// goroutine with nothing shared. Two cores that are really one
+// (hyperthreads), that share a busy host, or that fight over caches and
+// memory give less than 2× here, and the engine's speed-up cannot beat
+// what they give.
 func BenchmarkCores(b *testing.B) {
-	loop := func(n int) {
-		L := lua.NewState()
-		defer L.Close()
-		if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
-			panic(err)
-		}
-		run := L.Get(-1).(*lua.LTable).RawGetString("run")
-		L.Pop(1)
-		L.SetGlobal("WAIT", lua.LString("wait"))
-		L.SetGlobal("EMPTY", lua.LNumber(-1))
-		self, view := L.NewTable(), L.NewTable()
-		for d := 1; d <= 8; d++ {
-			view.RawSetInt(d, lua.LNumber(d%2))
-		}
-		for i := 0; i < n; i++ {
-			L.Push(run)
-			L.Push(self)
-			L.Push(lua.LNumber(0))
-			L.Push(view)
-			L.Push(lua.LNumber(1))
-			L.Push(lua.LNumber(2))
-			if err := L.PCall(5, 4, nil); err != nil {
-				panic(err)
+	const size = 64
+	m := fullBoard(b, size, 4)
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
+	for _, n := range []int{1, 2} {
+		b.Run(fmt.Sprintf("battles=%d", n), func(b *testing.B) {
+			var battles []*engine.Battle
+			for range n {
+				bt, _ := battle(b, cat, []string{"bench", "bench", "bench", "bench"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
+				for range 3 {
+					bt.Step()
+				}
+				battles = append(battles, bt)
 			}
-			L.Pop(4)
-		}
-	}
-	for _, g := range []int{1, 2} {
-		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
+			b.ResetTimer()
 			var wg sync.WaitGroup
-			for range g {
+			for _, bt := range battles {
 				wg.Add(1)
-				go func() { defer wg.Done(); loop(b.N) }()
+				go func() {
+					defer wg.Done()
+					for i := 0; i < b.N; i++ {
+						bt.Step()
+					}
+				}()
 			}
 			wg.Wait()
-			b.ReportMetric(float64(b.N*g)/b.Elapsed().Seconds(), "calls/s")
+			b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "rounds/s")
 		})
 	}
 }
