@@ -1,9 +1,11 @@
 package scripts_test
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,26 +24,9 @@ import (
 // before the first battle. SOAK_ROUNDS sets another count (CI runs fewer);
 // -short skips it. Run with -v for the figures.
 func TestSoak(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a long run")
-	}
-	total := 100_000
-	if s := os.Getenv("SOAK_ROUNDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 2000 {
-			t.Fatalf("SOAK_ROUNDS=%q: want a number of at least 2000", s)
-		}
-		total = n
-	}
+	total := soakRounds(t)
 	cat := catalog(t)
 	players := cat.Players()
-	heap := func() uint64 {
-		runtime.GC()
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
 	goroutines := runtime.NumGoroutine()
 	before := heap()
 	start := time.Now()
@@ -79,5 +64,99 @@ func TestSoak(t *testing.T) {
 	}
 	if limit := max(baseClosed+baseClosed/10, baseClosed+256<<10); closed > limit {
 		t.Errorf("closed battles keep more alive as the run goes on: %d bytes after the battle holding round 1000, %d after the last", baseClosed, closed)
+	}
+}
+
+// soakRounds is the length of a soak run: 100,000 rounds, or SOAK_ROUNDS;
+// -short skips it.
+func soakRounds(t *testing.T) int {
+	if testing.Short() {
+		t.Skip("a long run")
+	}
+	total := 100_000
+	if s := os.Getenv("SOAK_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 2000 {
+			t.Fatalf("SOAK_ROUNDS=%q: want a number of at least 2000", s)
+		}
+		total = n
+	}
+	return total
+}
+
+// heap is the live heap after two full collections.
+func heap() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestSoakSteady is the soak taken literally: one battle of
+// 100,000 rounds (or SOAK_ROUNDS) on a 100×100 arena whose population
+// never changes, so any growth is a leak. Four teams of the shipped Explorer,
+// 100 squares each on a lattice, all march south-east in step and never
+// meet. The live heap after the last round must be within 10% of the live
+// heap after round 1,000, and once the battle is closed the goroutines are
+// those before it.
+func TestSoakSteady(t *testing.T) {
+	total := soakRounds(t)
+	var text strings.Builder
+	for r := 0; r < 100; r++ {
+		for c := 0; c < 100; c++ {
+			v := -1
+			if r%5 == 0 && c%5 == 0 {
+				v = (r/5 + c/5) % 4
+			}
+			fmt.Fprintf(&text, "%d ", v)
+		}
+		text.WriteByte('\n')
+	}
+	m, err := engine.ParseMap("lattice.map", []byte(text.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := catalog(t)
+	explorer, err := cat.Find("explorer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goroutines := runtime.NumGoroutine()
+	b, err := luabind.NewBattle(cat, []*luabind.Class{explorer, explorer, explorer, explorer},
+		engine.Options{Size: 100, Wrap: true, Rounds: total, ReplicateRounds: 100, Seed: 1, Workers: 2, Map: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var base, end uint64
+	for b.Step() {
+		switch b.Round() {
+		case 1000:
+			base = heap()
+		case total:
+			end = heap()
+		}
+	}
+	elapsed := time.Since(start)
+	s := b.Snapshot()
+	b.Close()
+	time.Sleep(50 * time.Millisecond) // let the workers return
+	after := runtime.NumGoroutine()
+	squares := 0
+	for _, tv := range s.Teams {
+		squares += tv.Stats.Squares
+	}
+	t.Logf("%d rounds, %d squares, %v (%.0f rounds/s). Live heap %.3f MB after round 1000, %.3f MB after the last (%+.1f%%). Goroutines: %d before, %d after.",
+		s.Round, squares, elapsed.Round(time.Millisecond), float64(s.Round)/elapsed.Seconds(), float64(base)/1e6, float64(end)/1e6,
+		100*(float64(end)/float64(base)-1), goroutines, after)
+	if s.Round != total || squares != 400 {
+		t.Fatalf("%d rounds and %d squares; the march must last the whole run with all 400", s.Round, squares)
+	}
+	if end > base+base/10 {
+		t.Errorf("the heap grew from %d to %d bytes in a battle whose population never changed", base, end)
+	}
+	if after > goroutines {
+		t.Errorf("%d goroutines left over", after-goroutines)
 	}
 }
