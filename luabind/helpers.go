@@ -128,7 +128,8 @@ const maxWhole = 1 << 53
 
 // wholeArg reads argument n as a whole number. gopher-lua's CheckInt turns
 // NaN, infinities and 1e300 into whatever Go's conversion makes of them;
-// the rules get a clear argument error instead. Fractions are truncated, as
+// the script (a player's math.random, the rules' game functions) gets a
+// clear argument error instead. Fractions are truncated, as
 // CheckInt does.
 func wholeArg(L *lua.LState, n int) int {
 	v, ok := L.Get(n).(lua.LNumber)

@@ -144,7 +144,7 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	if !ok && ret[1] != lua.LNil {
 		return fmt.Errorf("%s: resolve: births must be a list", r.file)
 	}
-	for i := 1; births != nil && i <= listLen(births); i++ {
+	for i, n := 1, listLenOrZero(births); i <= n; i++ {
 		b, ok := listAt(births, i).(*lua.LTable)
 		if !ok {
 			return fmt.Errorf("%s: resolve: birth %d is not a table", r.file, i)
@@ -159,7 +159,7 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	if !ok && ret[2] != lua.LNil {
 		return fmt.Errorf("%s: resolve: deaths must be a list", r.file)
 	}
-	for i := 1; deaths != nil && i <= listLen(deaths); i++ {
+	for i, n := 1, listLenOrZero(deaths); i <= n; i++ {
 		d, ok := listAt(deaths, i).(*lua.LTable)
 		if !ok {
 			return fmt.Errorf("%s: resolve: death %d is not a table", r.file, i)

@@ -119,7 +119,7 @@ func (r *Rules) Info() (RulesInfo, error) {
 	}
 	switch cols := t.RawGetString("columns").(type) {
 	case *lua.LTable:
-		for i := 1; i <= listLen(cols); i++ {
+		for i, n := 1, listLen(cols); i <= n; i++ {
 			s, ok := listAt(cols, i).(lua.LString)
 			if !ok || s == "" {
 				return info, fmt.Errorf("%s: columns[%d] must be a name", file, i)

@@ -51,15 +51,18 @@ func where(fn *lua.LFunction) string {
 	return fmt.Sprintf("%s:%d", fn.Proto.SourceName, fn.Proto.LineDefined)
 }
 
+// overMemory is the error of a rules call that found the rules' Lua state
+// over its memory bound, before or during the call.
+func (v *rulesVM) overMemory(fn *lua.LFunction, name string) error {
+	return fmt.Errorf("%s: %s: %v: the rules' Lua heap is over %d MiB (limits.memory_mib)", where(fn), name, errMemory, v.tm.limits.MemoryBytes>>20)
+}
+
 // run calls fn(game, args...) under the rules budget and returns its first
 // nret results. A failure is one line naming the rules file and line.
 func (v *rulesVM) run(name string, fn *lua.LFunction, nret int, args ...lua.LValue) ([]lua.LValue, error) {
 	L := v.tm.L
-	overMemory := func() error {
-		return fmt.Errorf("%s: %s: %v: the rules' Lua heap is over %d MiB (limits.memory_mib)", where(fn), name, errMemory, v.tm.limits.MemoryBytes>>20)
-	}
 	if v.tm.beforeCall() {
-		return nil, overMemory()
+		return nil, v.overMemory(fn, name)
 	}
 	L.Push(fn)
 	L.Push(v.game)
@@ -80,7 +83,7 @@ func (v *rulesVM) run(name string, fn *lua.LFunction, nret int, args ...lua.LVal
 		return nil, fmt.Errorf("%s: %s ran more than %d instructions (limits.rules_instructions)", where(fn), name, v.budget)
 	}
 	if v.tm.memTripped {
-		return nil, overMemory()
+		return nil, v.overMemory(fn, name)
 	}
 	if !strings.HasPrefix(msg, v.file) {
 		msg = where(fn) + ": " + msg

@@ -54,8 +54,11 @@ func (b *Battle) Close() {
 
 // NewResolvedBattle is NewBattle with the rules of g, a rule mod of the
 // SquareBattle protocol, in place of the built-in rules; budget bounds each
-// call to them.
+// call to them. With g nil it is NewBattle.
 func NewResolvedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, budget int) (*Battle, error) {
+	if g == nil {
+		return NewBattle(cat, players, o)
+	}
 	r, err := NewResolver(g.Catalog, g.Rules, cat.Classes(), o.Wrap, budget)
 	if err != nil {
 		return nil, err

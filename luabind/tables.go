@@ -54,6 +54,14 @@ func listLen(t *lua.LTable) int {
 	return n
 }
 
+// listLenOrZero is listLen of a list that may be missing (nil).
+func listLenOrZero(t *lua.LTable) int {
+	if t == nil {
+		return 0
+	}
+	return listLen(t)
+}
+
 // listAt is t[i] for a list the engine reads from Lua. LTable.RawGetInt
 // looks only in the array part, which ends at lua.MaxArrayIndex.
 func listAt(t *lua.LTable, i int) lua.LValue {

@@ -370,13 +370,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		Map:             su.Map,
 		MapFile:         su.MapFile,
 	}
-	var b *luabind.Battle
-	var err error
-	if rules != nil {
-		b, err = luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
-	} else {
-		b, err = luabind.NewBattle(cat, players, o)
-	}
+	b, err := luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
 	if err != nil {
 		return nil, err
 	}

@@ -128,13 +128,7 @@ func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map
 // to the file named by record unless that is empty. rules, when not nil,
 // replaces the built-in rules (a rules.lua of the SquareBattle protocol).
 func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game) (*engine.Snapshot, error) {
-	var b *luabind.Battle
-	var err error
-	if rules != nil {
-		b, err = luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
-	} else {
-		b, err = luabind.NewBattle(cat, players, o)
-	}
+	b, err := luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
 	if err != nil {
 		return nil, bad(err)
 	}

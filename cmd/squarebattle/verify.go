@@ -94,16 +94,13 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 			o.Map.Cells[i] = int(c)
 		}
 	}
-	var b *luabind.Battle
+	var g *luabind.Game // the rules in Lua it was played under, if any
 	if h.Rules != nil {
-		g, err := recordedRules(cfg, h.Rules, differs)
-		if err != nil {
+		if g, err = recordedRules(cfg, h.Rules, differs); err != nil {
 			return err
 		}
-		b, err = luabind.NewResolvedBattle(cat, players, o, g, cfg.Limits.RulesInstructions)
-	} else {
-		b, err = luabind.NewBattle(cat, players, o)
 	}
+	b, err := luabind.NewResolvedBattle(cat, players, o, g, cfg.Limits.RulesInstructions)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}
