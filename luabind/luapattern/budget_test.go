@@ -31,11 +31,8 @@ func TestBudgetExponential(t *testing.T) {
 	}
 	t.Logf("exponential case: ErrBudget after %d steps in %v (%.1f ns/step)",
 		budget, elapsed, float64(elapsed.Nanoseconds())/budget)
-	// Generous bound for slow CI machines and the race detector; the
-	// benchmark shows the real figure (a few ms).
-	if elapsed > 500*time.Millisecond {
-		t.Errorf("stopping took %v", elapsed)
-	}
+	// How long stopping takes is the benchmark's figure (a few ms); the
+	// counter above already shows the matcher stopped at the budget.
 
 	// The same happens through every entry point.
 	steps = budget
