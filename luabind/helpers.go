@@ -1,8 +1,6 @@
 package luabind
 
 import (
-	"fmt"
-
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/squarebattle/squarebattle/engine"
@@ -120,24 +118,4 @@ func (tm *Team) luaFree(L *lua.LState) int {
 	_, taken := tm.plans[cell]
 	L.Push(lua.LBool(cell >= 0 && tm.cur.View[d] == engine.Empty && !taken))
 	return 1
-}
-
-// maxWhole is the largest magnitude a whole-number argument may have: every
-// integer up to it is exact in a Lua number.
-const maxWhole = 1 << 53
-
-// wholeArg reads argument n as a whole number. gopher-lua's CheckInt turns
-// NaN, infinities and 1e300 into whatever Go's conversion makes of them;
-// the script (a player's math.random, the rules' game functions) gets a
-// clear argument error instead. Fractions are truncated, as
-// CheckInt does.
-func wholeArg(L *lua.LState, n int) int {
-	v, ok := L.Get(n).(lua.LNumber)
-	if !ok {
-		L.TypeError(n, lua.LTNumber)
-	}
-	if f := float64(v); f != f || f > maxWhole || f < -maxWhole {
-		L.ArgError(n, fmt.Sprintf("%v is not a whole number from -2^53 to 2^53", v))
-	}
-	return int(v)
 }

@@ -9,15 +9,6 @@ import (
 	"github.com/squarebattle/squarebattle/luabind/luapattern"
 )
 
-// Costs of Go-side work in VM instructions. A builtin is a single VM
-// instruction however much it does, so the wrappers below charge the budget
-// for the bytes they touch and refuse to build strings longer than the
-// configured limit before allocating them.
-const (
-	bytesPerInstruction = 1024 // bytes copied or scanned per instruction charged (a memcpy of 1 KiB costs about one VM instruction)
-	stepsPerInstruction = 8    // pattern-matching steps per instruction charged
-)
-
 // chargeBytes charges for n bytes of new string data: budget and memory.
 func (tm *Team) chargeBytes(L *lua.LState, n int64) {
 	tm.charged += n

@@ -1,0 +1,31 @@
+package luabind
+
+import lua "github.com/yuin/gopher-lua"
+
+// The cost model: Go work charged as VM instructions.
+//
+// A builtin or an opcode is one VM instruction however much Go work it
+// does, so everything whose work grows with its operands charges the
+// budget in proportion to that work, before doing it, and is refused when
+// the charge exceeds what is left. Each rate below is set so that one
+// charged instruction stands for no more Go time than a typical VM
+// instruction (about 30–50 ns here): a call that spends its whole budget
+// on charged work ends within a small factor of a call that spends it on
+// plain instructions. The first unit of each kind in a call is covered by
+// the instruction that made the call (charges round down).
+const (
+	bytesPerInstruction  = 1024 // bytes copied, compared, hashed or scanned
+	stepsPerInstruction  = 8    // pattern-matching steps
+	valuesPerInstruction = 16   // values moved on the stack or into a table
+	keysPerInstruction   = 16   // table slots walked (live or dead keys)
+	bytesPerValue        = 16   // memory charged per value stored (an interface)
+)
+
+// chargeValues charges for n values moved or stored: budget and memory.
+func (tm *Team) chargeValues(L *lua.LState, n int64) {
+	if n <= 0 {
+		return
+	}
+	tm.charge(L, n/valuesPerInstruction)
+	tm.charged += n * bytesPerValue
+}
