@@ -60,8 +60,8 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 		g.RawSetString(name, lua.LNil)
 	}
 
-	strlib := g.RawGetString("string").(*lua.LTable)
-	tm.wrapStrings(L, strlib)
+	strlib := tm.stringLibrary(L)
+	g.RawSetString("string", strlib)
 	base.RawSetString("string", strlib)
 
 	tablib := g.RawGetString("table").(*lua.LTable)

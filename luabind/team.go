@@ -9,7 +9,6 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/squarebattle/squarebattle/engine"
-	"github.com/squarebattle/squarebattle/luabind/luapattern"
 )
 
 // TeamOptions configure one team's controller.
@@ -66,7 +65,7 @@ type Team struct {
 	phaseStamp int
 	statsTable *lua.LTable
 	statsStamp int
-	patterns   map[string]*luapattern.Pattern
+	patterns   patternCache
 
 	inRun  bool
 	become engine.ClassID
@@ -123,7 +122,7 @@ func (tm *Team) boot() {
 		IncludeGoStackTrace: false,
 	})
 	tm.L = L
-	tm.patterns = map[string]*luapattern.Pattern{}
+	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
 	tm.concat = L.NewFunction(tm.luaConcat)
 	tm.length = L.NewFunction(tm.luaLen)

@@ -61,6 +61,7 @@ package luapattern
 import (
 	"errors"
 	"strconv"
+	"unsafe"
 )
 
 // ErrBudget is returned when the step counter runs out.
@@ -341,4 +342,52 @@ func Expand(dst []byte, repl string, subject string, m Match) ([]byte, error) {
 		}
 	}
 	return dst, nil
+}
+
+// ExpandSize returns the length of what Expand would append for repl and
+// the match m, or Expand's error, in time linear in len(repl) (not in the
+// result): a caller checks and charges a replacement before building it.
+func ExpandSize(repl string, subject string, m Match) (int, error) {
+	n := 0
+	for i := 0; i < len(repl); i++ {
+		if repl[i] != '%' {
+			n++
+			continue
+		}
+		i++
+		if i == len(repl) {
+			n++
+			break
+		}
+		c := repl[i]
+		switch {
+		case c == '0':
+			n += m.End - m.Start
+		case '1' <= c && c <= '9':
+			k := int(c - '1')
+			switch {
+			case k < len(m.Captures):
+				cp := m.Captures[k]
+				if cp.Position {
+					n += len(strconv.Itoa(cp.Start + 1))
+				} else {
+					n += cp.End - cp.Start
+				}
+			case k == 0 && len(m.Captures) == 0:
+				n += m.End - m.Start
+			default:
+				return 0, &Error{Pattern: repl, Msg: msgCaptureIndex}
+			}
+		default:
+			n++
+		}
+	}
+	return n, nil
+}
+
+// Size estimates the bytes a compiled pattern holds (its items, sets and
+// fixed part; the source text is the caller's), for callers that cache
+// compiled patterns and bound the cache by memory.
+func (p *Pattern) Size() int {
+	return int(unsafe.Sizeof(*p)) + cap(p.items)*int(unsafe.Sizeof(item{})) + cap(p.sets)*int(unsafe.Sizeof(charset{}))
 }

@@ -1,0 +1,36 @@
+package luabind
+
+import (
+	"fmt"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Argument errors worded as Lua 5.1's luaL_argerror words them:
+// "bad argument #2 to 'format' (number expected, got table)". gopher-lua's
+// own ArgError leaves the quotes out and says "got nil" for a missing
+// argument; a coder searching the manual or the web for the message finds
+// Lua's wording.
+
+// argError raises "bad argument #n to 'name' (msg)", where name is what the
+// calling code called the function (a global, a field, a method or a local,
+// as Lua reports it), or '?' when that is unknown.
+func argError(L *lua.LState, n int, msg string) {
+	name := "?"
+	if dbg, ok := L.GetStack(0); ok {
+		if _, err := L.GetInfo("n", dbg, lua.LNil); err == nil && dbg.Name != "" && dbg.Name != "(anonymous)" {
+			name = dbg.Name
+		}
+	}
+	L.RaiseError("bad argument #%d to '%s' (%s)", n, name, msg)
+}
+
+// typeError raises the argument error for argument n when a value of the
+// type want was expected; an argument past the last one is "no value".
+func typeError(L *lua.LState, n int, want string) {
+	got := "no value"
+	if n <= L.GetTop() {
+		got = L.Get(n).Type().String()
+	}
+	argError(L, n, fmt.Sprintf("%s expected, got %s", want, got))
+}

@@ -1,0 +1,424 @@
+package luabind
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// string.format, the project's own. gopher-lua hands its arguments to Go's
+// fmt, which prints a table argument with %v (its whole contents, uncharged
+// and unbounded), numbers the Go way and %c as UTF-8. This one follows Lua
+// 5.1.5 on top of C's printf: conversions c d i o u x X e E f g G q s and
+// %%, flags "-+ #0", width and precision of at most two digits each, and
+// the argument checks and messages of lstrlib.c. Each piece of the result is
+// measured before it is built, then checked and charged through a
+// byteMeter, so the result never exceeds limits.string_bytes and costs its
+// length. A numeric piece is at most a few hundred bytes (a 99-wide,
+// 99-digit-precise %f of 1e308), so building it before charging it is O(1).
+//
+// Deliberate differences from Lua 5.1 on a PC: an integer conversion of a
+// number beyond ±2^53 (or NaN, or infinite) is an argument error instead of
+// whatever the C cast makes of it on the machine, and NaN prints as "nan"
+// without the sign the hardware happened to give it.
+
+// fmtSpec is one conversion's flags, width and precision (-1: none).
+type fmtSpec struct {
+	minus, plus, space, hash, zero bool
+	width, prec                    int
+}
+
+func (tm *Team) strFormat(L *lua.LState) int {
+	f := strArg(L, 1)
+	top := L.GetTop()
+	meter := byteMeter{tm: tm}
+	tm.charge(L, int64(len(f))/bytesPerInstruction)
+	out := make([]byte, 0, len(f)+8)
+	var piece []byte // scratch for one numeric conversion
+	arg := 1
+	for i := 0; i < len(f); {
+		if f[i] != '%' {
+			j := strings.IndexByte(f[i:], '%')
+			if j < 0 {
+				j = len(f) - i
+			}
+			meter.add(L, j)
+			out = append(out, f[i:i+j]...)
+			i += j
+			continue
+		}
+		i++
+		if i < len(f) && f[i] == '%' {
+			meter.add(L, 1)
+			out = append(out, '%')
+			i++
+			continue
+		}
+		arg++
+		if arg > top {
+			argError(L, arg, "no value")
+		}
+		var sp fmtSpec
+		i = scanFormat(L, f, i, &sp)
+		conv := byte(0) // C reads the string's terminating NUL here
+		if i < len(f) {
+			conv = f[i]
+			i++
+		}
+		switch conv {
+		case 'd', 'i':
+			piece = fmtInt(piece[:0], sp, fmtWhole(L, arg))
+		case 'o', 'u', 'x', 'X':
+			piece = fmtUnsigned(piece[:0], sp, conv, uint64(int64(fmtWhole(L, arg))))
+		case 'c':
+			piece = pad(piece[:0], sp, false, "", []byte{byte(fmtWhole(L, arg))})
+			piece = cutAtNul(piece)
+		case 'e', 'E', 'f', 'g', 'G':
+			piece = fmtFloat(piece[:0], sp, conv, fmtNumber(L, arg))
+		case 'q':
+			s := fmtString(L, arg)
+			meter.add(L, len(s)+2) // before the scan for escapes
+			meter.add(L, quotedLen(s)-len(s)-2)
+			out = appendQuoted(out, s)
+			continue
+		case 's':
+			s := fmtString(L, arg)
+			if sp.prec < 0 && len(s) >= 100 {
+				// Lua keeps a long string as it is, width or not.
+				meter.add(L, len(s))
+				out = append(out, s...)
+				continue
+			}
+			// C's sprintf stops at a NUL byte.
+			if k := strings.IndexByte(s, 0); k >= 0 {
+				s = s[:k]
+			}
+			if sp.prec >= 0 && len(s) > sp.prec {
+				s = s[:sp.prec]
+			}
+			meter.add(L, max(len(s), sp.width))
+			sp.zero = false
+			out = pad(out, sp, false, "", []byte(s))
+			continue
+		default:
+			msg := "invalid option '%"
+			if conv != 0 {
+				msg += string(conv)
+			}
+			L.RaiseError("%s' to 'format'", msg)
+		}
+		meter.add(L, len(piece))
+		out = append(out, piece...)
+	}
+	L.Push(lua.LString(out))
+	return 1
+}
+
+// scanFormat reads the flags, width and precision of a conversion starting
+// at f[i] (just after the '%') and returns the index of the conversion
+// letter, with Lua 5.1's limits: fewer than six flags, two digits each.
+func scanFormat(L *lua.LState, f string, i int, sp *fmtSpec) int {
+	start := i
+	for ; i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0; i++ {
+		switch f[i] {
+		case '-':
+			sp.minus = true
+		case '+':
+			sp.plus = true
+		case ' ':
+			sp.space = true
+		case '#':
+			sp.hash = true
+		case '0':
+			sp.zero = true
+		}
+	}
+	if i-start >= 6 {
+		L.RaiseError("invalid format (repeated flags)")
+	}
+	digits := func(i int) (int, int) {
+		n := 0
+		for k := 0; k < 2 && i < len(f) && isDigit(f[i]); k++ {
+			n = n*10 + int(f[i]-'0')
+			i++
+		}
+		return n, i
+	}
+	sp.width, i = digits(i)
+	sp.prec = -1
+	if i < len(f) && f[i] == '.' {
+		sp.prec, i = digits(i + 1)
+	}
+	if i < len(f) && isDigit(f[i]) {
+		L.RaiseError("invalid format (width or precision too long)")
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// fmtNumber reads argument n as a number (numeric strings converted).
+func fmtNumber(L *lua.LState, n int) float64 {
+	switch v := L.Get(n).(type) {
+	case lua.LNumber:
+		return float64(v)
+	case lua.LString:
+		if f, ok := parseNumber(string(v)); ok {
+			return f
+		}
+	}
+	typeError(L, n, "number")
+	return 0
+}
+
+// fmtWhole reads argument n as a whole number for the integer conversions:
+// truncated toward zero like C's cast, refused when the cast would depend
+// on the machine.
+func fmtWhole(L *lua.LState, n int) int {
+	f := fmtNumber(L, n)
+	i, ok := toWhole(f)
+	if !ok {
+		argError(L, n, "number has no integer representation")
+	}
+	return i
+}
+
+// fmtString reads argument n as a string (numbers as Lua writes them).
+func fmtString(L *lua.LState, n int) string {
+	switch v := L.Get(n).(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return numberString(v)
+	}
+	typeError(L, n, "string")
+	return ""
+}
+
+// pad appends sign+body to dst padded to the width: with spaces on the left,
+// on the right for '-', or with zeros after the sign when zeros is set.
+func pad(dst []byte, sp fmtSpec, zeros bool, sign string, body []byte) []byte {
+	fill := sp.width - len(sign) - len(body)
+	if sp.minus {
+		dst = append(append(dst, sign...), body...)
+		for ; fill > 0; fill-- {
+			dst = append(dst, ' ')
+		}
+		return dst
+	}
+	if !zeros {
+		for ; fill > 0; fill-- {
+			dst = append(dst, ' ')
+		}
+	}
+	dst = append(dst, sign...)
+	for ; zeros && fill > 0; fill-- {
+		dst = append(dst, '0')
+	}
+	return append(dst, body...)
+}
+
+func cutAtNul(b []byte) []byte {
+	for k, c := range b {
+		if c == 0 {
+			return b[:k]
+		}
+	}
+	return b
+}
+
+// signOf is the sign C prints before a number.
+func signOf(sp fmtSpec, neg bool) string {
+	switch {
+	case neg:
+		return "-"
+	case sp.plus:
+		return "+"
+	case sp.space:
+		return " "
+	}
+	return ""
+}
+
+// withPrecision applies an integer conversion's precision to its digits:
+// at least prec digits, and none at all for a zero with precision 0.
+func withPrecision(digits []byte, prec int) []byte {
+	if prec < 0 {
+		return digits
+	}
+	if prec == 0 && len(digits) == 1 && digits[0] == '0' {
+		return digits[:0]
+	}
+	if n := prec - len(digits); n > 0 {
+		z := make([]byte, n, n+len(digits))
+		for k := range z {
+			z[k] = '0'
+		}
+		digits = append(z, digits...)
+	}
+	return digits
+}
+
+func fmtInt(dst []byte, sp fmtSpec, v int) []byte {
+	neg := v < 0
+	u := uint64(v)
+	if neg {
+		u = -u
+	}
+	var buf [24]byte
+	digits := withPrecision(strconv.AppendUint(buf[:0], u, 10), sp.prec)
+	return pad(dst, sp, sp.zero && sp.prec < 0, signOf(sp, neg), digits)
+}
+
+func fmtUnsigned(dst []byte, sp fmtSpec, conv byte, u uint64) []byte {
+	base := 10
+	switch conv {
+	case 'o':
+		base = 8
+	case 'x', 'X':
+		base = 16
+	}
+	var buf [24]byte
+	digits := withPrecision(strconv.AppendUint(buf[:0], u, base), sp.prec)
+	if conv == 'X' {
+		for k, c := range digits {
+			if c >= 'a' && c <= 'f' {
+				digits[k] = c - 'a' + 'A'
+			}
+		}
+	}
+	prefix := ""
+	switch {
+	case sp.hash && conv == 'o' && (len(digits) == 0 || digits[0] != '0'):
+		prefix = "0"
+	case sp.hash && conv == 'x' && u != 0:
+		prefix = "0x"
+	case sp.hash && conv == 'X' && u != 0:
+		prefix = "0X"
+	}
+	return pad(dst, sp, sp.zero && sp.prec < 0, prefix, digits)
+}
+
+// fmtFloat is C's %e, %f and %g (and upper-case %E, %G).
+func fmtFloat(dst []byte, sp fmtSpec, conv byte, f float64) []byte {
+	upper := conv == 'E' || conv == 'G'
+	neg := math.Signbit(f) && f == f
+	if math.IsInf(f, 0) || f != f {
+		body := "inf"
+		if f != f {
+			body = "nan"
+		}
+		if upper {
+			body = strings.ToUpper(body)
+		}
+		return pad(dst, sp, false, signOf(sp, neg), []byte(body))
+	}
+	a := math.Abs(f)
+	prec := sp.prec
+	if prec < 0 {
+		prec = 6
+	}
+	var buf [512]byte
+	var body []byte
+	switch conv {
+	case 'f':
+		body = strconv.AppendFloat(buf[:0], a, 'f', prec, 64)
+		if sp.hash && prec == 0 {
+			body = append(body, '.')
+		}
+	case 'e', 'E':
+		body = expForm(buf[:0], a, prec, sp.hash)
+	case 'g', 'G':
+		p := max(prec, 1)
+		x := 0 // the decimal exponent after rounding to p digits
+		if a != 0 {
+			e := strconv.AppendFloat(buf[:0], a, 'e', p-1, 64)
+			k := strings.LastIndexByte(string(e), 'e')
+			x, _ = strconv.Atoi(string(e[k+1:]))
+		}
+		if x >= -4 && x < p {
+			body = strconv.AppendFloat(buf[:0], a, 'f', p-1-x, 64)
+			if !sp.hash {
+				body = trimZeros(body)
+			} else if p-1-x == 0 {
+				body = append(body, '.')
+			}
+		} else {
+			body = expForm(buf[:0], a, p-1, sp.hash)
+			if !sp.hash {
+				k := strings.LastIndexByte(string(body), 'e')
+				exp := string(body[k:])
+				body = append(trimZeros(body[:k]), exp...)
+			}
+		}
+	}
+	if upper {
+		for k, c := range body {
+			if c == 'e' {
+				body[k] = 'E'
+			}
+		}
+	}
+	return pad(dst, sp, sp.zero, signOf(sp, neg), body)
+}
+
+// expForm is C's %.{prec}e of a non-negative finite number; '#' keeps the
+// point when there are no decimals.
+func expForm(dst []byte, a float64, prec int, hash bool) []byte {
+	b := strconv.AppendFloat(dst, a, 'e', prec, 64)
+	if hash && prec == 0 {
+		k := strings.LastIndexByte(string(b), 'e')
+		b = append(b[:k], append([]byte{'.'}, b[k:]...)...)
+	}
+	return b
+}
+
+// trimZeros drops the trailing zeros of a number's decimals, and the point
+// if nothing is left after it (%g without '#').
+func trimZeros(b []byte) []byte {
+	if strings.IndexByte(string(b), '.') < 0 {
+		return b
+	}
+	for len(b) > 0 && b[len(b)-1] == '0' {
+		b = b[:len(b)-1]
+	}
+	if len(b) > 0 && b[len(b)-1] == '.' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// quotedLen is the length of %q of s: quotes, and one extra byte for each
+// '"', '\\', newline and carriage return, three for each NUL.
+func quotedLen(s string) int {
+	n := len(s) + 2
+	for k := 0; k < len(s); k++ {
+		switch s[k] {
+		case '"', '\\', '\n', '\r':
+			n++
+		case 0:
+			n += 3
+		}
+	}
+	return n
+}
+
+// appendQuoted is Lua 5.1's %q: a string Lua reads back as the same bytes.
+func appendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for k := 0; k < len(s); k++ {
+		switch c := s[k]; c {
+		case '"', '\\', '\n':
+			dst = append(dst, '\\', c)
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case 0:
+			dst = append(dst, '\\', '0', '0', '0')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}
