@@ -78,7 +78,7 @@ func numberArg(L *lua.LState, n int) float64 {
 			return f
 		}
 	}
-	L.TypeError(n, lua.LTNumber)
+	typeError(L, n, "number")
 	return 0
 }
 
@@ -90,7 +90,7 @@ func intArg(L *lua.LState, n int) int {
 	f := numberArg(L, n)
 	i, ok := toWhole(f)
 	if !ok {
-		L.ArgError(n, "number has no integer representation ("+numberString(lua.LNumber(f))+" is not between -2^53 and 2^53)")
+		argError(L, n, "number has no integer representation ("+numberString(lua.LNumber(f))+" is not between -2^53 and 2^53)")
 	}
 	return i
 }

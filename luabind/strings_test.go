@@ -2,18 +2,22 @@ package luabind
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // The string library is checked against Debian's lua5.1 (Lua 5.1.5): the
-// expected outputs of lua51StringCases (strformat_cases_test.go) were
+// expected outputs of lua51StringCases (strings_lua51_cases_test.go) were
 // printed by lua5.1 running testdata/strings/harness.lua over the cases that
 // testdata/strings/gen.py generates (seeded) plus testdata/strings/edge.txt:
 //
-//	cd luabind/testdata/strings && python3 gen.py ../../strformat_cases_test.go
+//	cd luabind/testdata/strings && python3 gen.py ../../strings_lua51_cases_test.go
 //
 // harness.lua turns each result into text the same way in both
 // interpreters: numbers with %.14g, bytes outside letters, digits,
@@ -24,6 +28,9 @@ import (
 func stringTeam(t *testing.T, src string, lim Limits) (*Team, *lua.LTable) {
 	t.Helper()
 	cat := catalogOf(t, map[string]string{"x.lua": src}, lim)
+	if len(cat.All) != 1 || cat.All[0].Err != nil {
+		t.Fatalf("the script does not load: %v", cat.All[0].Err)
+	}
 	tm := NewTeam(TeamOptions{Catalog: cat, Entry: "-"})
 	t.Cleanup(tm.Close)
 	cs := tm.class(0)
@@ -58,7 +65,7 @@ func luaResults(t *testing.T, codes []string) []string {
 	return res
 }
 
-func TestStringFormatLikeLua51(t *testing.T) {
+func TestStringsLikeLua51(t *testing.T) {
 	codes := make([]string, len(lua51StringCases))
 	for i, c := range lua51StringCases {
 		codes[i] = c.code
@@ -71,5 +78,209 @@ func TestStringFormatLikeLua51(t *testing.T) {
 		if got[i] != c.want {
 			t.Errorf("%s\n got %q\nwant %q", c.code, got[i], c.want)
 		}
+	}
+}
+
+// callField calls the function field name of tbl with no arguments under
+// a budget of limit instructions, as the engine calls a square.
+func callField(tm *Team, tbl *lua.LTable, name string, limit int) (engine.Fault, string, int) {
+	tm.L.Push(tbl.RawGetString(name))
+	f, msg, used := tm.callWithin(0, 1, limit)
+	tm.L.SetTop(0)
+	return f, msg, used
+}
+
+// TestStringCosts: honest work fits in an ordinary call's budget and costs
+// in proportion to its size; hostile work is stopped by the budget, the
+// length limit or an argument error before it is done.
+func TestStringCosts(t *testing.T) {
+	src := `local big = string.rep("a", 1048576)
+	local spaced = string.rep("word ", 1640) -- 8,200 bytes
+	local codes = {}
+	for i = 1, 4000 do codes[i] = 65 end
+	return { name = "X", run = function() end,
+	  gsub8k = function() return (spaced:gsub(" ", "_")) end,
+	  gsub8kfn = function() return (spaced:gsub("%w+", function(w) return w end)) end,
+	  gsubpieces = function() return (spaced:gsub(" ", "")) end,
+	  gfind = function() for x in string.gfind(("a"):rep(28), "a*a*a*a*a*a*a*a*b") do end end,
+	  gmatchbt = function() for x in string.gmatch(("a"):rep(28), "a*a*a*a*a*a*a*a*b") do end end,
+	  formattable = function() return string.format("%d", {}) end,
+	  formatwidth = function() return string.format("%099999999d", 1) end,
+	  formatbig = function() return string.format("%s%s", big, big) end,
+	  repbig = function() return string.rep("x", 1e300) end,
+	  rephuge = function() return string.rep("xy", 2^40) end,
+	  charflood = function() return string.char(unpack(codes)) end,
+	  upper = function() return big:upper() end,
+	  gsubgrow = function() return (big:gsub("a", "aaaa")) end,
+	  findplain = function() return big:find("b", 1, true) end,
+	  sub1 = function() return big:sub(5, 5) end,
+	}`
+	lim := DefaultLimits()
+	tm, tbl := stringTeam(t, src, lim)
+	tests := []struct {
+		name    string
+		fault   engine.Fault
+		shown   string
+		maxUsed int // instructions, for the honest cases
+	}{
+		{"gsub8k", engine.NoFault, "", 4000},
+		{"gsub8kfn", engine.NoFault, "", 6000},
+		{"gsubpieces", engine.NoFault, "", 4000},
+		{"gfind", engine.FaultTimeout, "instruction budget", 0},
+		{"gmatchbt", engine.FaultTimeout, "instruction budget", 0},
+		{"formattable", engine.FaultError, "bad argument #2 to 'format' (number expected, got table)", 0},
+		{"formatwidth", engine.FaultError, "invalid format (width or precision too long)", 0},
+		{"formatbig", engine.FaultError, "limits.string_bytes", 0},
+		{"repbig", engine.FaultError, "no integer representation", 0},
+		{"rephuge", engine.FaultError, "limits.string_bytes", 0},
+		{"charflood", engine.NoFault, "", 1000},
+		{"upper", engine.NoFault, "", 3000},
+		{"gsubgrow", engine.FaultTimeout, "instruction budget", 0},
+		{"findplain", engine.NoFault, "", 3000},
+		{"sub1", engine.NoFault, "", 10},
+	}
+	for _, tc := range tests {
+		f, msg, used := callField(tm, tbl, tc.name, lim.Instructions)
+		switch {
+		case f != tc.fault:
+			t.Errorf("%s: fault %v (%s), want %v", tc.name, f, msg, tc.fault)
+		case !strings.Contains(msg, tc.shown):
+			t.Errorf("%s: %q, want it to contain %q", tc.name, msg, tc.shown)
+		case tc.fault == engine.NoFault && used > tc.maxUsed:
+			t.Errorf("%s: %d instructions, want at most %d", tc.name, used, tc.maxUsed)
+		}
+		t.Logf("%s: %d instructions %s", tc.name, used, msg)
+	}
+}
+
+// TestStringDeviations pins the documented differences from Lua 5.1 on a
+// PC: integer arguments beyond ±2^53, NaN or infinite are errors (the C
+// cast differs between machines), and NaN prints without a sign.
+func TestStringDeviations(t *testing.T) {
+	got := luaResults(t, []string{
+		`string.format("%d", 2^63)`,
+		`string.format("%x", 1/0)`,
+		`string.find("abc", "b", 0/0)`,
+		`string.rep("x", 1e300)`,
+		`string.format("%f|%g|%5.1e|%+G", 0/0, -(0/0), 0/0, 0/0)`,
+		`string.sub("abc", 2^53 + 2)`,
+	})
+	want := []string{
+		"error: bad argument #2 to 'format' (number has no integer representation)",
+		"error: bad argument #2 to 'format' (number has no integer representation)",
+		"error: bad argument #3 to 'find' (number has no integer representation (nan is not between -2^53 and 2^53))",
+		"error: bad argument #2 to 'rep' (number has no integer representation (1e+300 is not between -2^53 and 2^53))",
+		"nan|nan|  nan|+NAN",
+		"error: bad argument #2 to 'sub' (number has no integer representation (9.007199254741e+15 is not between -2^53 and 2^53))",
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("case %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// TestStringPartsDoNotPin: every string the library returns keeps at most
+// max(its length, pinSlack) bytes alive, however the parts are chained.
+func TestStringPartsDoNotPin(t *testing.T) {
+	tm := NewTeam(TeamOptions{Catalog: catalogOf(t, map[string]string{"x.lua": idle}, DefaultLimits()), Entry: "-"})
+	defer tm.Close()
+	L := tm.L
+	tm.budget.reset(1 << 30)
+	big := strings.Repeat("abcdefgh", 1<<17)
+	inside := func(s, parent string) bool {
+		if len(s) == 0 || len(parent) == 0 {
+			return false
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(parent)))
+		q := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return q >= p && q < p+uintptr(len(parent))
+	}
+	cur := big
+	for _, n := range []int{len(big) * 3 / 4, len(big) / 2, 1000, 100, pinSlack, 10, 1} {
+		v := string(tm.part(L, cur, 1, 1+n).(lua.LString))
+		if len(v) != n || v != cur[1:1+n] {
+			t.Fatalf("part of %d bytes is %d bytes", n, len(v))
+		}
+		shared := inside(v, big)
+		if shared && len(big) > max(n, pinSlack) {
+			t.Errorf("a part of %d bytes shares the %d-byte string", n, len(big))
+		}
+		cur = v
+	}
+	small := "0123456789"
+	if v := string(tm.part(L, small, 2, 5).(lua.LString)); v != "234" {
+		t.Errorf("part = %q", v)
+	}
+}
+
+// TestStringLibraryIsOurs: the string table (and the string metatable's
+// __index) holds exactly the project's functions, none of gopher-lua's.
+func TestStringLibraryIsOurs(t *testing.T) {
+	theirs := map[uintptr]string{}
+	plain := lua.NewState()
+	defer plain.Close()
+	lib := plain.GetGlobal("string").(*lua.LTable)
+	lib.ForEach(func(k, v lua.LValue) {
+		if fn, ok := v.(*lua.LFunction); ok && fn.IsG {
+			theirs[reflect.ValueOf(fn.GFunction).Pointer()] = k.String()
+		}
+	})
+	tm := NewTeam(TeamOptions{Catalog: catalogOf(t, map[string]string{"x.lua": idle}, DefaultLimits()), Entry: "-"})
+	defer tm.Close()
+	ours := tm.base.RawGetString("string").(*lua.LTable)
+	mt := tm.L.GetMetatable(lua.LString("")).(*lua.LTable)
+	if mt.RawGetString("__index") != ours {
+		t.Errorf("the string metatable's __index is not the string table")
+	}
+	var names []string
+	for k, v := ours.Next(lua.LNil); k != lua.LNil; k, v = ours.Next(k) {
+		names = append(names, k.String())
+		fn, ok := v.(*lua.LFunction)
+		if !ok || !fn.IsG {
+			t.Errorf("string.%s is a %s", k, v.Type())
+			continue
+		}
+		if name, found := theirs[reflect.ValueOf(fn.GFunction).Pointer()]; found {
+			t.Errorf("string.%s is gopher-lua's %s", k, name)
+		}
+	}
+	want := "byte char find format gfind gmatch gsub len lower match rep reverse sub upper"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("string table: %s\nwant %s (in this order)", got, want)
+	}
+	if ours.RawGetString("gfind") != ours.RawGetString("gmatch") {
+		t.Errorf("gfind is not gmatch")
+	}
+}
+
+// TestStringIteratorAndCacheMemory: a gmatch iterator's subject is seen by
+// the census; the compiled-pattern cache stays within its bounds under a
+// flood of distinct patterns.
+func TestStringIteratorAndCacheMemory(t *testing.T) {
+	src := `local keep = {}
+	return { name = "X", run = function() end,
+	  hoard = function()
+	    for i = 1, 8 do keep[i] = string.gmatch(string.rep(string.char(64 + i), 1048576), ".") end
+	  end,
+	  flood = function()
+	    local base = string.rep("x", 1000)
+	    for i = 1, 2000 do string.find("abc", base .. i .. "%d") end
+	  end,
+	}`
+	lim := DefaultLimits()
+	tm, tbl := stringTeam(t, src, lim)
+	before := tm.census()
+	if f, msg, _ := callField(tm, tbl, "hoard", lim.Instructions); f != engine.NoFault {
+		t.Fatalf("hoard: %s", msg)
+	}
+	if grown := tm.census() - before; grown < 8<<20 {
+		t.Errorf("8 iterators over 1 MiB subjects: the census grew by %d bytes", grown)
+	}
+	if f, msg, _ := callField(tm, tbl, "flood", 1<<30); f != engine.NoFault {
+		t.Fatalf("flood: %s", msg)
+	}
+	if n, b := len(tm.patterns.m), tm.patterns.bytes; n > maxCachedPatterns || b > maxPatternCacheBytes || n == 0 {
+		t.Errorf("pattern cache: %d entries, %d bytes", n, b)
 	}
 }

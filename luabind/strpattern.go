@@ -184,11 +184,11 @@ func (tm *Team) find(L *lua.LState, find bool) int {
 // and the position: the memory census walks upvalues, so it sees the
 // subject an iterator keeps alive. The compiled pattern is looked up in the
 // cache at each step (and recompiled, charged, if it was dropped) rather
-// than held where the census cannot see it.
+// than held where the census cannot see it. As in Lua 5.1, a malformed
+// pattern is an error of the first step, not of gmatch itself.
 func (tm *Team) strGmatch(L *lua.LState) int {
 	s := strArg(L, 1)
 	pat := strArg(L, 2)
-	tm.compiled(L, pat, true) // a malformed pattern fails here, as in Lua
 	L.Push(L.NewClosure(tm.gmatchIter, lua.LString(s), lua.LString(pat), lua.LNumber(0)))
 	return 1
 }

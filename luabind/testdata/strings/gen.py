@@ -19,17 +19,17 @@ cases += [l.rstrip("\n") for l in open("edge.txt") if l.strip()]
 seen = set(); uniq = []
 for c in cases:
     if c not in seen: seen.add(c); uniq.append(c)
-src = open("harness_head.lua").read()
+src = open("harness.lua").read()
 for c in uniq:
     src += "show(function() return pack(%s) end)\n" % c
 src += 'for i = 1, #out do io.write(out[i], "\\n") end\n'
-open("cases.lua", "w").write(src)
-res = subprocess.run(["lua5.1", "cases.lua"], capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
+open("/tmp/cases.lua", "w").write(src)
+res = subprocess.run(["lua5.1", "/tmp/cases.lua"], capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
 assert len(res) == len(uniq), (len(res), len(uniq))
 def q(s):
     r = '"'
-    for ch in s:
-        o = ord(ch)
+    for o in s.encode("utf-8"):
+        ch = chr(o)
         if ch == '"': r += '\\"'
         elif ch == '\\': r += '\\\\'
         elif 32 <= o < 127: r += ch

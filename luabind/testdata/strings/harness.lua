@@ -15,3 +15,8 @@ local function show(f)
   for i = 1, t.n do parts[i] = esc(t[i]) end
   out[#out + 1] = table.concat(parts, "\t")
 end
+local function gm(s, p)
+  local parts = {}
+  for a, b in string.gmatch(s, p) do parts[#parts + 1] = tostring(a) .. "," .. tostring(b) end
+  return table.concat(parts, ";")
+end
