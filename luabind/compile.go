@@ -219,7 +219,20 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	case *ast.FunctionExpr:
 		r.function(x, depth)
 	case *ast.StringConcatOpExpr:
-		return r.call(concatName, x, r.expr(x.Lhs, depth), r.expr(x.Rhs, depth))
+		// a .. b .. c is a .. (b .. c): one call for the whole right
+		// spine, as Lua's CONCAT takes the whole chain in one instruction.
+		args := []ast.Expr{r.expr(x.Lhs, depth)}
+		rhs := x.Rhs
+		for {
+			next, ok := rhs.(*ast.StringConcatOpExpr)
+			if !ok || r.deep(depth+len(args), next) {
+				break
+			}
+			args = append(args, r.expr(next.Lhs, depth+len(args)))
+			rhs = next.Rhs
+		}
+		args = append(args, r.expr(rhs, depth+len(args)))
+		return r.call(concatName, x, args...)
 	}
 	return e
 }

@@ -255,31 +255,73 @@ func (tm *Team) strReverse(L *lua.LState) int {
 	return 1
 }
 
-// luaConcat implements `a .. b` for rewritten scripts.
+// luaConcat implements `a .. b .. c ...` for rewritten scripts: the
+// rewriter passes a whole right-nested chain in one call, and it is
+// evaluated as Lua 5.1's luaV_concat does: from the right, each run of
+// strings and numbers joined at once (one allocation, its length checked
+// and charged before it is built), a __concat metamethod for any other pair.
 func (tm *Team) luaConcat(L *lua.LState) int {
-	a, b := L.Get(1), L.Get(2)
-	sa, okA := concatOperand(a)
-	sb, okB := concatOperand(b)
-	if okA && okB {
-		tm.checkLength(L, int64(len(sa))+int64(len(sb)))
-		L.Push(lua.LString(sa + sb))
-		return 1
-	}
-	mm := L.GetMetaField(a, "__concat")
-	if mm == lua.LNil {
-		mm = L.GetMetaField(b, "__concat")
-	}
-	if mm == lua.LNil {
-		bad := a
-		if okA {
-			bad = b
+	n := L.GetTop()
+	if n == 2 {
+		if a, ok := L.Get(1).(lua.LString); ok {
+			if b, ok := L.Get(2).(lua.LString); ok {
+				tm.checkLength(L, int64(len(a))+int64(len(b)))
+				L.Push(a + b)
+				return 1
+			}
 		}
-		L.RaiseError("attempt to concatenate a %s value", bad.Type().String())
 	}
-	L.Push(mm)
-	L.Push(a)
-	L.Push(b)
-	L.Call(2, 1)
+	for n > 1 {
+		sb, okB := concatOperand(L.Get(n))
+		sa, okA := concatOperand(L.Get(n - 1))
+		if !okA || !okB {
+			a, b := L.Get(n-1), L.Get(n)
+			mm := L.GetMetaField(a, "__concat")
+			if mm == lua.LNil {
+				mm = L.GetMetaField(b, "__concat")
+			}
+			if mm == lua.LNil {
+				bad := a
+				if okA {
+					bad = b
+				}
+				L.RaiseError("attempt to concatenate a %s value", bad.Type().String())
+			}
+			L.SetTop(n)
+			L.Push(mm)
+			L.Push(a)
+			L.Push(b)
+			L.Call(2, 1)
+			L.Replace(n-1, L.Get(-1))
+			n--
+			L.SetTop(n)
+			continue
+		}
+		// The longest run of strings and numbers ending at n.
+		first := n - 1
+		total := int64(len(sa)) + int64(len(sb))
+		for first > 1 {
+			s, ok := concatOperand(L.Get(first - 1))
+			if !ok {
+				break
+			}
+			first--
+			total += int64(len(s))
+		}
+		tm.checkLength(L, total)
+		buf := make([]byte, 0, total)
+		for k := first; k <= n; k++ {
+			s, _ := concatOperand(L.Get(k))
+			buf = append(buf, s...)
+		}
+		L.Replace(first, lua.LString(buf))
+		n = first
+		L.SetTop(n)
+	}
+	if n == 0 {
+		return 0
+	}
+	L.SetTop(1)
 	return 1
 }
 

@@ -564,4 +564,12 @@ var lua51StringCases = []struct{ code, want string }{
 	{"gm(\"abc\", \"()\")", "1,nil;2,nil;3,nil;4,nil"},
 	{"gm(\"^a^a\", \"^a\")", "^a,nil;^a,nil"},
 	{"gm(\"hello\", \"l*\")", ",nil;,nil;ll,nil;,nil;,nil"},
+	{"\"a\" .. \"b\" .. 1 .. 2.5 .. \"c\"", "ab12.5c"},
+	{"\"x\" .. setmetatable({}, {__concat = function(a, b) return \"M\" .. type(a) .. type(b) end}) .. \"y\" .. \"z\"", "xMtablestring"},
+	{"setmetatable({}, {__concat = function(a, b) return \"M\" .. type(a) .. type(b) end}) .. \"y\" .. 1", "Mtablestring"},
+	{"\"x\" .. \"y\" .. setmetatable({}, {__concat = function(a, b) return \"M\" .. type(a) .. type(b) end})", "xMstringtable"},
+	{"\"a\" .. nil .. \"b\"", "error: attempt to concatenate a nil value"},
+	{"{} .. \"b\"", "error: attempt to concatenate a table value"},
+	{"1 .. 2", "12"},
+	{"(\"a\" .. \"b\") .. (\"c\" .. 0.1 + 0.2)", "abc0.3"},
 }

@@ -25,7 +25,7 @@ import (
 
 // stringTeam loads a class whose top level is src in a fresh team with a
 // large budget and returns the team and the table the script returned.
-func stringTeam(t *testing.T, src string, lim Limits) (*Team, *lua.LTable) {
+func stringTeam(t testing.TB, src string, lim Limits) (*Team, *lua.LTable) {
 	t.Helper()
 	cat := catalogOf(t, map[string]string{"x.lua": src}, lim)
 	if len(cat.All) != 1 || cat.All[0].Err != nil {

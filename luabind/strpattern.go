@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"math"
 	"strings"
 
 	lua "github.com/yuin/gopher-lua"
@@ -80,8 +81,14 @@ type stepMeter struct {
 }
 
 func (tm *Team) startSteps() stepMeter {
-	n := tm.budget.remaining() * stepsPerInstruction
+	n := tm.stepsLeft()
 	return stepMeter{left: n, start: n}
+}
+
+// stepsLeft is the call's remaining budget in steps (a budget too large to
+// convert is capped, never wrapped round to a negative count).
+func (tm *Team) stepsLeft() int64 {
+	return min(tm.budget.remaining(), math.MaxInt64/(2*stepsPerInstruction)) * stepsPerInstruction
 }
 
 // settle charges the steps used since the last settlement (rounded up when
@@ -101,7 +108,7 @@ func (tm *Team) settle(L *lua.LState, sm *stepMeter, err error, final bool) {
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
-	sm.start = tm.budget.remaining()*stepsPerInstruction - carried
+	sm.start = tm.stepsLeft() - carried
 	sm.left = sm.start
 }
 
