@@ -19,7 +19,8 @@ import (
 // GOAMD64=v3 builds would otherwise be free to do. `^` goes through pow.
 //
 // An operand that is a string is converted as Lua 5.1's tonumber reads it
-// (parseNumber in numbers.go), after charging its length. Anything else
+// (parseNumber in numbers.go), after charging its length at the numeral
+// rate (cost.go). Anything else
 // that is not a number (a metamethod, or an error) is left to gopher-lua.
 
 // pow is the power function of the VM and of the constant folder in
@@ -76,13 +77,25 @@ func (b *budget) arithOp(op int, orig instFunc, nums *numAlloc) instFunc {
 	}
 }
 
-// unaryMinusOp charges a string operand of UNM before gopher-lua parses it.
-func (b *budget) unaryMinusOp(orig instFunc) instFunc {
+// unaryMinusOp negates a string operand of UNM as Lua 5.1 reads it, after
+// charging its length; numbers and metamethods are gopher-lua's.
+func (b *budget) unaryMinusOp(orig instFunc, nums *numAlloc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
-		if s, ok := rk(current(L), regs(L), argB(inst)).(lua.LString); ok {
-			b.take(L, int64(len(s))/bytesPerInstruction)
+		cf, r := current(L), regs(L)
+		s, ok := rk(cf, r, argB(inst)).(lua.LString)
+		RA := cf.LocalBase + argA(inst)
+		if !ok || RA >= len(r.array) {
+			return orig(L, inst, baseframe)
 		}
-		return orig(L, inst, baseframe)
+		x, ok := b.coerce(L, s)
+		if !ok {
+			return orig(L, inst, baseframe) // gopher-lua's error
+		}
+		r.array[RA] = nums.box(-float64(x))
+		if RA >= r.top {
+			r.top = RA + 1
+		}
+		return 0
 	}
 }
 
@@ -96,7 +109,7 @@ func (b *budget) coerce(L *lua.LState, v lua.LValue) (lua.LNumber, bool) {
 	case lua.LNumber:
 		return v, true
 	case lua.LString:
-		b.take(L, 2*int64(len(v))/bytesPerInstruction)
+		b.take(L, 2*int64(len(v))/numeralBytesPerInstruction)
 		f, ok := parseNumber(string(v))
 		return lua.LNumber(f), ok
 	}

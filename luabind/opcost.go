@@ -76,7 +76,7 @@ func (b *budget) dispatch() *opTable {
 	for op := lua.OP_ADD; op <= lua.OP_POW; op++ {
 		ops[op] = b.arithOp(op, jumpTable[op], nums)
 	}
-	ops[lua.OP_UNM] = b.unaryMinusOp(jumpTable[lua.OP_UNM])
+	ops[lua.OP_UNM] = b.unaryMinusOp(jumpTable[lua.OP_UNM], nums)
 	return &ops
 }
 

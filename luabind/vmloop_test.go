@@ -83,3 +83,29 @@ func TestCountedLoopCountsLikeContext(t *testing.T) {
 		})
 	}
 }
+
+// TestHeavyPlayerInstructions keeps BenchmarkHeavyCall's player what its
+// comment says: about 6,000 instructions a call, inside the budget.
+func TestHeavyPlayerInstructions(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	b := &budget{}
+	b.install(L)
+	b.reset(1 << 30)
+	L.SetGlobal("WAIT", lua.LString("wait"))
+	if err := L.DoString(heavyPlayer); err != nil {
+		t.Fatal(err)
+	}
+	run := L.Get(-1).(*lua.LTable).RawGetString("run")
+	view := L.NewTable()
+	for d := 1; d <= 8; d++ {
+		view.RawSetInt(d, lua.LNumber(d))
+	}
+	b.reset(100000)
+	if err := L.CallByParam(lua.P{Fn: run, NRet: 1, Protect: true}, L.NewTable(), lua.LNumber(0), view); err != nil {
+		t.Fatal(err)
+	}
+	if used := 100000 - b.remaining(); used < 5500 || used > 6500 {
+		t.Fatalf("the heavy player ran %d instructions, want about 6,000", used)
+	}
+}
