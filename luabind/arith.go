@@ -136,8 +136,9 @@ var numberTab = func() unsafe.Pointer {
 	return (*eface)(unsafe.Pointer(&v)).tab
 }()
 
-// smallNumbers are 0..127, boxed once, as gopher-lua does (so that -0 comes
-// out as 0 here exactly as it does there).
+// smallNumbers are 0..127, boxed once, as gopher-lua does. (gopher-lua
+// also hands out its boxed 0 for -0; here -0 stays -0, as in Lua 5.1, so
+// that a folded constant and the same operation at run time agree.)
 var smallNumbers = func() (s [128]lua.LValue) {
 	for i := range s {
 		s[i] = lua.LNumber(i)
@@ -146,7 +147,7 @@ var smallNumbers = func() (s [128]lua.LValue) {
 }()
 
 func (a *numAlloc) box(v float64) lua.LValue {
-	if v >= 0 && v < 128 && v == float64(int64(v)) {
+	if v >= 0 && v < 128 && v == math.Trunc(v) && !math.Signbit(v) {
 		return smallNumbers[int(v)]
 	}
 	if len(a.block) == cap(a.block) {

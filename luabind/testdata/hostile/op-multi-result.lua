@@ -4,7 +4,7 @@
 return { name = "Hostile", run = function()
   local big = {}
   for i = 1, 4000 do big[i] = i end
-  local function many() return unpack(big) end
+  local function many() return unpack(big, 1, 4000) end
   local function again(...) return ... end
   while true do again(again(again(many()))) end
 end }

@@ -5,5 +5,5 @@ return { name = "Hostile", run = function()
   local big = {}
   for i = 1, 4000 do big[i] = i end
   local function all(...) return ... end
-  while true do local t = {all(unpack(big))} end
+  while true do local t = {all(unpack(big, 1, 4000))} end
 end }

@@ -6,5 +6,5 @@ return { name = "Hostile", run = function()
   for i = 1, 4000 do big[i] = i end
   local function pass(...) return ... end
   local function pack(...) return {...} end
-  while true do local t = pack(pass(unpack(big))) end
+  while true do local t = pack(pass(unpack(big, 1, 4000))) end
 end }
