@@ -32,6 +32,14 @@ func (b *budget) indexOp(op int, orig instFunc) instFunc {
 			if s, ok := key.(lua.LString); ok && len(s) >= bytesPerInstruction/2 {
 				b.take(L, 2*int64(len(s))/bytesPerInstruction)
 			}
+			if RA := cf.LocalBase + argA(inst); op == lua.OP_GETTABLE && RA < len(r.array) {
+				// What gopher-lua would do, without reading the operands again.
+				r.array[RA] = t.RawGet(key)
+				if RA >= r.top {
+					r.top = RA + 1
+				}
+				return 0
+			}
 			return orig(L, inst, baseframe)
 		}
 		b.checkIndex(L, op, inst, obj, key)

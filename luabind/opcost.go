@@ -106,6 +106,9 @@ func rk(cf *frame, r *registry, x int) lua.LValue {
 // time: the count is read exactly as gopher-lua will read it.
 func (b *budget) movesOp(op int, orig instFunc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		if argB(inst) != 0 && op != lua.OP_SETLIST {
+			return orig(L, inst, baseframe) // at most 510 values: a fixed cost
+		}
 		if n := movedValues(L, op, inst); n >= valuesPerInstruction {
 			if op == lua.OP_SETLIST && b.team != nil {
 				b.team.chargeValues(L, int64(n)) // stored: memory as well
@@ -142,12 +145,33 @@ func movedValues(L *lua.LState, op int, inst uint32) int {
 	}
 }
 
-// compareOp wraps EQ, LT and LE: two strings are compared byte by byte.
+// compareOp wraps EQ, LT and LE: two strings are compared byte by byte,
+// after charging. Two numbers are compared here, as gopher-lua would (it
+// skips the next instruction, a jump, when the outcome differs from A),
+// so that the common case costs no more than before.
 func (b *budget) compareOp(op int, orig instFunc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
 		cf, r := current(L), regs(L)
-		if x, ok := rk(cf, r, argB(inst)).(lua.LString); ok {
-			if y, ok := rk(cf, r, argC(inst)).(lua.LString); ok {
+		lhs, rhs := rk(cf, r, argB(inst)), rk(cf, r, argC(inst))
+		if x, ok := lhs.(lua.LNumber); ok {
+			if y, ok := rhs.(lua.LNumber); ok {
+				var holds bool
+				switch op {
+				case lua.OP_EQ:
+					holds = x == y
+				case lua.OP_LT:
+					holds = x < y
+				default:
+					holds = x <= y
+				}
+				if holds != (argA(inst) != 0) {
+					cf.Pc++
+				}
+				return 0
+			}
+		}
+		if x, ok := lhs.(lua.LString); ok {
+			if y, ok := rhs.(lua.LString); ok {
 				b.take(L, compareCost(op, len(x), len(y)))
 			}
 		}
