@@ -234,3 +234,86 @@ func BenchmarkCores(b *testing.B) {
 		})
 	}
 }
+
+// heavyPlayer spends about 6,000 instructions of arithmetic and table
+// reads in every call (400 turns of a loop of 15), well inside the
+// 10,000-instruction budget.
+const heavyPlayer = `local T = {}
+for i = 1, 64 do T[i] = i * 0.5 end
+return { name = "Heavy", run = function(self, team, view)
+  local s, acc = 0, T
+  for i = 1, 400 do
+    local v = view[i % 8 + 1]
+    s = s + v * 3 - i / 7 + acc[i % 64 + 1]
+    acc.last = s % 1000
+  end
+  self.s = s
+  return WAIT
+end }`
+
+// BenchmarkHeavyCall is the cost of one full call of an instruction-heavy
+// player: through the whole engine (a full 4×4 arena of two teams of
+// heavyPlayer: the call dominates, not the round around it) and bare (the
+// same run function called through plain gopher-lua). Both report ns/call;
+// engine/bare is the price of the budget, the charged opcodes and the
+// engine's own work per call:
+//
+//	go test -run '^$' -bench HeavyCall -count 6 ./luabind/ | tee /tmp/h.txt
+func BenchmarkHeavyCall(b *testing.B) {
+	const size = 4
+	b.Run("engine", func(b *testing.B) {
+		m := fullBoard(b, size, 2)
+		cat := catalogOf(b, map[string]string{"heavy.lua": heavyPlayer}, DefaultLimits())
+		bt, _ := battle(b, cat, []string{"heavy", "heavy"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
+		bt.Step()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			bt.Step()
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size*size), "ns/call")
+		if s := bt.Snapshot(); s.Teams[0].Stats.Squares != size*size/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
+			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
+		}
+	})
+	b.Run("bare", func(b *testing.B) { benchHeavyBare(b, false) })
+	b.Run("bare+budget", func(b *testing.B) { benchHeavyBare(b, true) })
+}
+
+// benchHeavyBare calls heavyPlayer's run through plain gopher-lua; with
+// budget, counted as the engine counts (budget.install), which isolates
+// the cost of the counted loop and its charged opcodes.
+func benchHeavyBare(b *testing.B, budgeted bool) {
+	{
+		L := lua.NewState()
+		defer L.Close()
+		if budgeted {
+			bud := &budget{}
+			bud.install(L)
+			bud.reset(1 << 50)
+		}
+		L.SetGlobal("WAIT", lua.LString("wait"))
+		if err := L.DoString(heavyPlayer); err != nil {
+			b.Fatal(err)
+		}
+		run := L.Get(-1).(*lua.LTable).RawGetString("run")
+		L.Pop(1)
+		self, view := L.NewTable(), L.NewTable()
+		for d := 1; d <= 8; d++ {
+			view.RawSetInt(d, lua.LNumber(d%2))
+		}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			L.Push(run)
+			L.Push(self)
+			L.Push(lua.LNumber(0))
+			L.Push(view)
+			if err := L.PCall(3, 1, nil); err != nil {
+				b.Fatal(err)
+			}
+			L.Pop(1)
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
+	}
+}

@@ -52,6 +52,9 @@ func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, e
 	if err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimSpace(err.Error()))
 	}
+	if err := checkConstantKeys(name, proto); err != nil {
+		return nil, err
+	}
 	return proto, nil
 }
 
@@ -94,6 +97,11 @@ func (r *rewriter) deep(depth int, n ast.PositionHolder) bool {
 func (r *rewriter) name1(line int, n string) {
 	if n == concatName || n == lenName {
 		r.fail(line, "the name %s is reserved", n)
+	}
+	if len(n) > maxConstantKey {
+		// A global or a method of that name would be hashed by an
+		// instruction that does not charge for it (fold.go).
+		r.fail(line, "a name of %d bytes; names are limited to %d bytes", len(n), maxConstantKey)
 	}
 }
 
@@ -152,6 +160,7 @@ func (r *rewriter) stmt(s ast.Stmt, depth int) {
 		r.stmts(s.Stmts, depth)
 	case *ast.FuncDefStmt:
 		if s.Name != nil {
+			r.name1(s.Line(), s.Name.Method)
 			s.Name.Func = r.expr(s.Name.Func, depth)
 			if s.Name.Receiver != nil {
 				s.Name.Receiver = r.expr(s.Name.Receiver, depth)
@@ -185,15 +194,16 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 		r.name1(x.Line(), x.Value)
 	case *ast.AttrGetExpr:
 		x.Object = r.expr(x.Object, depth)
-		x.Key = r.expr(x.Key, depth)
+		x.Key = longKey(r.expr(x.Key, depth))
 	case *ast.TableExpr:
 		for _, f := range x.Fields {
 			if f.Key != nil {
-				f.Key = r.expr(f.Key, depth)
+				f.Key = longKey(r.expr(f.Key, depth))
 			}
 			f.Value = r.expr(f.Value, depth)
 		}
 	case *ast.FuncCallExpr:
+		r.name1(x.Line(), x.Method)
 		if x.Func != nil {
 			x.Func = r.expr(x.Func, depth)
 		}
@@ -210,8 +220,10 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	case *ast.ArithmeticOpExpr:
 		x.Lhs = r.expr(x.Lhs, depth)
 		x.Rhs = r.expr(x.Rhs, depth)
+		return foldArith(x)
 	case *ast.UnaryMinusOpExpr:
 		x.Expr = r.expr(x.Expr, depth)
+		return foldArith(x)
 	case *ast.UnaryNotOpExpr:
 		x.Expr = r.expr(x.Expr, depth)
 	case *ast.UnaryLenOpExpr:

@@ -19,6 +19,10 @@ const (
 	valuesPerInstruction = 16   // values moved on the stack or into a table
 	keysPerInstruction   = 16   // table slots walked (live or dead keys)
 	bytesPerValue        = 16   // memory charged per value stored (an interface)
+	// A numeral's bytes cost far more than copied ones: strconv.ParseFloat
+	// reads a long one at about 5 ns a byte (measured on 1,000 to 100,000
+	// digits), so a string operand of arithmetic is charged at this rate.
+	numeralBytesPerInstruction = 8
 )
 
 // chargeValues charges for n values moved or stored: budget and memory.

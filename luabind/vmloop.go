@@ -23,11 +23,12 @@ import (
 // of one instruction is exactly the one the context gives: one count
 // before each VM instruction, the same instructions in the same order.
 //
-// The loop reaches three unexported parts of gopher-lua v1.1.2: the
+// The loop reaches four unexported parts of gopher-lua v1.1.2: the
 // instruction table jumpTable (through go:linkname), and the LState fields
-// currentFrame and mainLoop (through offsets found by reflection). At init
-// the layout of LState and of its call frame is checked field by field
-// against frame below; if anything differs (a gopher-lua upgrade), the
+// currentFrame, mainLoop and reg (through offsets found by reflection). At
+// init the layout of LState, of its call frame and of its register file is
+// checked field by field against frame and registry below; if anything
+// differs (a gopher-lua upgrade), the
 // fast loop is left off and teams run under the plain context loop, slower
 // but identical. TestCountedLoopInstalled fails in that case, so that an
 // upgrade does not lose the speed unnoticed.
@@ -47,6 +48,14 @@ type frame struct {
 	TailCall   int
 }
 
+// registry mirrors the first two fields of gopher-lua's unexported
+// registry (state.go): the register array and the index above the last
+// register in use. Only these two are read or written here.
+type registry struct {
+	array []lua.LValue
+	top   int
+}
+
 // instFunc has the shape of gopher-lua's instFunc, with *frame for its
 // *callFrame: the same machine signature.
 type instFunc func(L *lua.LState, inst uint32, baseframe *frame) int
@@ -60,30 +69,60 @@ var jumpTable [lua.OP_NOP + 1]instFunc
 // loopFunc has the shape of LState.mainLoop.
 type loopFunc func(L *lua.LState, baseframe *frame)
 
-// Offsets of LState.currentFrame and LState.mainLoop; countedLoopOK says
-// whether the layout check passed.
-var offCurrentFrame, offMainLoop, countedLoopOK = checkLayout()
+// Offsets of LState.currentFrame, LState.mainLoop and LState.reg;
+// countedLoopOK says whether the layout check passed.
+var offCurrentFrame, offMainLoop, offReg, countedLoopOK = checkLayout()
 
-func checkLayout() (cur, loop uintptr, ok bool) {
+func checkLayout() (cur, loop, reg uintptr, ok bool) {
 	st := reflect.TypeFor[lua.LState]()
 	cf, ok1 := st.FieldByName("currentFrame")
 	ml, ok2 := st.FieldByName("mainLoop")
-	if !ok1 || !ok2 || cf.Type.Kind() != reflect.Pointer || ml.Type.Kind() != reflect.Func {
-		return 0, 0, false
+	rg, ok3 := st.FieldByName("reg")
+	if !ok1 || !ok2 || !ok3 || cf.Type.Kind() != reflect.Pointer || ml.Type.Kind() != reflect.Func {
+		return 0, 0, 0, false
 	}
 	if !sameLayout(cf.Type.Elem(), reflect.TypeFor[frame](), map[reflect.Type]reflect.Type{reflect.TypeFor[*frame](): cf.Type}) {
-		return 0, 0, false
+		return 0, 0, 0, false
+	}
+	if !registryLayout(rg.Type) {
+		return 0, 0, 0, false
 	}
 	mt := ml.Type
 	if mt.NumIn() != 2 || mt.NumOut() != 0 || mt.In(0) != reflect.TypeFor[*lua.LState]() || mt.In(1) != cf.Type {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	for _, f := range jumpTable {
 		if f == nil {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 	}
-	return cf.Offset, ml.Offset, true
+	return cf.Offset, ml.Offset, rg.Offset, true
+}
+
+// registryLayout reports whether t is a pointer to a struct that starts
+// as registry does.
+func registryLayout(t reflect.Type) bool {
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Elem().NumField() < 2 {
+		return false
+	}
+	want := reflect.TypeFor[registry]()
+	for i := range 2 {
+		g, w := t.Elem().Field(i), want.Field(i)
+		if g.Name != w.Name || g.Type != w.Type || g.Offset != w.Offset {
+			return false
+		}
+	}
+	return true
+}
+
+// regs is L's register file.
+func regs(L *lua.LState) *registry {
+	return *(**registry)(unsafe.Add(unsafe.Pointer(L), offReg))
+}
+
+// current is L's running call frame.
+func current(L *lua.LState) *frame {
+	return *(**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 }
 
 // install makes L count its instructions against b: b becomes L's
@@ -94,20 +133,23 @@ func (b *budget) install(L *lua.LState) {
 	if !countedLoopOK {
 		return
 	}
+	ops := b.dispatch()
 	slot := (*loopFunc)(unsafe.Add(unsafe.Pointer(L), offMainLoop))
 	plain := *slot // mainLoopWithContext, for calls of Go functions
-	*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain) }
+	*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
 }
 
 // countedLoop runs Lua code from the current frame until baseframe
 // returns, as gopher-lua's mainLoopWithContext does, counting one
-// instruction before each.
+// instruction before each. Instructions go through the budget's own
+// dispatch table (opcost.go): gopher-lua's entries, except for the opcodes
+// whose Go work grows with their operands, which charge that work first.
 //
 // gopher-lua enters the main loop only from LState.callR, right after
 // pushing the called function's frame, so currentFrame is that frame. A Go
 // function is left to the plain loop, which calls it without running any
 // instruction.
-func (b *budget) countedLoop(L *lua.LState, baseframe *frame, plain loopFunc) {
+func (b *budget) countedLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *opTable) {
 	cur := (**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 	if cf := *cur; cf == nil || cf.Fn.IsG {
 		plain(L, baseframe)
@@ -122,7 +164,7 @@ func (b *budget) countedLoop(L *lua.LState, baseframe *frame, plain loopFunc) {
 			L.RaiseError("%s", b.Err().Error())
 			return
 		}
-		if jumpTable[inst>>26](L, inst, baseframe) == 1 {
+		if ops[inst>>26](L, inst, baseframe) == 1 {
 			return
 		}
 	}

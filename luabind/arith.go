@@ -1,0 +1,161 @@
+package luabind
+
+import (
+	"math"
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Arithmetic the same on every machine, and string operands charged.
+//
+// gopher-lua computes `a ^ b` with math.Pow, whose kernels differ between
+// amd64, arm64 and GOAMD64 levels, and `a % b` with math.Mod, whose loop
+// runs once per binary order of magnitude between the operands (about 2,000
+// times for 1e308 % 5e-324, in one instruction). Here `%` is Lua 5.1's own
+// definition, a - floor(a/b)*b, in constant time, with the product wrapped
+// in an explicit float64 conversion: the Go spec forbids fusing an
+// explicitly converted product into a fused multiply-add, which arm64 and
+// GOAMD64=v3 builds would otherwise be free to do. `^` goes through pow.
+//
+// An operand that is a string is converted as Lua 5.1's tonumber reads it
+// (parseNumber in numbers.go), after charging its length at the numeral
+// rate (cost.go). Anything else
+// that is not a number (a metamethod, or an error) is left to gopher-lua.
+
+// pow is the power function of the VM and of the constant folder in
+// compile.go. It is math.Pow until the fusion-free luabind/detmath lands:
+// then set it to detmath.Pow here, and nowhere else.
+var pow = math.Pow
+
+// luaMod is Lua 5.1's a % b: a - floor(a/b)*b.
+func luaMod(a, b float64) float64 {
+	return a - float64(math.Floor(a/b)*b)
+}
+
+// arith is the result of one of the six binary arithmetic opcodes.
+func arith(op int, x, y float64) float64 {
+	switch op {
+	case lua.OP_ADD:
+		return x + y
+	case lua.OP_SUB:
+		return x - y
+	case lua.OP_MUL:
+		return x * y
+	case lua.OP_DIV:
+		return x / y
+	case lua.OP_MOD:
+		return luaMod(x, y)
+	default:
+		return pow(x, y)
+	}
+}
+
+// arithOp computes ADD, SUB, MUL, DIV, MOD and POW.
+func (b *budget) arithOp(op int, orig instFunc, nums *numAlloc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		RA := cf.LocalBase + argA(inst)
+		lhs, rhs := rk(cf, r, argB(inst)), rk(cf, r, argC(inst))
+		x, ok1 := lhs.(lua.LNumber)
+		y, ok2 := rhs.(lua.LNumber)
+		if !ok1 || !ok2 {
+			x, ok1 = b.coerce(L, lhs)
+			y, ok2 = b.coerce(L, rhs)
+			if !ok1 || !ok2 {
+				return orig(L, inst, baseframe) // metamethods, or gopher-lua's error
+			}
+		}
+		if RA >= len(r.array) {
+			return orig(L, inst, baseframe) // the register file must grow: gopher-lua's job
+		}
+		r.array[RA] = nums.box(arith(op, float64(x), float64(y)))
+		if RA >= r.top {
+			r.top = RA + 1
+		}
+		return 0
+	}
+}
+
+// unaryMinusOp negates a string operand of UNM as Lua 5.1 reads it, after
+// charging its length; numbers and metamethods are gopher-lua's.
+func (b *budget) unaryMinusOp(orig instFunc, nums *numAlloc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		s, ok := rk(cf, r, argB(inst)).(lua.LString)
+		RA := cf.LocalBase + argA(inst)
+		if !ok || RA >= len(r.array) {
+			return orig(L, inst, baseframe)
+		}
+		x, ok := b.coerce(L, s)
+		if !ok {
+			return orig(L, inst, baseframe) // gopher-lua's error
+		}
+		r.array[RA] = nums.box(-float64(x))
+		if RA >= r.top {
+			r.top = RA + 1
+		}
+		return 0
+	}
+}
+
+// coerce is v as an arithmetic operand: a number, or a string that reads
+// as one, charged by its length (twice: gopher-lua reads it again when it
+// is not a number after all).
+//
+//go:noinline
+func (b *budget) coerce(L *lua.LState, v lua.LValue) (lua.LNumber, bool) {
+	switch v := v.(type) {
+	case lua.LNumber:
+		return v, true
+	case lua.LString:
+		b.take(L, 2*int64(len(v))/numeralBytesPerInstruction)
+		f, ok := parseNumber(string(v))
+		return lua.LNumber(f), ok
+	}
+	return 0, false
+}
+
+// numAlloc boxes numbers into LValues the way gopher-lua's own allocator
+// does, so that arithmetic here costs no more than gopher-lua's: the small
+// whole numbers are boxed once, and the others are written into blocks of
+// float64s that the interface values point into, one allocation a block
+// instead of one a result. A block is freed once no value points into it.
+type numAlloc struct {
+	block []float64
+}
+
+// eface is the two words of an interface value.
+type eface struct {
+	tab, data unsafe.Pointer
+}
+
+// numberTab is the type word of an LNumber held in an LValue.
+var numberTab = func() unsafe.Pointer {
+	var v lua.LValue = lua.LNumber(0.5)
+	return (*eface)(unsafe.Pointer(&v)).tab
+}()
+
+// smallNumbers are 0..127, boxed once, as gopher-lua does. (gopher-lua
+// also hands out its boxed 0 for -0; here -0 stays -0, as in Lua 5.1, so
+// that a folded constant and the same operation at run time agree.)
+var smallNumbers = func() (s [128]lua.LValue) {
+	for i := range s {
+		s[i] = lua.LNumber(i)
+	}
+	return
+}()
+
+func (a *numAlloc) box(v float64) lua.LValue {
+	if v >= 0 && v < 128 && v == math.Trunc(v) && !math.Signbit(v) {
+		return smallNumbers[int(v)]
+	}
+	if len(a.block) == cap(a.block) {
+		a.block = make([]float64, 0, 256)
+	}
+	a.block = append(a.block, v)
+	var out lua.LValue
+	e := (*eface)(unsafe.Pointer(&out))
+	e.tab, e.data = numberTab, unsafe.Pointer(&a.block[len(a.block)-1])
+	return out
+}
