@@ -21,8 +21,9 @@ var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); retu
 // swallow the stop for long.
 //
 // The count is kept in chunks of at most probeEvery instructions so that the
-// hot path is one decrement and one comparison; between chunks the team
-// checks the process heap (see memory.go).
+// hot path is one decrement and one comparison. Nothing here looks at the
+// process heap: a team's memory is judged by its own census only (see
+// memory.go).
 //
 // A budget belongs to one team's Lua state and is used by one goroutine.
 type budget struct {
@@ -70,14 +71,16 @@ func (b *budget) Done() <-chan struct{} {
 	return b.slow()
 }
 
-// slow runs once per chunk: it refills the chunk and probes the process
-// heap, or declares the budget spent.
+// slow runs once per chunk: it refills the chunk, or declares the budget
+// spent. A call that tripped the memory bound (memTripped) is stopped too,
+// so that no pcall can swallow that stop for long either.
 func (b *budget) slow() <-chan struct{} {
+	if b.team != nil && b.team.memTripped {
+		b.n = -1
+		return closedChan
+	}
 	if b.rest > 0 {
 		b.refill()
-		if b.team != nil && b.team.memoryBackstop() {
-			return closedChan
-		}
 		return nil
 	}
 	b.n = -1

@@ -18,13 +18,13 @@ func (tm *Team) chargeBytes(L *lua.LState, n int64) {
 	tm.chargeMemory(L, n)
 }
 
-// chargeMemory counts n bytes of new data towards the next census and stops
-// the call when they take the team past what its bound leaves.
+// chargeMemory counts n bytes of new data towards the next census; when the
+// charges pass the headroom, a census right there decides whether the call
+// may go on (memory.go).
 func (tm *Team) chargeMemory(L *lua.LState, n int64) {
 	tm.charged += n
 	if tm.charged > tm.headroom {
-		tm.memTripped = true
-		L.RaiseError("%s", errMemory.Error())
+		tm.overHeadroom(L)
 	}
 }
 

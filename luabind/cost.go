@@ -32,4 +32,7 @@ func (tm *Team) chargeValues(L *lua.LState, n int64) {
 	}
 	tm.charge(L, n/valuesPerInstruction)
 	tm.charged += n * bytesPerValue
+	if tm.charged > tm.headroom {
+		tm.overHeadroom(L)
+	}
 }

@@ -27,6 +27,13 @@ func (b *budget) indexOp(op int, orig instFunc) instFunc {
 		} else {
 			obj, key = r.array[cf.LocalBase+argB(inst)], rk(cf, r, argC(inst))
 		}
+		if op == lua.OP_SETTABLE && b.team != nil {
+			if t, ok := obj.(*lua.LTable); ok {
+				if _, ok := key.(lua.LNumber); ok {
+					b.team.chargeGap(L, t, key) // see gap.go
+				}
+			}
+		}
 		// The common case: a table of its own, no metatable.
 		if t, ok := obj.(*lua.LTable); ok && t.Metatable == lua.LNil {
 			if s, ok := key.(lua.LString); ok && len(s) >= bytesPerInstruction/2 {

@@ -3,8 +3,6 @@ package luabind
 import (
 	"errors"
 	"reflect"
-	"runtime/metrics"
-	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -13,33 +11,41 @@ import (
 var errMemory = errors.New("memory limit exceeded")
 
 // Memory accounting. gopher-lua has no allocator hook, so a team's memory is
-// bounded by three deterministic means and one backstop:
+// bounded by deterministic means only: nothing here looks at the process
+// heap, because that would charge a team for what another team did (the
+// old process-wide backstop reset whichever team happened to be running
+// when somebody else had bloated the heap).
 //
-//   - Every builtin that creates string data charges its bytes (chargeBytes).
+//   - Every path that allocates in proportion to its operands charges the
+//     bytes to tm.charged before allocating (chargeBytes, chargeValues).
 //   - Every VM instruction is assumed to allocate up to bytesPerInstr bytes
-//     (tables, closures, table slots), charged when a call returns.
-//   - When the charges since the last census reach half the headroom left,
-//     a census walks everything the team's Lua state can reach and measures
-//     it. Over the bound, the team's Lua state is rebuilt from scratch: a
-//     counted error, a team with amnesia, and nobody else affected.
-//   - A write far past the end of a Lua array fills the gap in one
-//     instruction (bounded by lua.MaxArrayIndex). As a backstop against
-//     that, every probeEvery instructions the process heap is read; when it
-//     is above backstopBytes the team takes a census right there and stops
-//     the call if it is over its bound. This path is only reachable by a
-//     script already trying to exhaust memory.
+//     (a table, a closure, a slot), charged when the call returns.
+//   - A census (census.go) walks everything the team's Lua state and the
+//     Go side holding Lua values can reach, and measures it. It runs
+//     between calls once the charges since the last census passed half the
+//     headroom, and in the middle of a call as soon as they pass the whole
+//     headroom. Over the bound, the call fails with errMemory and the
+//     team's Lua state is rebuilt: a counted error, a team with amnesia,
+//     nobody else affected.
+//
+// Between two censuses a team can grow by at most the headroom, which is
+// what the last census left below the bound but never less than
+// limit/minHeadroomDiv: the team's real footprint stays within
+// (1 + 1/minHeadroomDiv) × the bound, and a census (whose cost grows with
+// what the team holds) runs only after the team allocated at least
+// limit/(2·minHeadroomDiv). Its work is charged to the team's budget like
+// any other work: one instruction per keysPerInstruction slots visited.
 const (
-	bytesPerInstr = 32
-	probeEvery    = 2048
+	bytesPerInstr  = 32
+	minHeadroomDiv = 8
+	probeEvery     = 2048
 	// maxArrayIndex bounds the Go work of one instruction on a table: a
 	// write far past the end of the array part fills the gap with nils (at
-	// most 16 KiB here) and `#` walks back over trailing nils (at most 1023
-	// steps). Larger integer keys live in the hash part; see tables.go.
+	// most 16 KiB here, charged by chargeGap) and `#` walks back over
+	// trailing nils (at most 1023 steps). Larger integer keys live in the
+	// hash part; see tables.go.
 	maxArrayIndex = 1 << 10
 )
-
-// backstopBytes is the process heap size above which teams check themselves.
-var backstopBytes int64 = 1 << 30
 
 func init() {
 	// A package-level setting of gopher-lua: writes to t[k] with k at or above
@@ -47,207 +53,57 @@ func init() {
 	lua.MaxArrayIndex = maxArrayIndex
 }
 
-const heapMetric = "/memory/classes/heap/objects:bytes"
-
-// processHeap reads the bytes of live and not yet swept heap objects of the
-// whole process. s is the caller's sample buffer, so reading allocates nothing.
-func processHeap(s []metrics.Sample) int64 {
-	s[0].Name = heapMetric
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(s[0].Value.Uint64())
-}
-
-// memoryBackstop runs inside a call, from the budget's Done. It reports
-// whether the call must stop.
-func (tm *Team) memoryBackstop() bool {
-	if tm.memTripped {
-		return true
-	}
-	if processHeap(tm.heapSample[:]) < backstopBytes {
-		return false
-	}
-	if tm.census() > int64(tm.limits.MemoryBytes) {
-		tm.memTripped = true
-		return true
-	}
-	return false
-}
-
 // beforeCall takes a census when the charges since the last one may have
 // used half the headroom; it reports whether the team is over its bound.
+// The census's work becomes a debt the next call pays first.
 func (tm *Team) beforeCall() (over bool) {
 	if tm.charged <= tm.headroom/2 {
 		return false
 	}
-	live := tm.census()
-	if live > int64(tm.limits.MemoryBytes) {
-		return true
+	live, visits := tm.census()
+	tm.censusDebt += visits / keysPerInstruction
+	return !tm.settleCensus(live)
+}
+
+// settleCensus records a census: it reports whether live is within the bound and,
+// when it is, starts a new accounting period.
+func (tm *Team) settleCensus(live int64) bool {
+	limit := int64(tm.limits.MemoryBytes)
+	if live > limit {
+		return false
 	}
 	tm.charged = 0
-	tm.headroom = int64(tm.limits.MemoryBytes) - live
+	tm.headroom = max(limit-live, limit/minHeadroomDiv)
 	tm.lastLive = live
-	return false
+	return true
 }
 
-// census measures what the team's Lua state can reach, roughly in bytes.
-func (tm *Team) census() int64 {
-	c := &tm.walk
-	c.reset()
-	c.value(tm.L.G.Global)
-	c.value(tm.L.G.Registry)
-	c.value(tm.base)
-	for _, cl := range tm.classes {
-		if cl.env != nil {
-			c.value(cl.env)
-		}
-		// The table a script returned is reachable from no global, but
-		// its functions keep the file's locals (upvalues) alive.
-		if cl.table != nil {
-			c.value(cl.table)
-		}
+// overHeadroom runs in the middle of a call whose charges passed the
+// headroom (the callers test tm.charged > tm.headroom, so that the common
+// case costs one comparison). It takes a census right there, charged to the
+// call before the walk at the rate of the last census and after it for any
+// difference; it raises errMemory when the team is over its bound and
+// otherwise lets the call go on.
+func (tm *Team) overHeadroom(L *lua.LState) {
+	if tm.memTripped {
+		L.RaiseError("%s", errMemory.Error())
 	}
-	for _, s := range tm.selves {
-		if s != nil {
-			c.value(s)
-		}
-	}
-	for _, p := range tm.pending {
-		c.value(p)
-	}
-	for _, t := range tm.kept {
-		c.value(t)
-	}
-	if mt, ok := tm.L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
-		c.value(mt)
-	}
-	return c.bytes
-}
-
-// censusWalk is kept by the team between censuses so that its maps and
-// stack are reused rather than rebuilt.
-type censusWalk struct {
-	tables map[*lua.LTable]struct{}
-	funcs  map[*lua.LFunction]struct{}
-	users  map[*lua.LUserData]struct{}
-	bytes  int64
-	stack  []lua.LValue
-}
-
-func (c *censusWalk) reset() {
-	if c.tables == nil {
-		c.tables = map[*lua.LTable]struct{}{}
-		c.funcs = map[*lua.LFunction]struct{}{}
-		c.users = map[*lua.LUserData]struct{}{}
-	}
-	clear(c.tables)
-	clear(c.funcs)
-	clear(c.users)
-	c.bytes = 0
-}
-
-func (c *censusWalk) value(v lua.LValue) {
-	c.stack = append(c.stack[:0], v)
-	for len(c.stack) > 0 {
-		v := c.stack[len(c.stack)-1]
-		c.stack = c.stack[:len(c.stack)-1]
-		c.visit(v)
+	tm.charge(L, tm.lastVisits/keysPerInstruction)
+	live, visits := tm.census()
+	tm.charge(L, (visits-tm.lastVisits)/keysPerInstruction)
+	if !tm.settleCensus(live) {
+		tm.memTripped = true
+		tm.budget.n = 0 // the next instruction stops the call (budget.slow)
+		L.RaiseError("%s", errMemory.Error())
 	}
 }
 
-func (c *censusWalk) push(v lua.LValue) {
-	switch s := v.(type) {
-	case lua.LString:
-		c.bytes += int64(len(s)) + 16
-	case *lua.LTable, *lua.LFunction, *lua.LUserData:
-		c.stack = append(c.stack, v)
-	}
-}
-
-func (c *censusWalk) visit(v lua.LValue) {
-	switch v := v.(type) {
-	case *lua.LTable:
-		if _, ok := c.tables[v]; ok {
-			return
-		}
-		c.tables[v] = struct{}{}
-		c.push(v.Metatable)
-		c.table(v)
-	case *lua.LFunction:
-		if _, ok := c.funcs[v]; ok {
-			return
-		}
-		c.funcs[v] = struct{}{}
-		c.bytes += 64 + 16*int64(len(v.Upvalues))
-		if v.Env != nil {
-			c.push(v.Env)
-		}
-		for _, uv := range v.Upvalues {
-			if uv != nil {
-				c.push(uv.Value())
-			}
-		}
-	case *lua.LUserData:
-		if _, ok := c.users[v]; ok {
-			return
-		}
-		c.users[v] = struct{}{}
-		c.bytes += 64
-		c.push(v.Metatable)
-	}
-}
-
-// table counts a table's own storage and its entries, and pushes its keys
-// and values. Storage is estimated as 96 bytes, 16 per array slot and 64
-// per key slot (key slot + index map entry + value map entry), by capacity:
-// that includes the nil slots of a gap-filled array and the keys of deleted
-// entries, which gopher-lua never forgets. Each entry adds 16 bytes.
-//
-// gopher-lua keeps all of this unexported, so the table is read through
-// lTable, a mirror of its layout checked at init. Its array and key slices
-// are walked directly, the same entries in the same order as LTable.Next
-// gives them, at one map lookup per key where Next takes two (Next was most
-// of the census). Should the layout differ (a gopher-lua upgrade), the
-// census counts entries only, through Next.
-func (c *censusWalk) table(t *lua.LTable) {
-	c.bytes += 96
-	if !tableLayoutOK {
-		c.entriesNext(t)
-		return
-	}
-	m := (*lTable)(unsafe.Pointer(t))
-	c.bytes += 16*int64(cap(m.array)) + 64*int64(cap(m.keys))
-	if !censusSlices {
-		c.entriesNext(t)
-		return
-	}
-	for _, val := range m.array {
-		if val != lua.LNil {
-			c.bytes += 16
-			c.push(val)
-		}
-	}
-	for _, k := range m.keys {
-		if val := t.RawGetH(k); val != lua.LNil {
-			c.bytes += 16
-			c.push(k)
-			c.push(val)
-		}
-	}
-}
-
-// censusSlices is off only in the test that checks that walking the slices
-// counts what Next does.
-var censusSlices = true
-
-// entriesNext counts a table's entries in Next order.
-func (c *censusWalk) entriesNext(t *lua.LTable) {
-	for k, val := t.Next(lua.LNil); k != lua.LNil; k, val = t.Next(k) {
-		c.bytes += 16
-		c.push(k)
-		c.push(val)
+// payCensus charges a fresh call's budget with the census debt; a debt larger
+// than the budget makes the call time out at its first instruction.
+func (tm *Team) payCensus() {
+	if tm.censusDebt > 0 {
+		tm.budget.charge(tm.censusDebt)
+		tm.censusDebt = 0
 	}
 }
 
@@ -278,4 +134,24 @@ func sameLayout(theirs, ours reflect.Type, alias map[reflect.Type]reflect.Type) 
 		}
 	}
 	return true
+}
+
+// The value stack. gopher-lua keeps every register of every active frame
+// in LState.reg; a value a script holds only in a local mid-call lives
+// there and nowhere else, so the census reads it, through the mirror the
+// counted loop uses (vmloop.go: regs, its layout checked at init). When
+// that check failed (a gopher-lua upgrade) the census falls back to the
+// current frame's values (L.Get), which misses the callers' registers, and
+// TestCensusRoots fails so that nobody ships the weaker census unnoticed.
+
+// registers returns the whole register array of L, up to its length:
+// slots above the top may still hold values the Go garbage collector sees.
+func registers(L *lua.LState) []lua.LValue {
+	if !countedLoopOK {
+		return nil
+	}
+	if r := regs(L); r != nil {
+		return r.array
+	}
+	return nil
 }

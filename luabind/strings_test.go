@@ -270,11 +270,12 @@ func TestStringIteratorAndCacheMemory(t *testing.T) {
 	}`
 	lim := DefaultLimits()
 	tm, tbl := stringTeam(t, src, lim)
-	before := tm.census()
+	before, _ := tm.census()
 	if f, msg, _ := callField(tm, tbl, "hoard", lim.Instructions); f != engine.NoFault {
 		t.Fatalf("hoard: %s", msg)
 	}
-	if grown := tm.census() - before; grown < 8<<20 {
+	if after, _ := tm.census(); after-before < 8<<20 {
+		grown := after - before
 		t.Errorf("8 iterators over 1 MiB subjects: the census grew by %d bytes", grown)
 	}
 	if f, msg, _ := callField(tm, tbl, "flood", 1<<30); f != engine.NoFault {

@@ -2,7 +2,6 @@ package luabind
 
 import (
 	"fmt"
-	"runtime/metrics"
 	"strings"
 	"unsafe"
 
@@ -72,14 +71,20 @@ type Team struct {
 	cur    *engine.Ready      // the square being asked, during run
 	plans  map[int]lua.LValue // the team's plans for this round, by cell
 
-	// memory accounting, see memory.go
+	// memory accounting, see memory.go and census.go
 	charged    int64
 	headroom   int64
 	lastLive   int64
+	lastVisits int64 // slots the last census visited
+	censusDebt int64 // instructions the next call owes for a census
 	memTripped bool
 	resets     int
-	heapSample [1]metrics.Sample
 	walk       censusWalk
+	// roots are Lua values the Go side holds for the team beyond those
+	// listed in census (a rules VM's game table, calls and constants);
+	// goBytes is Go-side data grown for the team outside its Lua state.
+	roots   []lua.LValue
+	goBytes int64
 
 	lastProblemRound int
 	log              []string
@@ -124,6 +129,9 @@ func (tm *Team) boot() {
 	tm.L = L
 	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
+	if f, ok := tm.base.RawGetString("rawset").(*lua.LFunction); ok {
+		tm.base.RawSetString("rawset", tm.rawsetGap(f))
+	}
 	tm.concat = L.NewFunction(tm.luaConcat)
 	tm.length = L.NewFunction(tm.luaLen)
 	tm.classes = make([]classState, len(tm.cat.loaded))
@@ -152,6 +160,9 @@ func (tm *Team) boot() {
 	tm.charged = 0
 	tm.headroom = int64(tm.limits.MemoryBytes)
 	tm.lastLive = 0
+	tm.lastVisits = 0
+	tm.censusDebt = 0
+	tm.roots = nil // they belonged to the old state
 	tm.memTripped = false
 }
 
@@ -358,6 +369,7 @@ func (tm *Team) call(nargs, nret int) (engine.Fault, string) {
 func (tm *Team) callWithin(nargs, nret, limit int) (engine.Fault, string, int) {
 	tm.budget.reset(limit)
 	tm.memTripped = false
+	tm.payCensus()
 	err := tm.L.PCall(nargs, nret, nil)
 	used := int64(limit) - tm.budget.remaining()
 	tm.charged += used * bytesPerInstr

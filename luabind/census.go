@@ -1,0 +1,311 @@
+package luabind
+
+import (
+	"slices"
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The census: what a team really holds, roughly in bytes.
+//
+// It starts from every root through which the team's data stays alive:
+// the Lua state's own (globals, registry, the register array of every
+// active frame, the string metatable) and every Lua value the Go side keeps
+// for the team (class environments, returned tables and the cached run and
+// eliminated functions, selves, pending child data, the reused view table,
+// plans, kept constant tables, a rules VM's extra roots), plus Go-side data
+// the team made grow (the pattern cache, printed lines, a rules VM's plain
+// copies). It follows tables (keys, values, metatables), functions (their
+// environment and upvalues, Go closures included) and userdata, counting
+// each object once.
+//
+// Strings are counted by the bytes they occupy, once: a string of at least
+// shareMin bytes is recorded as the byte range it points at, and the ranges
+// are merged at the end, so seventy references to one string, or a string
+// and its substrings that share its bytes, count the bytes once. (The
+// string library copies a substring that would pin a much larger parent,
+// so what a substring keeps alive stays within a small factor of what it
+// spans.) Whether two strings share bytes depends only on the operations
+// that made them, never on where they live, so the total is deterministic.
+// Shorter strings are counted per reference: deduplicating them would cost
+// more than it saves.
+//
+// The census also counts its visits (objects and slots walked), which is
+// what it is charged: see memory.go.
+
+// shareMin is the length from which strings are counted once by range.
+const shareMin = 64
+
+// stateBytes stands for a Lua state's fixed overhead (call frames,
+// registry, base tables), counted once per census.
+const stateBytes = 16 << 10
+
+// census measures the team: bytes held and slots visited.
+func (tm *Team) census() (live, visits int64) {
+	c := &tm.walk
+	c.reset()
+	L := tm.L
+	c.bytes += stateBytes
+	c.value(L.G.Global)
+	c.value(L.G.Registry)
+	if L.Env != nil {
+		c.value(L.Env)
+	}
+	if regs := registers(L); regs != nil {
+		c.bytes += 16 * int64(cap(regs))
+		c.visits += int64(len(regs))
+		c.values(regs)
+	} else {
+		for i := 1; i <= L.GetTop(); i++ {
+			c.value(L.Get(i))
+		}
+	}
+	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
+		c.value(mt)
+	}
+	c.value(tm.base)
+	c.value(tm.view)
+	c.value(tm.concat)
+	c.value(tm.length)
+	if tm.statsTable != nil {
+		c.value(tm.statsTable)
+	}
+	for _, cl := range tm.classes {
+		for _, v := range [...]*lua.LTable{cl.env, cl.table} {
+			if v != nil {
+				c.value(v)
+			}
+		}
+		for _, f := range [...]*lua.LFunction{cl.run, cl.eliminated} {
+			if f != nil {
+				c.value(f)
+			}
+		}
+	}
+	c.bytes += 8 * int64(cap(tm.selves))
+	for _, s := range tm.selves {
+		if s != nil {
+			c.value(s)
+		}
+	}
+	// Maps are walked in Go's random order, which changes nothing: each
+	// object is counted once whatever the order, and the sum is the same.
+	for _, p := range tm.pending {
+		c.value(p)
+	}
+	for _, v := range tm.plans {
+		c.bytes += 48
+		c.value(v)
+	}
+	// A kept constant's plain original belongs to the rules, which count
+	// it; the team holds the Lua copy.
+	for _, t := range tm.kept {
+		c.bytes += 32
+		c.value(t)
+	}
+	// The compiled-pattern cache keeps its own count of the bytes it holds
+	// (strpattern.go), bounded there.
+	c.bytes += int64(tm.patterns.bytes) + 64*int64(len(tm.patterns.m))
+	c.visits += int64(len(tm.patterns.m))
+	for _, line := range tm.log {
+		c.bytes += 16 + int64(len(line))
+	}
+	for _, v := range tm.roots {
+		c.value(v)
+	}
+	c.bytes += tm.goBytes
+	c.visits += int64(len(tm.log)) + int64(len(tm.plans)) + int64(len(tm.selves))
+	live = c.total()
+	tm.lastVisits = c.visits
+	return live, c.visits
+}
+
+// censusWalk is kept by the team between censuses so that its maps and
+// slices are reused rather than rebuilt.
+type censusWalk struct {
+	tables map[*lua.LTable]struct{}
+	funcs  map[*lua.LFunction]struct{}
+	users  map[*lua.LUserData]struct{}
+	bytes  int64
+	visits int64
+	stack  []lua.LValue
+	spans  []span // long strings, merged at the end
+}
+
+// span is the byte range of a long string's data.
+type span struct{ start, end uintptr }
+
+func (c *censusWalk) reset() {
+	if c.tables == nil {
+		c.tables = map[*lua.LTable]struct{}{}
+		c.funcs = map[*lua.LFunction]struct{}{}
+		c.users = map[*lua.LUserData]struct{}{}
+	}
+	clear(c.tables)
+	clear(c.funcs)
+	clear(c.users)
+	c.bytes, c.visits = 0, 0
+	c.spans = c.spans[:0]
+}
+
+// total adds the merged string ranges to the bytes counted.
+func (c *censusWalk) total() int64 {
+	s := c.spans
+	if len(s) == 0 {
+		return c.bytes
+	}
+	slices.SortFunc(s, func(a, b span) int {
+		switch {
+		case a.start < b.start:
+			return -1
+		case a.start > b.start:
+			return 1
+		}
+		return 0
+	})
+	c.visits += int64(len(s))
+	n := c.bytes
+	cur := s[0]
+	for _, x := range s[1:] {
+		if x.start < cur.end {
+			cur.end = max(cur.end, x.end)
+			continue
+		}
+		n += int64(cur.end - cur.start)
+		cur = x
+	}
+	return n + int64(cur.end-cur.start)
+}
+
+func (c *censusWalk) value(v lua.LValue) {
+	c.stack = append(c.stack[:0], v)
+	c.drain()
+}
+
+// values walks a slice of roots.
+func (c *censusWalk) values(vs []lua.LValue) {
+	c.stack = c.stack[:0]
+	for _, v := range vs {
+		c.push(v)
+	}
+	c.drain()
+}
+
+func (c *censusWalk) drain() {
+	for len(c.stack) > 0 {
+		v := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		c.visit(v)
+	}
+}
+
+func (c *censusWalk) push(v lua.LValue) {
+	switch s := v.(type) {
+	case lua.LString:
+		c.str(string(s))
+	case *lua.LTable, *lua.LFunction, *lua.LUserData:
+		c.stack = append(c.stack, v)
+	}
+}
+
+// str counts one reference to a string.
+func (c *censusWalk) str(s string) {
+	if len(s) < shareMin {
+		c.bytes += int64(len(s)) + 16
+		return
+	}
+	c.bytes += 16
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	c.spans = append(c.spans, span{p, p + uintptr(len(s))})
+}
+
+func (c *censusWalk) visit(v lua.LValue) {
+	c.visits++
+	switch v := v.(type) {
+	case *lua.LTable:
+		if _, ok := c.tables[v]; ok {
+			return
+		}
+		c.tables[v] = struct{}{}
+		c.push(v.Metatable)
+		c.table(v)
+	case *lua.LFunction:
+		if _, ok := c.funcs[v]; ok {
+			return
+		}
+		c.funcs[v] = struct{}{}
+		c.bytes += 64 + 16*int64(len(v.Upvalues))
+		if v.Env != nil {
+			c.push(v.Env)
+		}
+		// A Go closure made with NewClosure keeps its Lua data in
+		// Upvalues too, so iterators built that way are seen.
+		for _, uv := range v.Upvalues {
+			if uv != nil {
+				c.push(uv.Value())
+			}
+		}
+	case *lua.LUserData:
+		if _, ok := c.users[v]; ok {
+			return
+		}
+		c.users[v] = struct{}{}
+		c.bytes += 64
+		c.push(v.Env)
+		c.push(v.Metatable)
+	}
+}
+
+// table counts a table's own storage and its entries, and pushes its keys
+// and values. Storage is estimated as 96 bytes, 16 per array slot and 64
+// per key slot (key slot + index map entry + value map entry), by capacity:
+// that includes the nil slots of a gap-filled array and the keys of deleted
+// entries, which gopher-lua never forgets. Each entry adds 16 bytes.
+//
+// gopher-lua keeps all of this unexported, so the table is read through
+// lTable, a mirror of its layout checked at init. Its array and key slices
+// are walked directly, the same entries in the same order as LTable.Next
+// gives them, at one map lookup per key where Next takes two (Next was most
+// of the census). Should the layout differ (a gopher-lua upgrade), the
+// census counts entries only, through Next.
+func (c *censusWalk) table(t *lua.LTable) {
+	c.bytes += 96
+	if !tableLayoutOK {
+		c.entriesNext(t)
+		return
+	}
+	m := (*lTable)(unsafe.Pointer(t))
+	c.bytes += 16*int64(cap(m.array)) + 64*int64(cap(m.keys))
+	c.visits += int64(len(m.array)) + int64(len(m.keys))
+	if !censusSlices {
+		c.entriesNext(t)
+		return
+	}
+	for _, val := range m.array {
+		if val != lua.LNil {
+			c.bytes += 16
+			c.push(val)
+		}
+	}
+	for _, k := range m.keys {
+		if val := t.RawGetH(k); val != lua.LNil {
+			c.bytes += 16
+			c.push(k)
+			c.push(val)
+		}
+	}
+}
+
+// censusSlices is off only in the test that checks that walking the slices
+// counts what Next does.
+var censusSlices = true
+
+// entriesNext counts a table's entries in Next order.
+func (c *censusWalk) entriesNext(t *lua.LTable) {
+	for k, val := t.Next(lua.LNil); k != lua.LNil; k, val = t.Next(k) {
+		c.bytes += 16
+		c.push(k)
+		c.push(val)
+	}
+}
