@@ -61,8 +61,11 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 	if tm.kept == nil {
 		tm.kept = map[*plainTable]*lua.LTable{}
 	}
-	view := fromPlainKept(L, c.View, tm.kept)
-	tm.charged += int64(plainSize(c.View)) * 40
+	// The view is charged to the team's memory by the entries built in its
+	// state: a constant table already kept there costs nothing again.
+	var built int64
+	view := fromPlainKept(L, c.View, tm.kept, &built)
+	tm.charged += built * 40
 	L.Push(cs.run)
 	L.Push(view)
 	L.Push(tm.self(engine.SquareID(c.Unit)))
@@ -73,8 +76,18 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 	fault, msg, used := tm.callWithin(2, 1, limit)
 	var answer any
 	if fault == engine.NoFault {
+		// Copying the answer is the team's work: each entry copied (a
+		// shared sub-table once per place it appears, as the rules will
+		// build it) is paid from what is left of the call's budget, and an
+		// answer bigger than that is refused before it is copied further.
+		cp := newPlainCopier()
+		left := tm.budget.remaining()
+		cp.limit = int(min(int64(maxPlainEntries), left*valuesPerInstruction))
 		var err error
-		if answer, err = toPlain(L.Get(-1)); err != nil {
+		answer, err = cp.plain(L.Get(-1))
+		paid := int64(cp.entries) / valuesPerInstruction
+		used += int(min(paid, left))
+		if err != nil {
 			fault, msg = engine.FaultError, tm.where(cs, "the answer is "+err.Error())
 		}
 	}

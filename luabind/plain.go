@@ -43,14 +43,20 @@ var errNotPlain = errors.New("not plain data")
 // table met again (the same canvas in four teams' views) is copied once:
 // done keeps the copies made, which stay valid as long as the Lua tables
 // are not changed, so one copier serves one batch of values read together.
+//
+// limit bounds the entries of one value (maxPlainEntries unless the caller
+// has less budget to pay for them). A table met again counts all its
+// entries again: the other side builds it again (fromPlain makes a tree of
+// a shared table), so that is what it costs.
 type plainCopier struct {
 	entries int
+	limit   int
 	seen    map[*lua.LTable]bool
 	done    map[*lua.LTable]*plainTable
 }
 
 func newPlainCopier() *plainCopier {
-	return &plainCopier{seen: map[*lua.LTable]bool{}, done: map[*lua.LTable]*plainTable{}}
+	return &plainCopier{limit: maxPlainEntries, seen: map[*lua.LTable]bool{}, done: map[*lua.LTable]*plainTable{}}
 }
 
 func toPlain(v lua.LValue) (any, error) {
@@ -76,8 +82,8 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 			if depth+t.height > maxPlainDepth {
 				return nil, fmt.Errorf("%w: tables nested more than %d deep", errNotPlain, maxPlainDepth)
 			}
-			if c.entries += t.entries; c.entries > maxPlainEntries {
-				return nil, fmt.Errorf("%w: more than %d table entries", errNotPlain, maxPlainEntries)
+			if c.entries += t.entries; c.entries > c.limit {
+				return nil, c.tooMany()
 			}
 			return t, nil
 		}
@@ -94,8 +100,8 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 		inArray := true
 		for k, val := x.Next(lua.LNil); k != lua.LNil; k, val = x.Next(k) {
 			c.entries++
-			if c.entries > maxPlainEntries {
-				return nil, fmt.Errorf("%w: more than %d table entries", errNotPlain, maxPlainEntries)
+			if c.entries > c.limit {
+				return nil, c.tooMany()
 			}
 			pk, err := c.value(k, depth+1)
 			if err != nil {
@@ -133,12 +139,24 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 	}
 }
 
+func (c *plainCopier) tooMany() error {
+	if c.limit < maxPlainEntries {
+		return fmt.Errorf("%w: more than %d table entries (what is left of the budget pays for)", errNotPlain, c.limit)
+	}
+	return fmt.Errorf("%w: more than %d table entries", errNotPlain, maxPlainEntries)
+}
+
+// plainBytes estimates the Go memory a plain table holds: two interfaces
+// per entry and the table's header, nested tables included.
+func plainBytes(t *plainTable) int64 { return 64 + 40*int64(t.entries) }
+
 // fromPlain builds the Lua value of a plain value in L.
-func fromPlain(L *lua.LState, v any) lua.LValue { return fromPlainKept(L, v, nil) }
+func fromPlain(L *lua.LState, v any) lua.LValue { return fromPlainKept(L, v, nil, nil) }
 
 // fromPlainKept is fromPlain that builds each constant table once: kept
-// holds the copies already made in L (nil: no keeping).
-func fromPlainKept(L *lua.LState, v any, kept map[*plainTable]*lua.LTable) lua.LValue {
+// holds the copies already made in L (nil: no keeping). built, when not
+// nil, counts the entries it built, for charging.
+func fromPlainKept(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, built *int64) lua.LValue {
 	switch x := v.(type) {
 	case nil:
 		return lua.LNil
@@ -149,13 +167,16 @@ func fromPlainKept(L *lua.LState, v any, kept map[*plainTable]*lua.LTable) lua.L
 			}
 		}
 		t := L.CreateTable(min(x.arr, lua.MaxArrayIndex-1), x.strs)
+		if built != nil {
+			*built += 1 + int64(len(x.keys))
+		}
 		for i, k := range x.keys {
 			val := x.vals[i]
 			if _, ok := val.(*plainTable); ok {
-				val = fromPlainKept(L, val, kept)
+				val = fromPlainKept(L, val, kept, built)
 			}
 			if _, ok := k.(*plainTable); ok {
-				k = fromPlainKept(L, k, kept)
+				k = fromPlainKept(L, k, kept, built)
 			}
 			t.RawSet(k.(lua.LValue), val.(lua.LValue))
 		}

@@ -53,6 +53,7 @@ func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool
 		return nil, fmt.Errorf("%s: a rules table of the squarebattle protocol needs place, resolve and over functions", r.file)
 	}
 	r.game = r.gameTable()
+	vm.tm.roots = []lua.LValue{r.game}
 	return r, nil
 }
 
@@ -92,21 +93,34 @@ func (r *Resolver) Place(size, teams int, placement *engine.Rand) ([]int, error)
 	if err != nil {
 		return nil, err
 	}
-	return r.ints(ret[0], "place")
+	return r.ints(ret[0], "place", teams)
 }
 
-func (r *Resolver) ints(v lua.LValue, what string) ([]int, error) {
+// ints reads a list of whole numbers the rules returned, of at most want
+// entries (the engine checks the exact count). The list's border is a
+// number the script controls (a single t[2^40] = 0 makes it 2^40), so
+// nothing is sized by it: the entries are read one by one and the list is
+// refused as soon as it is longer than it can be.
+func (r *Resolver) ints(v lua.LValue, what string, want int) ([]int, error) {
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		return nil, fmt.Errorf("%s: %s returned a %s, not a list of cells", r.file, what, v.Type())
 	}
-	out := make([]int, listLen(t))
+	n := listLen(t)
+	if n > want {
+		return nil, fmt.Errorf("%s: %s returned %d cells; at most %d are wanted", r.file, what, n, want)
+	}
+	out := make([]int, n)
 	for i := range out {
-		n, ok := listAt(t, i+1).(lua.LNumber)
+		num, ok := listAt(t, i+1).(lua.LNumber)
 		if !ok {
 			return nil, fmt.Errorf("%s: %s: entry %d is not a number", r.file, what, i+1)
 		}
-		out[i] = int(n)
+		c, ok := toWhole(float64(num))
+		if !ok || float64(c) != float64(num) {
+			return nil, fmt.Errorf("%s: %s: entry %d is %s, not a cell", r.file, what, i+1, numberString(num))
+		}
+		out[i] = c
 	}
 	return out, nil
 }
@@ -133,18 +147,34 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	if err != nil {
 		return err
 	}
-	if out.Dest, err = r.ints(ret[0], "resolve (dest)"); err != nil {
+	if out.Dest, err = r.ints(ret[0], "resolve (dest)", len(acts)); err != nil {
 		return err
 	}
-	field := func(t *lua.LTable, k string) int {
+	// Fields are square ids, cells and teams: whole numbers from 0 (a
+	// missing one reads as 0). Anything else fails the round here, before
+	// the engine indexes anything with it.
+	var bad error
+	field := func(t *lua.LTable, what string, i int, k string) int {
 		n, _ := t.RawGetString(k).(lua.LNumber)
-		return int(n)
+		if v, ok := toWhole(float64(n)); ok && float64(v) == float64(n) && v >= 0 {
+			return v
+		}
+		if bad == nil {
+			bad = fmt.Errorf("%s: resolve: %s %d: %s is %s, not a whole number from 0", r.file, what, i, k, numberString(n))
+		}
+		return 0
 	}
 	births, ok := ret[1].(*lua.LTable)
 	if !ok && ret[1] != lua.LNil {
 		return fmt.Errorf("%s: resolve: births must be a list", r.file)
 	}
-	for i, n := 1, listLenOrZero(births); i <= n; i++ {
+	// At most one birth per square that acted, and one death per square
+	// that lives: longer lists are refused before they are read.
+	nb := listLenOrZero(births)
+	if nb > len(acts) {
+		return fmt.Errorf("%s: resolve: %d births for %d squares", r.file, nb, len(acts))
+	}
+	for i, n := 1, nb; i <= n; i++ {
 		b, ok := listAt(births, i).(*lua.LTable)
 		if !ok {
 			return fmt.Errorf("%s: resolve: birth %d is not a table", r.file, i)
@@ -153,21 +183,25 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 		if !ok {
 			return fmt.Errorf("%s: resolve: birth %d has an unknown class", r.file, i)
 		}
-		out.Births = append(out.Births, engine.BirthOrder{Parent: engine.SquareID(field(b, "parent")), Cell: field(b, "cell"), Class: cls})
+		out.Births = append(out.Births, engine.BirthOrder{Parent: engine.SquareID(field(b, "birth", i, "parent")), Cell: field(b, "birth", i, "cell"), Class: cls})
 	}
 	deaths, ok := ret[2].(*lua.LTable)
 	if !ok && ret[2] != lua.LNil {
 		return fmt.Errorf("%s: resolve: deaths must be a list", r.file)
 	}
-	for i, n := 1, listLenOrZero(deaths); i <= n; i++ {
+	nd := listLenOrZero(deaths)
+	if nd > len(acts)+nb {
+		return fmt.Errorf("%s: resolve: %d deaths for %d squares", r.file, nd, len(acts)+nb)
+	}
+	for i, n := 1, nd; i <= n; i++ {
 		d, ok := listAt(deaths, i).(*lua.LTable)
 		if !ok {
 			return fmt.Errorf("%s: resolve: death %d is not a table", r.file, i)
 		}
-		out.Deaths = append(out.Deaths, engine.DeathOrder{Square: engine.SquareID(field(d, "square")), Killer: field(d, "killer"),
+		out.Deaths = append(out.Deaths, engine.DeathOrder{Square: engine.SquareID(field(d, "death", i, "square")), Killer: field(d, "death", i, "killer"),
 			Collision: lua.LVAsBool(d.RawGetString("collision")), Own: lua.LVAsBool(d.RawGetString("own"))})
 	}
-	return nil
+	return bad
 }
 
 // Over asks over(game, squares), squares[t+1] being team t's squares.

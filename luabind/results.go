@@ -87,37 +87,58 @@ func clip(s string) string {
 }
 
 // copyData deep-copies the data a parent hands its child, so that the two
-// never share a table. Shared sub-tables stay shared inside the copy; the
-// work is bounded by the instruction budget.
+// never share a table. Shared sub-tables stay shared inside the copy, a
+// table that contains itself is copied as such, and keys of any type are
+// copied faithfully (a table key becomes the copy of that table). The walk
+// is iterative, so a deeply nested table costs heap, not goroutine stack,
+// and it is bounded: at most limits.instructions entries (the budget of
+// the call that made the data) and maxDataDepth levels of nesting. The
+// entries copied are charged to the team's memory.
 func (tm *Team) copyData(src *lua.LTable) (*lua.LTable, string) {
+	type job struct {
+		src, dst *lua.LTable
+		depth    int
+	}
 	seen := map[*lua.LTable]*lua.LTable{}
-	steps := 0
-	var cp func(t *lua.LTable) *lua.LTable
+	var queue []job
 	fail := ""
-	cp = func(t *lua.LTable) *lua.LTable {
+	copyOf := func(t *lua.LTable, depth int) *lua.LTable {
 		if c, ok := seen[t]; ok {
 			return c
 		}
+		if depth > maxDataDepth && fail == "" {
+			fail = fmt.Sprintf("the child's data has tables nested more than %d deep", maxDataDepth)
+		}
 		c := tm.L.NewTable()
-		seen[t] = c
 		c.Metatable = t.Metatable
-		for k, v := t.Next(lua.LNil); k != lua.LNil; k, v = t.Next(k) {
+		seen[t] = c
+		queue = append(queue, job{t, c, depth})
+		return c
+	}
+	out := copyOf(src, 1)
+	steps := 0
+	for len(queue) > 0 && fail == "" {
+		j := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for k, v := j.src.Next(lua.LNil); k != lua.LNil; k, v = j.src.Next(k) {
 			steps++
 			if steps > tm.limits.Instructions {
 				fail = fmt.Sprintf("the child's data has more than %d entries", tm.limits.Instructions)
-				return c
+				break
 			}
+			ck, cv := k, v
 			if kt, ok := k.(*lua.LTable); ok {
-				k = cp(kt)
+				ck = copyOf(kt, j.depth+1)
 			}
 			if vt, ok := v.(*lua.LTable); ok {
-				v = cp(vt)
+				cv = copyOf(vt, j.depth+1)
 			}
-			c.RawSet(k, v)
+			j.dst.RawSet(ck, cv)
 		}
-		return c
 	}
-	out := cp(src)
-	tm.charged += int64(steps) * 64
+	tm.charged += int64(steps)*64 + int64(len(seen))*96
 	return out, fail
 }
+
+// maxDataDepth bounds the nesting of a child's data.
+const maxDataDepth = 200

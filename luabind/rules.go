@@ -32,8 +32,15 @@ type Rules struct {
 	// turns never returns nil are stopped, not left spinning.
 	batchRound, batches int
 	roundStart          int64
-	// constants are the tables the rules declared unchanging, copied once.
-	constants map[*lua.LTable]*plainTable
+	// constants are the tables the rules declared unchanging, copied once;
+	// constEntries counts their entries, bounded by maxPlainEntries.
+	constants    map[*lua.LTable]*plainTable
+	constEntries int
+	// forgotten[t] has a bit per unit already passed to board.Forget for
+	// team t and not yet handed to the team: a unit is forgotten once, so
+	// the engine's lists stay within maxUnit per team however often the
+	// rules call game.forget.
+	forgotten [][]uint64
 }
 
 // RulesInfo is what a rules script declares about its game.
@@ -87,6 +94,7 @@ func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int
 		return nil, fmt.Errorf("%s: the rules table needs turns and resolve functions", vm.file)
 	}
 	r.game = r.gameTable()
+	vm.tm.roots = []lua.LValue{r.game}
 	return r, nil
 }
 
@@ -228,6 +236,10 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 		return nil, fmt.Errorf("%s: turns gave calls %d times in one round without returning nil", where(r.turns), maxBatches)
 	}
 	r.calls = list
+	r.tm.roots = append(r.tm.roots[:0], r.game, list)
+	for lt := range r.constants {
+		r.tm.roots = append(r.tm.roots, lt)
+	}
 	var calls []engine.Call
 	views := newPlainCopier() // a table in several views is copied once
 	for lt, pt := range r.constants {
@@ -240,7 +252,41 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 		}
 		calls = append(calls, c)
 	}
+	// The teams asked now are handed their forget lists: from here on
+	// their units may be forgotten again.
+	for _, c := range calls {
+		if c.Team < len(r.forgotten) && r.forgotten[c.Team] != nil {
+			clear(r.forgotten[c.Team])
+		}
+	}
 	return calls, nil
+}
+
+// luaForget is game.forget(team, unit): the unit is gone, and the team's
+// private table for it can go too.
+func (r *Rules) luaForget(L *lua.LState) int {
+	team, unit := wholeArg(L, 1), wholeArg(L, 2)
+	if team < 0 || team >= r.board.Teams() {
+		L.ArgError(1, fmt.Sprintf("the team must be from 0 to %d", r.board.Teams()-1))
+	}
+	if unit < 0 || unit >= maxUnit {
+		L.ArgError(2, fmt.Sprintf("the unit must be from 0 to %d", maxUnit-1))
+	}
+	if r.forgotten == nil {
+		r.forgotten = make([][]uint64, r.board.Teams())
+	}
+	bits := r.forgotten[team]
+	if bits == nil {
+		bits = make([]uint64, maxUnit/64)
+		r.forgotten[team] = bits
+		r.tm.goBytes += maxUnit / 8
+	}
+	if bits[unit/64]&(1<<(unit%64)) != 0 {
+		return 0
+	}
+	bits[unit/64] |= 1 << (unit % 64)
+	r.board.Forget(team, unit)
+	return 0
 }
 
 func (r *Rules) call(v lua.LValue, teams int, views *plainCopier) (engine.Call, error) {
@@ -300,12 +346,15 @@ func (r *Rules) Resolve(b *engine.Board, calls []engine.Call, answers []engine.A
 	L := r.tm.L
 	list := L.CreateTable(len(answers), 0)
 	used := L.CreateTable(len(answers), 0)
+	var built int64
 	for i, a := range answers {
 		if a.Fault == engine.NoFault {
-			list.RawSetInt(i+1, fromPlain(L, a.Value))
+			list.RawSet(lua.LNumber(i+1), fromPlainKept(L, a.Value, nil, &built))
 		}
-		used.RawSetInt(i+1, lua.LNumber(a.Used))
+		used.RawSet(lua.LNumber(i+1), lua.LNumber(a.Used))
 	}
+	// The answers now live in the rules' state: its memory.
+	r.tm.charged += (built + 2*int64(len(answers))) * 40
 	callList := r.calls
 	if callList == nil {
 		callList = L.NewTable()
@@ -339,10 +388,7 @@ func (r *Rules) gameTable() *lua.LTable {
 		r.board.Finish(w)
 		return 0
 	})
-	fn("forget", func(L *lua.LState) int {
-		r.board.Forget(wholeArg(L, 1), wholeArg(L, 2))
-		return 0
-	})
+	fn("forget", r.luaForget)
 	fn("random", r.luaRandom)
 	fn("constant", r.luaConstant)
 	fn("option", r.luaOption)
@@ -449,13 +495,24 @@ func (r *Rules) luaConstant(L *lua.LState) int {
 		r.constants = map[*lua.LTable]*plainTable{}
 	}
 	if _, ok := r.constants[t]; !ok {
-		p, err := toPlain(t)
+		// All constants together hold at most maxPlainEntries entries,
+		// and the copy is bounded by what is left of the call's budget:
+		// charged per entry, as values moved, and to the rules' memory
+		// for as long as the battle lasts.
+		tm := r.tm
+		c := newPlainCopier()
+		c.limit = int(min(int64(maxPlainEntries-r.constEntries), tm.budget.remaining()*valuesPerInstruction))
+		p, err := c.plain(t)
 		if err != nil {
 			L.ArgError(1, err.Error())
 		}
+		tm.chargeValues(L, int64(c.entries))
 		pt := p.(*plainTable)
 		markConstant(pt)
 		r.constants[t] = pt
+		tm.roots = append(tm.roots, t)
+		r.constEntries += pt.entries
+		tm.goBytes += plainBytes(pt)
 	}
 	L.Push(t)
 	return 1
