@@ -43,6 +43,9 @@ func TestHostileRules(t *testing.T) {
 				if err != nil {
 					return err
 				}
+				if g.Info.Protocol == SquareBattleProtocol {
+					return squareBattleRules(t, g, lim, rounds)
+				}
 				p, err := g.Find("p")
 				if err != nil {
 					return err
@@ -77,4 +80,26 @@ func TestHostileRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// squareBattleRules plays rules of the squarebattle protocol (place,
+// resolve, over) with two waiting SquareBattle players and returns what
+// stopped the battle.
+func squareBattleRules(t *testing.T, g *Game, lim Limits, rounds int) error {
+	cat := catalogOf(t, map[string]string{"idle.lua": idle}, lim)
+	p, err := cat.Find("idle")
+	if err != nil {
+		return err
+	}
+	b, err := NewResolvedBattle(cat, []*Class{p, p}, engine.Options{Size: 8, Rounds: rounds, Seed: 3, Workers: 2}, g, 1_000_000)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	for b.Step() {
+	}
+	if b.Round() > rounds {
+		t.Errorf("played %d rounds of %d", b.Round(), rounds)
+	}
+	return b.Err()
 }

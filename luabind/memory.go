@@ -28,13 +28,18 @@ var errMemory = errors.New("memory limit exceeded")
 //     team's Lua state is rebuilt: a counted error, a team with amnesia,
 //     nobody else affected.
 //
-// Between two censuses a team can grow by at most the headroom, which is
-// what the last census left below the bound but never less than
-// limit/minHeadroomDiv: the team's real footprint stays within
-// (1 + 1/minHeadroomDiv) × the bound, and a census (whose cost grows with
-// what the team holds) runs only after the team allocated at least
-// limit/(2·minHeadroomDiv). Its work is charged to the team's budget like
-// any other work: one instruction per keysPerInstruction slots visited.
+// Between two censuses a team can grow by at most the headroom: what the
+// last census left below the bound, but never less than limit/minHeadroomDiv
+// nor than half of what the team held then. So the team's real footprint
+// stays within 1.5 × the bound, and a census between calls, whose cost grows
+// with what the team holds, runs only after the team was charged at least
+// a quarter of what it held (and limit/16): its cost is amortised over the
+// allocation that led to it, as a garbage collector's is. Its work is
+// charged to the team's budget like any other work, one instruction per
+// keysPerInstruction visits: as a debt the following calls pay, at most a
+// quarter of a call's budget each (payCensus), and no census runs between
+// calls while a debt is left unless the charges pass the whole headroom.
+// A census in the middle of a call is charged to that call.
 const (
 	bytesPerInstr  = 32
 	minHeadroomDiv = 8
@@ -57,7 +62,7 @@ func init() {
 // used half the headroom; it reports whether the team is over its bound.
 // The census's work becomes a debt the next call pays first.
 func (tm *Team) beforeCall() (over bool) {
-	if tm.charged <= tm.headroom/2 {
+	if tm.charged <= tm.headroom/2 || (tm.censusDebt > 0 && tm.charged <= tm.headroom) {
 		return false
 	}
 	live, visits := tm.census()
@@ -73,7 +78,7 @@ func (tm *Team) settleCensus(live int64) bool {
 		return false
 	}
 	tm.charged = 0
-	tm.headroom = max(limit-live, limit/minHeadroomDiv)
+	tm.headroom = max(limit-live, limit/minHeadroomDiv, live/2)
 	tm.lastLive = live
 	return true
 }
@@ -98,12 +103,13 @@ func (tm *Team) overHeadroom(L *lua.LState) {
 	}
 }
 
-// payCensus charges a fresh call's budget with the census debt; a debt larger
-// than the budget makes the call time out at its first instruction.
+// payCensus charges a fresh call's budget with what it can pay of the census
+// debt: at most a quarter of the budget.
 func (tm *Team) payCensus() {
 	if tm.censusDebt > 0 {
-		tm.budget.charge(tm.censusDebt)
-		tm.censusDebt = 0
+		pay := min(tm.censusDebt, tm.budget.remaining()/4)
+		tm.budget.charge(pay)
+		tm.censusDebt -= pay
 	}
 }
 

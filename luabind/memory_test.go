@@ -1,6 +1,9 @@
 package luabind
 
 import (
+	lua "github.com/yuin/gopher-lua"
+	"strings"
+
 	"testing"
 
 	"github.com/squarebattle/squarebattle/engine"
@@ -41,5 +44,123 @@ func TestCensusSlicesMatchNext(t *testing.T) {
 		if fast != slow || fast < 10000 {
 			t.Errorf("team %d: census over the slices %d bytes, through Next %d", i, fast, slow)
 		}
+	}
+}
+
+// TestCensusCounts: what the census sees of data a script holds in the
+// places it used to miss, and how it counts strings. Each case's script
+// calls measure() at the point to look at; the census there, less the
+// census of the freshly loaded class, must fall in [lo, hi] bytes. A
+// script that does not call measure is measured after its call.
+func TestCensusCounts(t *testing.T) {
+	const mib = 1 << 20
+	cases := []struct {
+		name   string
+		src    string
+		lo, hi int64
+	}{
+		{"one string referenced 70 times", `local keep = {}
+			return { run = function()
+				local s = string.rep("x", 1048576)
+				for i = 1, 70 do keep[i] = s end
+				measure()
+			end }`, mib, mib + 16<<10},
+		{"run removed from its table holding a big upvalue", `local big
+			local t
+			t = { run = function() big = string.rep("u", 1048576); t.run = nil end }
+			return t`, mib, mib + 16<<10},
+		{"data stashed in the view table", `return { run = function(self, team, view)
+				view.stash = {string.rep("v", 1048576)}
+				measure()
+			end }`, mib, mib + 16<<10},
+		{"a value held only in a register mid-call", `return { run = function()
+				local big = string.rep("r", 1048576)
+				measure()
+				return #big
+			end }`, mib, mib + 16<<10},
+		{"a Go closure holding its data in upvalues", `return { run = function()
+				held = closure(string.rep("g", 1048576))
+				measure()
+			end }`, mib, mib + 16<<10},
+		{"distinct strings counted each", `local keep = {}
+			return { run = function()
+				for i = 1, 4 do keep[i] = string.rep("d", 262144) .. i end
+				measure()
+			end }`, mib, mib + 16<<10},
+		{"compiled patterns in the cache", `return { run = function()
+				string.find("b", string.rep("a", 4000) .. "+")
+				measure()
+			end }`, 4000, 256 << 10},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cat := catalogOf(t, map[string]string{"c.lua": c.src}, DefaultLimits())
+			id, ok := cat.classID("c")
+			if !ok {
+				t.Fatalf("class not loaded: %v", cat.All[0].Err)
+			}
+			tm := NewTeam(TeamOptions{Catalog: cat, Size: 8, Teams: 1, Killers: []string{"k"}})
+			t.Cleanup(tm.Close)
+			tm.facts = &engine.Facts{}
+			cs := tm.class(id)
+			if cs.err != "" {
+				t.Fatal(cs.err)
+			}
+			var at int64 = -1
+			cs.env.RawSetString("measure", tm.L.NewFunction(func(L *lua.LState) int {
+				at, _ = tm.census()
+				return 0
+			}))
+			cs.env.RawSetString("closure", tm.L.NewFunction(func(L *lua.LState) int {
+				L.Push(L.NewClosure(func(L *lua.LState) int { return 0 }, L.Get(1)))
+				return 1
+			}))
+			base, _ := tm.census()
+			tm.L.Push(cs.run)
+			tm.L.Push(tm.self(0))
+			tm.L.Push(tm.num(0))
+			tm.L.Push(tm.view)
+			if f, msg := tm.call(3, 0); f != engine.NoFault {
+				t.Fatal(msg)
+			}
+			if at < 0 {
+				at, _ = tm.census()
+			}
+			got := at - base
+			t.Logf("%d bytes", got)
+			if got < c.lo || got > c.hi {
+				t.Errorf("census grew by %d bytes, want %d to %d", got, c.lo, c.hi)
+			}
+		})
+	}
+}
+
+// TestCensusRoots: the census reads the register array directly; a
+// gopher-lua upgrade that moves it leaves the census weaker.
+func TestCensusRoots(t *testing.T) {
+	if !countedLoopOK {
+		t.Fatal("gopher-lua's registry layout changed: the census no longer sees the callers' registers (see memory.go)")
+	}
+}
+
+// TestCensusStringSpans: long strings are counted by the bytes they span,
+// once: a string and slices of it (Go shares their bytes) count the
+// parent's bytes once, disjoint strings add up.
+func TestCensusStringSpans(t *testing.T) {
+	s := strings.Repeat("x", 1<<20)
+	u := strings.Repeat("y", 1000)
+	var c censusWalk
+	c.reset()
+	for range 70 {
+		c.str(s)
+	}
+	c.str(s[10:])
+	c.str(s[100 : 1<<19])
+	c.str(u)
+	c.str(u[:500])
+	c.str("short")
+	want := int64(1<<20+1000) + 74*16 + 5 + 16
+	if got := c.total(); got != want {
+		t.Errorf("total %d, want %d", got, want)
 	}
 }
