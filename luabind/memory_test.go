@@ -2,6 +2,7 @@ package luabind
 
 import (
 	lua "github.com/yuin/gopher-lua"
+	"reflect"
 	"strings"
 
 	"testing"
@@ -162,5 +163,80 @@ func TestCensusStringSpans(t *testing.T) {
 	want := int64(1<<20+1000) + 74*16 + 5 + 16
 	if got := c.total(); got != want {
 		t.Errorf("total %d, want %d", got, want)
+	}
+}
+
+// TestMemoryIsPerTeam: a team is judged by its own memory only. A hostile
+// team that bloats memory beside an honest one (which holds one 1 MiB
+// string seventy times over) gives the same battle, byte for byte, with
+// one worker and with two: no team's errors depend on what another team
+// did to the process heap or on timing, and the honest team is never reset.
+func TestMemoryIsPerTeam(t *testing.T) {
+	hog := `return { name = "Hog", run = function()
+		keep = keep or {}
+		for i = 1, 4 do keep[#keep + 1] = string.rep("h", 1000000) .. #keep end
+	end }`
+	honest := `local s = string.rep("s", 1048576)
+	return { name = "Honest", run = function(self, team, view)
+		team_memory.refs = team_memory.refs or {}
+		for i = 1, 70 do team_memory.refs[i] = s end
+		local d = math.random(8)
+		if view[d] == EMPTY then return MOVE, d end
+	end }`
+	lim := DefaultLimits()
+	lim.MemoryBytes = 16 << 20
+	var runs [2]*engine.Snapshot
+	for i, workers := range []int{1, 2} {
+		cat := catalogOf(t, map[string]string{"hog.lua": hog, "honest.lua": honest, "victim.lua": victim}, lim)
+		b, _ := battle(t, cat, []string{"hog", "honest", "victim"}, engine.Options{Size: 8, Wrap: true, Rounds: 30, Seed: 9, Workers: workers})
+		runs[i] = b.Run()
+	}
+	if runs[0].Teams[0].Stats.Errors == 0 {
+		t.Errorf("the hog was never stopped: %+v", runs[0].Teams[0].Stats)
+	}
+	for _, p := range append(runs[0].FirstProblems, runs[0].Problems...) {
+		if p.Team != 0 {
+			t.Errorf("team %d has a problem: %s", p.Team, p.Message)
+		}
+	}
+	if !reflect.DeepEqual(runs[0], runs[1]) {
+		t.Errorf("the battle differs between 1 and 2 workers:\n%+v\n%+v", runs[0].Teams, runs[1].Teams)
+	}
+}
+
+// TestCopyDataFaithful: a child's data is copied with keys of any type,
+// shared tables shared once in the copy, cycles kept, and a nesting far
+// deeper than the limit refused without recursion.
+func TestCopyDataFaithful(t *testing.T) {
+	cat := catalogOf(t, map[string]string{"c.lua": `return { run = function() end }`}, DefaultLimits())
+	tm := NewTeam(TeamOptions{Catalog: cat, Size: 8, Teams: 1, Killers: []string{"k"}})
+	t.Cleanup(tm.Close)
+	L := tm.L
+	tm.budget.reset(1 << 30)
+	if err := L.DoString(`
+		local key, shared = {name = "key"}, {1, 2}
+		data = {[key] = "by table", [true] = shared, s = shared, n = 3}
+		data.self = data
+		deep = {}
+		for i = 1, 100000 do deep = {deep} end`); err != nil {
+		t.Fatal(err)
+	}
+	cp, fail := tm.copyData(L.GetGlobal("data").(*lua.LTable))
+	if fail != "" {
+		t.Fatal(fail)
+	}
+	entries := 0
+	for k, v := cp.Next(lua.LNil); k != lua.LNil; k, v = cp.Next(k) {
+		entries++
+		if kt, ok := k.(*lua.LTable); ok && (kt.RawGetString("name") != lua.LString("key") || v != lua.LString("by table")) {
+			t.Errorf("table key copied as %v = %v", kt, v)
+		}
+	}
+	if entries != 5 || cp.RawGetString("self") != cp || cp.RawGet(lua.LTrue) != cp.RawGetString("s") || cp.RawGetString("s") == L.GetGlobal("data").(*lua.LTable).RawGetString("s") {
+		t.Errorf("copy has %d entries, self %v, shared table kept shared and copied: %v", entries, cp.RawGetString("self") == cp, cp.RawGet(lua.LTrue) == cp.RawGetString("s"))
+	}
+	tm.limits.Instructions = 1 << 30
+	if _, fail := tm.copyData(L.GetGlobal("deep").(*lua.LTable)); !strings.Contains(fail, "nested more than") {
+		t.Errorf("deep data: %q", fail)
 	}
 }
