@@ -52,7 +52,7 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		return fail(engine.FaultError, cs.err)
 	}
 	if tm.beforeCall() {
-		tm.memoryReset(&t.Report, t.Facts.Round)
+		tm.memoryReset(&t.Report, t.Facts.Round, cs)
 		if cs = tm.class(class); cs.err != "" {
 			return engine.Answer{Fault: engine.FaultError}
 		}
@@ -95,7 +95,7 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 	if fault != engine.NoFault {
 		tm.modProblem(t, class, c.Unit, fault, tm.located(class, cs, msg))
 		if tm.memTripped {
-			tm.memoryReset(&t.Report, t.Facts.Round)
+			tm.memoryReset(&t.Report, t.Facts.Round, cs)
 		}
 		return engine.Answer{Fault: fault, Used: used}
 	}

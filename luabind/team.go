@@ -300,7 +300,7 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	}
 	self := tm.self(r.ID)
 	if tm.beforeCall() {
-		tm.memoryReset(&t.Report, t.Facts.Round)
+		tm.memoryReset(&t.Report, t.Facts.Round, cs)
 		self = tm.self(r.ID)
 		cs = tm.class(r.Class)
 		if cs.err != "" {
@@ -330,7 +330,7 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 		msg = tm.located(r.Class, cs, msg)
 		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg)
 		if tm.memTripped {
-			tm.memoryReset(&t.Report, t.Facts.Round)
+			tm.memoryReset(&t.Report, t.Facts.Round, cs)
 		}
 		return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: fault}
 	}
@@ -398,11 +398,16 @@ func (tm *Team) self(id engine.SquareID) *lua.LTable {
 }
 
 // memoryReset rebuilds the team's Lua state after it went over its bound.
-func (tm *Team) memoryReset(rep *engine.Report, round int) {
+// The problem names the run function of cs, the class about to be called
+// or just called when the census found the team over.
+func (tm *Team) memoryReset(rep *engine.Report, round int, cs *classState) {
 	tm.resets++
 	rep.Errors++
-	rep.Problems = append(rep.Problems, engine.Problem{Class: engine.NoClass, Square: -1, Kind: engine.FaultError,
-		Message: fmt.Sprintf("%s (%d MiB, limits.memory_mib): the team's Lua memory was reset", errMemory, tm.limits.MemoryBytes>>20)})
+	msg := fmt.Sprintf("%s (%d MiB, limits.memory_mib): the team's Lua memory was reset", errMemory, tm.limits.MemoryBytes>>20)
+	if cs != nil {
+		msg = tm.where(cs, msg)
+	}
+	rep.Problems = append(rep.Problems, engine.Problem{Class: engine.NoClass, Square: -1, Kind: engine.FaultError, Message: msg})
 	tm.boot()
 }
 
@@ -494,6 +499,6 @@ func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
 		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.inHook(d.Class, cs.eliminated, "eliminated", msg)})
 	}
 	if tm.memTripped {
-		tm.memoryReset(&s.Report, s.Facts.Round)
+		tm.memoryReset(&s.Report, s.Facts.Round, cs)
 	}
 }

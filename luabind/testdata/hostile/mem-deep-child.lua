@@ -1,5 +1,6 @@
 -- expect: error
 -- shown: nested more than
+-- mod: ignored (no child data in a mod: the answer is plain words)
 -- Hands its child data nested thousands of tables deep: the copy must not
 -- recurse once per level.
 return { name = "Hostile", run = function(self)
