@@ -68,13 +68,7 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	tm.wrapTables(L, tablib)
 	base.RawSetString("table", tablib)
 
-	mathlib := L.NewTable()
-	orig := g.RawGetString("math").(*lua.LTable)
-	for _, name := range safeMath {
-		mathlib.RawSetString(name, orig.RawGetString(name))
-	}
-	mathlib.RawSetString("random", L.NewFunction(tm.luaRandom))
-	mathlib.RawSetString("randomseed", L.NewFunction(tm.luaRandomSeed))
+	mathlib := tm.mathLibrary(L) // mathlib.go: the same bits on every machine
 	base.RawSetString("math", mathlib)
 	g.RawSetString("math", mathlib)
 
@@ -283,7 +277,7 @@ func (tm *Team) luaRandom(L *lua.LState) int {
 // luaRandomSeed restarts the team's stream from a seed mixed with the
 // battle seed, so a script can make its own choices repeatable.
 func (tm *Team) luaRandomSeed(L *lua.LState) int {
-	n := L.CheckNumber(1)
+	n := tm.mathIntArg(L, 1) // not Go's conversion: 1e300 differs by machine
 	tm.rng.Seed(tm.seed^uint64(int64(n)), teamStream(tm.index))
 	return 0
 }
