@@ -97,7 +97,7 @@ func (tm *Team) mathIntArg(L *lua.LState, n int) int {
 	f := tm.mathArg(L, n)
 	i, ok := toWhole(f)
 	if !ok {
-		L.ArgError(n, "number has no integer representation ("+numberString(lua.LNumber(f))+" is not between -2^53 and 2^53)")
+		argError(L, n, "number has no integer representation ("+numberString(lua.LNumber(f))+" is not between -2^53 and 2^53)")
 	}
 	return i
 }

@@ -26,10 +26,10 @@ func TestMathLibrary(t *testing.T) {
 		{`print(math.ldexp(0.75, 4), math.ldexp(1, "3"), math.frexp(12))`, "12\t8\t0.75\t4"},
 		{`print(math.floor("2.5"), math.max("10", 9), math.min(3, "0x10"), math.abs(-0))`, "2\t10\t3\t0"},
 		{`print(math.deg(math.pi), math.rad(180) == math.pi)`, "180\ttrue"},
-		{`print(pcall(math.ldexp, 1, 1e300))`, "bad argument #2 to (anonymous) (number has no integer representation (1e+300"},
-		{`print(pcall(math.randomseed, 1e300))`, "bad argument #1 to (anonymous) (number has no integer representation (1e+300"},
+		{`print(pcall(math.ldexp, 1, 1e300))`, "(number has no integer representation (1e+300"},
+		{`print(pcall(math.randomseed, 1e300))`, "(number has no integer representation (1e+300"},
 		{`print(pcall(math.randomseed, 0/0))`, "(nan is not between"},
-		{`print(pcall(math.sin, {}))`, "bad argument #1 to (anonymous) (number expected, got table)"},
+		{`print(pcall(math.sin, {}))`, "(number expected, got table)"},
 		{`math.randomseed(7) local a = math.random(1, 1000) math.randomseed(7.9) print(a == math.random(1, 1000))`, "true"},
 	}
 	var sb strings.Builder
