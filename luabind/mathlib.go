@@ -78,16 +78,9 @@ func (tm *Team) mathLibrary(L *lua.LState) *lua.LTable {
 	return lib
 }
 
-// numeralBytesPerInstruction is the rate at which a numeral's parse is
-// charged. parseNumber takes 2–7 ns a byte on long numerals (strconv falls
-// back to decimal arithmetic: 6.6 ms for a megabyte of "1"s), where
-// copying is well under 0.1 ns a byte, so bytesPerInstruction would let a
-// 10,000-instruction call parse for tens of seconds. Numerals honest code
-// writes are a few dozen bytes and cost nothing extra.
-const numeralBytesPerInstruction = 8
-
 // mathArg reads argument n as luaL_checknumber does: a number, or a string
-// Lua converts to one, whose parsing is charged by its length first.
+// Lua converts to one, whose parsing is charged by its length first, at
+// numeralBytesPerInstruction (cost.go): strconv is slow on long numerals.
 func (tm *Team) mathArg(L *lua.LState, n int) float64 {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
