@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"github.com/squarebattle/squarebattle/luabind/detmath"
 	"math"
 	"unsafe"
 
@@ -24,9 +25,9 @@ import (
 // that is not a number (a metamethod, or an error) is left to gopher-lua.
 
 // pow is the power function of the VM and of the constant folder in
-// compile.go. It is math.Pow until the fusion-free luabind/detmath lands:
-// then set it to detmath.Pow here, and nowhere else.
-var pow = math.Pow
+// compile.go: detmath's, which gives the same bits on every architecture
+// (Go's math.Pow holds products the compiler may fuse on arm64).
+var pow = detmath.Pow
 
 // luaMod is Lua 5.1's a % b: a - floor(a/b)*b.
 func luaMod(a, b float64) float64 {

@@ -13,12 +13,6 @@ import (
 // failure instead of a skip.
 const crossArchEnv = "SQUAREBATTLE_CROSS_ARCH"
 
-// opcodesFusionFree says whether gopher-lua's % and ^ opcodes have been
-// replaced by fusion-free versions (worktree vm). Until then they compute
-// a - floor(a/b)*b and math.Pow, which arm64 rounds differently, and the
-// player that leans on them is left out.
-const opcodesFusionFree = false
-
 // build is one way of compiling the program and the command prefix that
 // runs what it makes.
 type build struct {
@@ -93,14 +87,8 @@ func TestCrossArchBattles(t *testing.T) {
 		{"mathy", []string{"--size", "20", "--rounds", "150", "mathy", "mathy", "explorer", "wanderer"}},
 		{"shipped", []string{"--size", "20", "--rounds", "80"}},
 		{"orbs", []string{"--game", "orbs", "--size", "30", "--rounds", "12", "explorer", "spreader"}},
-	}
-	if opcodesFusionFree {
-		battles = append(battles, struct {
-			name string
-			args []string
-		}{"mathops", []string{"--size", "20", "--rounds", "150", "mathops", "mathy", "explorer"}})
-	} else {
-		t.Log("mathops.lua (the % and ^ opcodes) left out until they are fusion-free (opcodesFusionFree)")
+		// % and ^ are opcodes: the counted loop computes them (arith.go).
+		{"mathops", []string{"--size", "20", "--rounds", "150", "mathops", "mathy", "explorer"}},
 	}
 	type result struct{ json, replay []byte }
 	want := map[string]result{}
@@ -171,9 +159,6 @@ func crossArchScripts(t *testing.T) string {
 			to := filepath.Join(dir, filepath.Base(f))
 			if strings.Contains(f, "/orbs/") {
 				to = filepath.Join(dir, "orbs", filepath.Base(f))
-			}
-			if !opcodesFusionFree && filepath.Base(f) == "mathops.lua" {
-				continue
 			}
 			copyFile(f, to)
 		}
