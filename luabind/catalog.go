@@ -110,8 +110,15 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		cls := &Class{ID: strings.TrimSuffix(e.Name(), ".lua"), File: path.Join(o.Dir, e.Name())}
+		// A file name is the one part of a class a script's author
+		// picks without running anything; it is shown as safe text, and a
+		// name that needs escaping cannot be a class id people type.
+		cls := &Class{ID: strings.TrimSuffix(e.Name(), ".lua"), File: path.Join(o.Dir, engine.SafeText(e.Name()))}
 		c.All = append(c.All, cls)
+		if !engine.IsSafeText(e.Name()) {
+			cls.Err = fmt.Errorf("%s: the file name holds control characters; rename the file", cls.File)
+			continue
+		}
 		src, err := fs.ReadFile(o.FS, e.Name())
 		if err != nil {
 			cls.Err = fmt.Errorf("%s: %w", cls.File, err)
@@ -137,37 +144,52 @@ func (c *Catalog) add(cls *Class) {
 	c.ids = append(c.ids, cls.ID)
 }
 
-// readPlayerInfo runs every compiled script once in a scratch team to read
-// its name and speeches and to find scripts whose top level fails. Those
-// are then dropped from the usable classes.
+// readPlayerInfo runs every compiled script's top level to read its name
+// and speeches and to find scripts whose top level fails; those are then
+// dropped from the usable classes, as are players whose names would pass
+// for another (see checkNames).
+//
+// Each file runs alone, in a Lua state made for it and closed after it: it
+// starts from pristine libraries no other file touched, its memory is its
+// own, and it has one call's budget (loadBudgetFactor). Listing a folder
+// therefore costs at most one full call per file, and no file can make
+// another fail to load.
 func (c *Catalog) readPlayerInfo(entry string) {
-	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry})
-	defer scratch.Close()
 	broken := false
 	for id, cls := range c.loaded {
-		cs := scratch.class(engine.ClassID(id))
-		if cs.err != "" {
-			cls.Err = errors.New(cs.err)
-			broken = true
-			continue
-		}
-		for _, f := range []struct {
-			key string
-			dst *string
-		}{{"name", &cls.Name}, {"victory", &cls.Victory}, {"defeat", &cls.Defeat}} {
-			switch v := cs.table.RawGetString(f.key).(type) {
-			case lua.LString:
-				*f.dst = strings.TrimSpace(string(v))
-			case *lua.LNilType:
-			default:
-				cls.Err = fmt.Errorf("%s: %s must be a string, not a %s", cls.File, f.key, v.Type())
+		c.topLevel(engine.ClassID(id), entry, func(cs *classState) {
+			if cs.err != "" {
+				cls.Err = errors.New(cs.err)
 				broken = true
+				return
 			}
-		}
+			for _, f := range []struct {
+				key string
+				dst *string
+			}{{"name", &cls.Name}, {"victory", &cls.Victory}, {"defeat", &cls.Defeat}} {
+				switch v := cs.table.RawGetString(f.key).(type) {
+				case lua.LString:
+					*f.dst = engine.SafeText(strings.TrimSpace(string(v)))
+				case *lua.LNilType:
+				default:
+					cls.Err = fmt.Errorf("%s: %s must be a string, not a %s", cls.File, f.key, v.Type())
+					broken = true
+				}
+			}
+		})
 	}
-	if broken {
+	if c.checkNames() || broken {
 		c.dropBroken()
 	}
+}
+
+// topLevel runs the top level of usable class id in a scratch Lua state of
+// its own and hands the result to read before the state is closed.
+func (c *Catalog) topLevel(id engine.ClassID, entry string, read func(*classState)) {
+	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry})
+	defer scratch.Close()
+	scratch.facts = &engine.Facts{}
+	read(scratch.class(id))
 }
 
 // dropBroken renumbers the usable classes after some were found broken.
@@ -184,17 +206,17 @@ func (c *Catalog) dropBroken() {
 // requireEntry marks every class but except that has no entry function as
 // broken; a rule mod's folder is checked this way once its rules are read.
 func (c *Catalog) requireEntry(entry, except string) {
-	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry})
-	defer scratch.Close()
 	broken := false
 	for id, cls := range c.loaded {
 		if cls.ID == except {
 			continue
 		}
-		if cs := scratch.class(engine.ClassID(id)); cs.err != "" {
-			cls.Err = errors.New(cs.err)
-			broken = true
-		}
+		c.topLevel(engine.ClassID(id), entry, func(cs *classState) {
+			if cs.err != "" {
+				cls.Err = errors.New(cs.err)
+				broken = true
+			}
+		})
 	}
 	if broken {
 		c.dropBroken()
@@ -229,19 +251,22 @@ func (c *Catalog) Players() []*Class {
 	return out
 }
 
-// Find looks a starting player up by class id or display name, ignoring case.
+// Find looks a starting player up by class id, then by display name,
+// ignoring case. Ids come first so that no display name can stand for
+// another file; checkNames keeps display names from being ambiguous.
 func (c *Catalog) Find(name string) (*Class, error) {
-	for _, cls := range c.Players() {
-		if strings.EqualFold(cls.ID, name) || strings.EqualFold(cls.Name, name) {
-			return cls, nil
-		}
+	cls := c.byFileName(name)
+	switch {
+	case cls != nil && cls.Err != nil:
+		return nil, fmt.Errorf("player %q cannot play: %w", name, cls.Err)
+	case cls != nil && cls.Name == "":
+		return nil, fmt.Errorf("%q has no name, so it is not a starting player (it can only be replicated into)", name)
+	case cls != nil:
+		return cls, nil
 	}
-	for _, cls := range c.All {
-		if strings.EqualFold(cls.ID, name) && cls.Err != nil {
-			return nil, fmt.Errorf("player %q cannot play: %w", name, cls.Err)
-		}
-		if strings.EqualFold(cls.ID, name) && cls.Name == "" {
-			return nil, fmt.Errorf("%q has no name, so it is not a starting player (it can only be replicated into)", name)
+	for _, cls := range c.Players() {
+		if strings.EqualFold(cls.Name, name) {
+			return cls, nil
 		}
 	}
 	e := &UnknownPlayerError{Name: name}
@@ -249,4 +274,19 @@ func (c *Catalog) Find(name string) (*Class, error) {
 		e.Known = append(e.Known, p.ID)
 	}
 	return nil, e
+}
+
+// byFileName returns the class whose id is name: exactly, or else ignoring
+// case (the first in id order); nil when there is none.
+func (c *Catalog) byFileName(name string) *Class {
+	var folded *Class
+	for _, cls := range c.All {
+		if cls.ID == name {
+			return cls
+		}
+		if folded == nil && strings.EqualFold(cls.ID, name) {
+			folded = cls
+		}
+	}
+	return folded
 }

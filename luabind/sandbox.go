@@ -63,6 +63,7 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	strlib := tm.stringLibrary(L)
 	g.RawSetString("string", strlib)
 	base.RawSetString("string", strlib)
+	protectStringMetatable(L, strlib)
 
 	tablib := g.RawGetString("table").(*lua.LTable)
 	tm.wrapTables(L, tablib)

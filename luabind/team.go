@@ -182,7 +182,7 @@ func (tm *Team) printed(line string) {
 		copy(tm.log, tm.log[1:])
 		tm.log = tm.log[:len(tm.log)-1]
 	}
-	tm.log = append(tm.log, line)
+	tm.log = append(tm.log, engine.SafeLine(line)) // printed text reaches terminals
 }
 
 const maxLogLines = 200
@@ -208,6 +208,7 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	for k, v := tm.base.Next(lua.LNil); k != lua.LNil; k, v = tm.base.Next(k) {
 		env.RawSet(k, v)
 	}
+	ownLibraries(L, env, tm.base)
 	env.RawSetString("_G", env)
 	cs.env = env
 	fn := L.NewFunctionFromProto(cls.proto)
@@ -220,7 +221,7 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	if err != nil {
 		msg := tm.errorText(err)
 		if tm.budget.spent && !tm.memTripped {
-			msg = fmt.Sprintf("%s: loading ran more than %d instructions (%d × limits.instructions)", errBudget, tm.limits.Instructions*loadBudgetFactor, loadBudgetFactor)
+			msg = fmt.Sprintf("%s: its top level ran more than %d instructions (limits.instructions); do heavy set-up in the first call of run", errBudget, tm.limits.Instructions*loadBudgetFactor)
 		}
 		if !strings.HasPrefix(msg, cls.File+":") {
 			msg = cls.File + ": " + msg
@@ -251,9 +252,15 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	return cs
 }
 
-// loadBudgetFactor: a script's top-level code may use this many times the
-// per-call budget when it is loaded.
-const loadBudgetFactor = 100
+// loadBudgetFactor is how many per-call budgets a script's top level may
+// use when it is loaded. It is one. Every command that loads a folder
+// (players, check, run, tournament, the lobby) runs the top level of every
+// file in it, fielded or not, to read names and speeches, so a file allowed
+// more would stall all of them for everyone; and the shipped scripts need
+// at most about a hundred instructions to declare their tables. A player
+// with heavy set-up does it lazily in its first call of run, where the work
+// is its own team's.
+const loadBudgetFactor = 1
 
 // errorText turns a Lua error into one line.
 func (tm *Team) errorText(err error) string {
@@ -277,8 +284,9 @@ func (tm *Team) errorText(err error) string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
-	// A script may raise any bytes; people and JSON see valid UTF-8.
-	return strings.ToValidUTF8(msg, "\uFFFD")
+	// A script may raise any bytes, escape sequences included; people,
+	// terminals and JSON see them escaped (engine.SafeText).
+	return engine.SafeText(msg)
 }
 
 // Turn asks every ready square of the team for its intent.

@@ -43,6 +43,8 @@ func snakeFolder(t testing.TB, consts map[string]int, extra map[string]string) f
 	}
 	m["rules.lua"] = &fstest.MapFile{Data: []byte(rules)}
 	for name, src := range extra {
+		// Two players must not share a name: each steer is named after its file.
+		src = strings.Replace(src, `name = "Steer"`, fmt.Sprintf("name = %q", "Steer "+strings.TrimSuffix(name, ".lua")), 1)
 		m[name] = &fstest.MapFile{Data: []byte(src)}
 	}
 	return m
