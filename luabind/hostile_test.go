@@ -81,8 +81,8 @@ func TestHostileScripts(t *testing.T) {
 				t.Fatalf("no '-- expect: timeout|error' line")
 			}
 			for _, p := range append(got.FirstProblems, got.Problems...) {
-				if !utf8.ValidString(p.Message) || strings.ContainsAny(p.Message, "\n\r") {
-					t.Errorf("problem message is not one line of UTF-8: %q", p.Message)
+				if !utf8.ValidString(p.Message) || !engine.IsSafeText(p.Message) {
+					t.Errorf("problem message is not one line of text safe to print: %q", p.Message)
 				}
 			}
 			runtime.GC()

@@ -105,7 +105,7 @@ func (r *Rules) Info() (RulesInfo, error) {
 	_, sizes := t.RawGetString("size").(*lua.LFunction)
 	info := RulesInfo{Entry: "run", Sizes: sizes}
 	if s, ok := t.RawGetString("name").(lua.LString); ok {
-		info.Name = string(s)
+		info.Name = engine.SafeText(string(s)) // shown as a title
 	}
 	switch p := t.RawGetString("protocol").(type) {
 	case lua.LString:
@@ -120,6 +120,9 @@ func (r *Rules) Info() (RulesInfo, error) {
 	}
 	switch e := t.RawGetString("entry").(type) {
 	case lua.LString:
+		if !engine.IsSafeText(string(e)) {
+			return info, fmt.Errorf("%s: entry must be a name of printable characters", file)
+		}
 		info.Entry = string(e)
 	case *lua.LNilType:
 	default:
@@ -129,8 +132,10 @@ func (r *Rules) Info() (RulesInfo, error) {
 	case *lua.LTable:
 		for i, n := 1, listLen(cols); i <= n; i++ {
 			s, ok := listAt(cols, i).(lua.LString)
-			if !ok || s == "" {
-				return info, fmt.Errorf("%s: columns[%d] must be a name", file, i)
+			// A column name is a table heading and a key of
+			// game.score: printable, or it is refused rather than escaped.
+			if !ok || s == "" || !engine.IsSafeText(string(s)) {
+				return info, fmt.Errorf("%s: columns[%d] must be a name of printable characters", file, i)
 			}
 			info.Columns = append(info.Columns, string(s))
 		}
@@ -146,8 +151,8 @@ func (r *Rules) Info() (RulesInfo, error) {
 		info.Options = map[string]any{}
 		for k, v := opts.Next(lua.LNil); k != lua.LNil; k, v = opts.Next(k) {
 			name, ok := k.(lua.LString)
-			if !ok {
-				return info, fmt.Errorf("%s: options: names must be strings", file)
+			if !ok || !engine.IsSafeText(string(name)) {
+				return info, fmt.Errorf("%s: options: names must be strings of printable characters", file)
 			}
 			switch d := v.(type) {
 			case lua.LNumber:
