@@ -72,6 +72,7 @@ func Read(r io.Reader, name string) (*Replay, error) {
 	if err := json.Unmarshal(line, h); err != nil || h.Replay == 0 {
 		return nil, fail(1, "not a SquareBattle replay header")
 	}
+	h.safeText()
 	if h.Replay > Version {
 		return nil, &FormatError{File: name, Line: 1, Reason: fmt.Sprintf("replay format %d is newer than this program reads (%d); update squarebattle", h.Replay, Version), Err: ErrVersion}
 	}
@@ -105,6 +106,7 @@ func Read(r io.Reader, name string) (*Replay, error) {
 				rep.Damage = fail(n, "%v", err)
 				return rep, nil
 			}
+			rl.Result.Reason = engine.SafeText(rl.Result.Reason)
 			rep.Result = rl.Result
 			if h.Game != "" {
 				rep.Timeline.EndWinner(rl.Result.Winner)
@@ -119,6 +121,9 @@ func Read(r io.Reader, name string) (*Replay, error) {
 			return rep, nil
 		}
 		l, err := decodeRound(&rd, len(h.Columns))
+		for i := range l.Problems {
+			l.Problems[i].Message = engine.SafeText(l.Problems[i].Message)
+		}
 		if err == nil {
 			err = rep.Timeline.Add(l)
 		}
@@ -271,5 +276,30 @@ func (l *lineReader) next() ([]byte, error) {
 			l.n++
 			return nil, fmt.Errorf("damaged data (%v)", err)
 		}
+	}
+}
+
+// safeText escapes every text of a header that is shown to people. A
+// replay is a file anyone can hand over: whatever wrote it, its names,
+// speeches and titles reach the terminal of whoever opens it as text that
+// only shows itself (engine.SafeText). A replay written by this program
+// holds safe text already and reads back unchanged.
+func (h *Header) safeText() {
+	for _, p := range []*string{&h.Program, &h.Game} {
+		*p = engine.SafeText(*p)
+	}
+	for i := range h.Classes {
+		c := &h.Classes[i]
+		c.ID, c.File = engine.SafeText(c.ID), engine.SafeText(c.File)
+	}
+	for i := range h.Players {
+		p := &h.Players[i]
+		p.Name, p.Victory, p.Defeat = engine.SafeText(p.Name), engine.SafeText(p.Victory), engine.SafeText(p.Defeat)
+	}
+	for i, c := range h.Columns {
+		h.Columns[i] = engine.SafeText(c)
+	}
+	if h.Rules != nil {
+		h.Rules.Game, h.Rules.File = engine.SafeText(h.Rules.Game), engine.SafeText(h.Rules.File)
 	}
 }
