@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // rect is a region of the screen.
@@ -23,10 +25,17 @@ type canvas struct {
 // text writes str at (x, y) within width columns, cutting it with an
 // ellipsis when it is too long and padding it with spaces when it is short.
 // It returns the columns the text took.
+//
+// Every string drawn passes here, so here script-supplied text is made safe
+// once more (engine.SafeText, which leaves safe text as it is): tcell sends
+// a cell's runes to the terminal as they are, and a control character has
+// no width, so ESC and what follows it would travel together, raw, in one
+// cell.
 func (c canvas) text(x, y, width int, str string, st tcell.Style) int {
 	if width <= 0 {
 		return 0
 	}
+	str = engine.SafeText(str)
 	if uniseg.StringWidth(str) > width {
 		str = truncate(str, width-1) + c.g.ellipsis
 	}

@@ -100,7 +100,7 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 			Rows  []row  `json:"standings"`
 		}{Game: *game, Seed: seed, Score: g.Info.Columns[0]}
 		for _, r := range rows {
-			out.Rows = append(out.Rows, row{ChallengeRow: r, ID: players[r.Player].ID, Name: players[r.Player].Name})
+			out.Rows = append(out.Rows, row{ChallengeRow: r, ID: safe(players[r.Player].ID), Name: safe(players[r.Player].Name)})
 		}
 		data, err := json.Marshal(out)
 		if err != nil {
@@ -109,11 +109,11 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 		_, err = fmt.Fprintf(stdout, "%s\n", data)
 		return err
 	}
-	fmt.Fprintf(stdout, "%s challenge, seed %d: solo and king of the hill, ranked by %s; the lowest rank sum wins\n\n", *game, seed, g.Info.Columns[0])
+	fmt.Fprintf(stdout, "%s challenge, seed %d: solo and king of the hill, ranked by %s; the lowest rank sum wins\n\n", safe(*game), seed, safe(g.Info.Columns[0]))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "place\tplayer\trank sum\tKOTH rank\tsolo rank\tKOTH score\tsolo score\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Place, players[r.Player].Name, r.Sum, r.KOTHRank, r.SoloRank, r.KOTH, r.Solo)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Place, safe(players[r.Player].Name), r.Sum, r.KOTHRank, r.SoloRank, r.KOTH, r.Solo)
 	}
 	return tw.Flush()
 }

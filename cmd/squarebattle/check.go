@@ -72,9 +72,9 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 		return bad(mine.Err)
 	}
 	if mine.Name == "" {
-		fmt.Fprintf(stdout, "%s loads. It has no name, so it is not a starting player: it can only be replicated into.\n", file)
+		fmt.Fprintf(stdout, "%s loads. It has no name, so it is not a starting player: it can only be replicated into.\n", safe(file))
 	} else {
-		fmt.Fprintf(stdout, "%s loads: starting player %q.\n", file, mine.Name)
+		fmt.Fprintf(stdout, "%s loads: starting player \"%s\".\n", safe(file), safe(mine.Name))
 	}
 	explorer, err := cat.Find("explorer")
 	if err != nil {
@@ -90,18 +90,18 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	s := b.Run()
 	st := s.Teams[0].Stats
 	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %d rounds, %s has %d squares (births %d, kills %d, deaths %d, collisions %d), %d timeouts, %d errors.\n",
-		size, size, s.Seed, s.Round, mine.DisplayName(), st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
+		size, size, s.Seed, s.Round, safe(mine.DisplayName()), st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
 	problems := 0
 	for _, p := range s.FirstProblems {
 		if p.Team == 0 {
 			problems++
-			fmt.Fprintf(stdout, "  round %d, %s: %s\n", p.Round, p.Kind, p.Message)
+			fmt.Fprintf(stdout, "  round %d, %s: %s\n", p.Round, p.Kind, safe(p.Message))
 		}
 	}
 	if log := b.Teams[0].Log(); len(log) > 0 {
 		fmt.Fprintln(stdout, "Last lines printed:")
 		for _, l := range log[max(0, len(log)-10):] {
-			fmt.Fprintf(stdout, "  %s\n", l)
+			fmt.Fprintf(stdout, "  %s\n", engine.SafeLine(l))
 		}
 	}
 	if problems > 0 {

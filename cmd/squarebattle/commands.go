@@ -81,9 +81,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// oneLine keeps multi-error messages readable: one problem per line, indented.
+// oneLine keeps multi-error messages readable: one problem per line,
+// indented, each made safe to print (an error may quote a script).
 func oneLine(err error) string {
-	return strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "\n  ")
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	for i, l := range lines {
+		lines[i] = safe(l)
+	}
+	return strings.Join(lines, "\n  ")
 }
 
 func usage(w io.Writer) {

@@ -28,7 +28,7 @@ func playersCommand(args []string, stdout, stderr io.Writer) error {
 		if name == "" {
 			name = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cls.ID, name, cls.File, status)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(cls.ID), safe(name), safe(cls.File), safe(status))
 	}
 	return tw.Flush()
 }

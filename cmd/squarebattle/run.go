@@ -178,12 +178,12 @@ type teamJSON struct {
 func writeJSON(w io.Writer, s *engine.Snapshot) error {
 	out := battleJSON{Seed: s.Seed, Rounds: s.Round, Size: s.Size, Board: s.Board()}
 	if s.Winner >= 0 {
-		name, team := s.Teams[s.Winner].Player.Name, s.Winner
+		name, team := safe(s.Teams[s.Winner].Player.Name), s.Winner
 		out.Winner, out.WinnerTeam = &name, &team
 	}
 	for _, t := range s.Teams {
 		st := t.Stats
-		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Player: t.Player.Name, Squares: st.Squares, Births: st.Births,
+		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Player: safe(t.Player.Name), Squares: st.Squares, Births: st.Births,
 			Kills: st.Kills, Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors})
 	}
 	data, err := json.Marshal(out)
@@ -199,9 +199,9 @@ func writeJSON(w io.Writer, s *engine.Snapshot) error {
 func writeWinner(w io.Writer, s *engine.Snapshot, score func(engine.TeamView) string) {
 	if s.Winner >= 0 {
 		t := s.Teams[s.Winner]
-		fmt.Fprintf(w, "Winner: team %d, %s, with %s.\n", t.Team, t.Player.Name, score(t))
+		fmt.Fprintf(w, "Winner: team %d, %s, with %s.\n", t.Team, safe(t.Player.Name), score(t))
 		if t.Player.Victory != "" {
-			fmt.Fprintf(w, "  %q\n", t.Player.Victory)
+			fmt.Fprintf(w, "  \"%s\"\n", safe(t.Player.Victory))
 		}
 	} else {
 		fmt.Fprintln(w, "No winner: a tie.")
@@ -216,13 +216,13 @@ func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
 	fmt.Fprintln(tw, "team\tplayer\tsquares\tbirths\tkills\tdeaths\tcollisions\ttimeouts\terrors\t")
 	for _, t := range s.Teams {
 		st := t.Stats
-		name := t.Player.Name
+		name := safe(t.Player.Name)
 		fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t\n", t.Team, name, st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
 	}
 	tw.Flush()
 	for _, t := range s.Teams {
 		if t.Eliminated > 0 && t.Player.Defeat != "" {
-			fmt.Fprintf(w, "team %d %s, out in round %d: %q\n", t.Team, t.Player.Name, t.Eliminated, t.Player.Defeat)
+			fmt.Fprintf(w, "team %d %s, out in round %d: \"%s\"\n", t.Team, safe(t.Player.Name), t.Eliminated, safe(t.Player.Defeat))
 		}
 	}
 	if len(s.FirstProblems) > 0 {
@@ -230,9 +230,9 @@ func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
 		for _, p := range s.FirstProblems {
 			who := "team " + fmt.Sprint(p.Team)
 			if p.Team >= 0 && p.Team < len(s.Teams) {
-				who += " " + s.Teams[p.Team].Player.Name
+				who += " " + safe(s.Teams[p.Team].Player.Name)
 			}
-			fmt.Fprintf(w, "  round %d, %s, %s: %s\n", p.Round, who, p.Kind, strings.TrimSpace(p.Message))
+			fmt.Fprintf(w, "  round %d, %s, %s: %s\n", p.Round, who, p.Kind, safe(strings.TrimSpace(p.Message)))
 		}
 	}
 }

@@ -91,13 +91,13 @@ type modTeamJSON struct {
 }
 
 func writeModJSON(w io.Writer, game string, s *engine.Snapshot) error {
-	out := modJSON{Game: game, Seed: s.Seed, Rounds: s.Round, Size: s.Size, Columns: s.Columns}
+	out := modJSON{Game: safe(game), Seed: s.Seed, Rounds: s.Round, Size: s.Size, Columns: safeAll(s.Columns)}
 	if s.Winner >= 0 {
-		name, team := s.Teams[s.Winner].Player.Name, s.Winner
+		name, team := safe(s.Teams[s.Winner].Player.Name), s.Winner
 		out.Winner, out.WinnerTeam = &name, &team
 	}
 	for _, t := range s.Teams {
-		out.Teams = append(out.Teams, modTeamJSON{Team: t.Team, Player: t.Player.Name, Values: t.Values,
+		out.Teams = append(out.Teams, modTeamJSON{Team: t.Team, Player: safe(t.Player.Name), Values: t.Values,
 			Units: t.Stats.Squares, Timeouts: t.Stats.Timeouts, Errors: t.Stats.Errors})
 	}
 	data, err := json.Marshal(out)
@@ -109,20 +109,20 @@ func writeModJSON(w io.Writer, game string, s *engine.Snapshot) error {
 }
 
 func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot) {
-	title := g.Info.Name
+	title := safe(g.Info.Name)
 	if title == "" {
-		title = g.Dir
+		title = safe(g.Dir)
 	}
 	fmt.Fprintf(w, "%s: %d×%d board, seed %d, %d rounds played (limit %d)\n\n", title, s.Size, s.Size, s.Seed, s.Round, s.Rounds)
-	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%s %d", s.Columns[0], t.Values[0]) })
+	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%s %d", safe(s.Columns[0]), t.Values[0]) })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "team\tplayer\t")
 	for _, col := range s.Columns {
-		fmt.Fprintf(tw, "%s\t", col)
+		fmt.Fprintf(tw, "%s\t", safe(col))
 	}
 	fmt.Fprintln(tw, "timeouts\terrors\t")
 	for _, t := range s.Teams {
-		fmt.Fprintf(tw, "%d\t%s\t", t.Team, t.Player.Name)
+		fmt.Fprintf(tw, "%d\t%s\t", t.Team, safe(t.Player.Name))
 		for _, v := range t.Values {
 			fmt.Fprintf(tw, "%d\t", v)
 		}
@@ -130,6 +130,6 @@ func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot) {
 	}
 	tw.Flush()
 	for _, p := range s.FirstProblems {
-		fmt.Fprintf(w, "  round %d, team %d: %s\n", p.Round, p.Team, p.Message)
+		fmt.Fprintf(w, "  round %d, team %d: %s\n", p.Round, p.Team, safe(p.Message))
 	}
 }

@@ -130,7 +130,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		for _, cls := range cat.All {
 			if cls.Err != nil {
-				fmt.Fprintf(stderr, "tournament: leaving out %s: %v\n", cls.File, cls.Err)
+				fmt.Fprintf(stderr, "tournament: leaving out %s: %s\n", safe(cls.File), safe(cls.Err.Error()))
 			}
 		}
 	}

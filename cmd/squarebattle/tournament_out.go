@@ -51,6 +51,7 @@ func (o *outputFlags) check() error {
 // write prints the standings in the chosen format and the players'
 // script problems and failed battles on stderr.
 func (o *outputFlags) write(stdout, stderr io.Writer, s *tournament.Standings) error {
+	s = safeStandings(s)
 	reportFailures(stderr, s.Failures, s.Battles)
 	for _, p := range s.Players {
 		if p.Errors+p.Timeouts > 0 {

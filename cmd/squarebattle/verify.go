@@ -248,9 +248,9 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 func describeResult(rep *replay.Replay) string {
 	res := rep.Result
 	if res.Winner < 0 || res.Winner >= len(rep.Header.Players) {
-		return "no winner (" + res.Reason + ")"
+		return "no winner (" + safe(res.Reason) + ")"
 	}
-	return fmt.Sprintf("team %d %s won (%s)", res.Winner, rep.Header.Players[res.Winner].Name, res.Reason)
+	return fmt.Sprintf("team %d %s won (%s)", res.Winner, safe(rep.Header.Players[res.Winner].Name), safe(res.Reason))
 }
 
 // firstCell describes the first cell where two arenas differ.
