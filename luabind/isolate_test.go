@@ -1,8 +1,12 @@
 package luabind
 
 import (
+	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -137,5 +141,28 @@ func TestStringMetatableProtected(t *testing.T) {
 	}, DefaultLimits())
 	if p, err := cat.Find("probe"); err != nil || p.Name != "false abab false nil" {
 		t.Errorf("probe = %+v, %v", p, err)
+	}
+}
+
+// BenchmarkLoadCatalog: listing a folder, the shipped players and a folder
+// of files whose top level never ends (the worst a file can do to a
+// listing: one full budget each).
+func BenchmarkLoadCatalog(b *testing.B) {
+	shipped := os.DirFS("../scripts")
+	spin := fstest.MapFS{}
+	for i := range 10 {
+		spin[fmt.Sprintf("spin%d.lua", i)] = &fstest.MapFile{Data: []byte("local n = 0 while true do n = n + 1 end")}
+	}
+	for _, c := range []struct {
+		name string
+		fsys fs.FS
+	}{{"shipped", shipped}, {"spin10", spin}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := LoadCatalog(CatalogOptions{FS: c.fsys, Dir: "d"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
