@@ -34,6 +34,9 @@ func gameFolder(t testing.TB, game string, extra map[string]string) fstest.MapFS
 		m[e.Name()] = &fstest.MapFile{Data: data}
 	}
 	for name, src := range extra {
+		// Two players must not share a name: each planned player is named
+		// after its file.
+		src = strings.Replace(src, `name = "Planned"`, fmt.Sprintf("name = %q", "Planned "+strings.TrimSuffix(name, ".lua")), 1)
 		m[name] = &fstest.MapFile{Data: []byte(src)}
 	}
 	return m
