@@ -30,9 +30,9 @@ func ownLibraries(L *lua.LState, env, base *lua.LTable) {
 	}
 }
 
-// copyLibrary makes a shallow copy of a library table. gopher-lua's string
-// library refers to itself as __index (it doubles as the string metatable);
-// that entry is left out, as it is not part of Lua's string library.
+// copyLibrary makes a shallow copy of a library table, in the library's own
+// key order. A __index entry is left out: gopher-lua's own string library
+// has one pointing at itself, which Lua's string library has not.
 func copyLibrary(L *lua.LState, lib *lua.LTable) *lua.LTable {
 	cp := L.CreateTable(0, 32)
 	for k, v := lib.Next(lua.LNil); k != lua.LNil; k, v = lib.Next(k) {
@@ -45,17 +45,19 @@ func copyLibrary(L *lua.LState, lib *lua.LTable) *lua.LTable {
 }
 
 // protectStringMetatable gives strings a metatable no script can reach or
-// change. gopher-lua makes the string library table itself the metatable of
-// strings, with __index pointing back at it, so `getmetatable("").__index`
-// handed a script the very table behind every `s:method()` call of every
-// class in the state: one class replacing a method there changed it for all.
+// change. It runs once the string library is built, and replaces the
+// metatable Lua 5.1 would give strings ({__index = string}): with that one,
+// `getmetatable("").__index` handed a script the very table behind every
+// `s:method()` call of every class in the state, and one class replacing a
+// method there changed it for all.
 //
 // Here the metatable is a fresh table whose __index is a private copy of the
 // library, reachable from no script, and whose __metatable field makes
 // getmetatable("") return false, as Lua does for a protected metatable.
 // Methods called on strings (`s:rep(3)`) are therefore always the pristine
 // ones; what a class writes into its own `string` table affects only calls
-// through that table.
+// through that table. The private copy holds only the library's functions
+// and never changes, so the memory census need not walk it.
 func protectStringMetatable(L *lua.LState, strlib *lua.LTable) {
 	mt := L.CreateTable(0, 2)
 	mt.RawSetString("__index", copyLibrary(L, strlib))

@@ -96,8 +96,7 @@ func callField(tm *Team, tbl *lua.LTable, name string, limit int) (engine.Fault,
 func TestStringCosts(t *testing.T) {
 	src := `local big = string.rep("a", 1048576)
 	local spaced = string.rep("word ", 1640) -- 8,200 bytes
-	local codes = {}
-	for i = 1, 4000 do codes[i] = 65 end
+	local codes = { string.byte(string.rep("A", 4000), 1, -1) }
 	return { name = "X", run = function() end,
 	  gsub8k = function() return (spaced:gsub(" ", "_")) end,
 	  gsub8kfn = function() return (spaced:gsub("%w+", function(w) return w end)) end,
@@ -229,9 +228,19 @@ func TestStringLibraryIsOurs(t *testing.T) {
 	tm := NewTeam(TeamOptions{Catalog: catalogOf(t, map[string]string{"x.lua": idle}, DefaultLimits()), Entry: "-"})
 	defer tm.Close()
 	ours := tm.base.RawGetString("string").(*lua.LTable)
-	mt := tm.L.GetMetatable(lua.LString("")).(*lua.LTable)
-	if mt.RawGetString("__index") != ours {
-		t.Errorf("the string metatable's __index is not the string table")
+	// The string metatable is protected (isolate.go): its __index is a
+	// private copy of the string table, with the same functions.
+	if mt := tm.L.GetMetatable(lua.LString("")); mt != lua.LFalse {
+		t.Errorf("getmetatable(\"\") = %v, want false", mt)
+	}
+	idx := tm.L.GetMetaField(lua.LString(""), "__index").(*lua.LTable)
+	if idx == ours {
+		t.Errorf("the string metatable's __index is the string table itself")
+	}
+	for k, v := ours.Next(lua.LNil); k != lua.LNil; k, v = ours.Next(k) {
+		if idx.RawGet(k) != v {
+			t.Errorf("the string metatable's __index has another %s", k)
+		}
 	}
 	var names []string
 	for k, v := ours.Next(lua.LNil); k != lua.LNil; k, v = ours.Next(k) {
