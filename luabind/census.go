@@ -67,8 +67,10 @@ func (tm *Team) census() (live, visits int64) {
 			c.value(L.Get(i))
 		}
 	}
-	if mt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
-		c.value(mt)
+	// The string metatable is protected (getmetatable("") is false, see
+	// isolate.go); its __index, read raw, is what it holds.
+	if idx, ok := L.GetMetaField(lua.LString(""), "__index").(*lua.LTable); ok {
+		c.value(idx)
 	}
 	c.value(tm.base)
 	c.value(tm.view)
