@@ -2,7 +2,6 @@ package luabind
 
 import (
 	"fmt"
-	"strings"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -12,11 +11,10 @@ import (
 // loadfile, getfenv/setfenv, collectgarbage and newproxy. Coroutines are left
 // out because gopher-lua gives each coroutine its own context, which would
 // escape the instruction budget.
-var safeBase = []string{
-	"assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall",
-	"rawequal", "rawget", "rawset", "select", "setmetatable", "tonumber",
-	"type", "xpcall", "_VERSION",
-}
+//
+// safeBase lists the base functions taken from gopher-lua as they are; the
+// rest of the base library is the project's own (baselib.go).
+var safeBase = []string{"getmetatable", "pcall", "type", "xpcall", "_VERSION"}
 
 var unsafeGlobals = []string{
 	"dofile", "loadfile", "load", "loadstring", "require", "module", "getfenv",
@@ -70,13 +68,11 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	base.RawSetString("table", tablib)
 
 	mathlib := tm.mathLibrary(L) // mathlib.go: the same bits on every machine
+	tm.wrapArgCounts(L, mathlib, "max", "min")
 	base.RawSetString("math", mathlib)
 	g.RawSetString("math", mathlib)
 
-	base.RawSetString("tostring", L.NewFunction(luaToString))
-	base.RawSetString("print", L.NewFunction(tm.luaPrint))
-	base.RawSetString("unpack", L.NewFunction(tm.luaUnpack))
-	base.RawSetString("ipairs", ipairs(L))
+	tm.openBase(L, base)
 
 	for i, name := range directionNames {
 		base.RawSetString(name, lua.LNumber(i+1))
@@ -101,90 +97,6 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	base.RawSetString("free", L.NewFunction(tm.luaFree))
 	return base
 }
-
-// luaToString is tostring without memory addresses: a script that keyed its
-// decisions on an address would make battles irreproducible.
-func luaToString(L *lua.LState) int {
-	v := L.CheckAny(1)
-	L.Push(lua.LString(toString(L, v)))
-	return 1
-}
-
-func toString(L *lua.LState, v lua.LValue) string {
-	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
-		L.Push(mm)
-		L.Push(v)
-		L.Call(1, 1)
-		r := L.Get(-1)
-		L.Pop(1)
-		if s, ok := r.(lua.LString); ok {
-			return string(s)
-		}
-		if n, ok := r.(lua.LNumber); ok {
-			return n.String()
-		}
-		L.RaiseError("'__tostring' must return a string")
-	}
-	switch v := v.(type) {
-	case lua.LString:
-		return string(v)
-	case lua.LNumber:
-		return v.String()
-	case lua.LBool:
-		return v.String()
-	case *lua.LNilType:
-		return "nil"
-	default:
-		return v.Type().String()
-	}
-}
-
-func (tm *Team) luaPrint(L *lua.LState) int {
-	var sb strings.Builder
-	for i := 1; i <= L.GetTop(); i++ {
-		if i > 1 {
-			sb.WriteByte('\t')
-		}
-		sb.WriteString(toString(L, L.Get(i)))
-		if sb.Len() > maxPrintLine {
-			break
-		}
-	}
-	line := sb.String()
-	if len(line) > maxPrintLine {
-		line = line[:maxPrintLine] + "…"
-	}
-	tm.chargeBytes(L, int64(len(line)))
-	tm.printed(line)
-	return 0
-}
-
-const maxPrintLine = 240
-
-// luaUnpack is unpack with its result count bounded by the budget: a single
-// unpack(t, 1, 1e8) would otherwise push a hundred million values.
-func (tm *Team) luaUnpack(L *lua.LState) int {
-	t := L.CheckTable(1)
-	i := L.OptInt(2, 1)
-	n0, _ := border(t)
-	j := L.OptInt(3, n0)
-	if i > j {
-		return 0
-	}
-	n := int64(j) - int64(i) + 1
-	if n > maxResults {
-		L.RaiseError("too many results to unpack (%d)", n)
-	}
-	tm.charge(L, n/8)
-	for k := i; k <= j; k++ {
-		L.Push(t.RawGet(lua.LNumber(k)))
-	}
-	return int(n)
-}
-
-// maxResults bounds the values a builtin may push at once, well inside the
-// Lua stack.
-const maxResults = 4000
 
 func (tm *Team) luaRound(L *lua.LState) int {
 	L.Push(lua.LNumber(tm.facts.Round))

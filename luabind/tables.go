@@ -1,8 +1,8 @@
 package luabind
 
 import (
-	"math/bits"
-	"sort"
+	"strings"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -71,13 +71,41 @@ func listAt(t *lua.LTable, i int) lua.LValue {
 	return t.RawGet(lua.LNumber(i))
 }
 
+// What reading a list's entries costs. Entries below lua.MaxArrayIndex sit
+// in the array part: a slice read, valuesPerInstruction of them an
+// instruction. The rest of a long list sits in the hash part, where each
+// entry is a map lookup with a boxed number key, about as slow as a VM
+// instruction (measured by BenchmarkListEntry): hashEntriesPer16 is how
+// many sixteenths of an instruction one costs.
+const (
+	hashEntriesPer16     = 24
+	probesPerInstruction = 8 // border's probes, array or hash
+)
+
+// listReadCost is the charge for reading entries i..j of a list.
+func listReadCost(i, j int) int64 {
+	if j < i {
+		return 0
+	}
+	lo, hi := max(int64(i), 1), min(int64(j), int64(lua.MaxArrayIndex-1))
+	inArray := max(hi-lo+1, 0)
+	inHash := int64(j) - int64(i) + 1 - inArray
+	return (inArray + inHash*hashEntriesPer16) / valuesPerInstruction
+}
+
+// listMoveCost is the charge for moving entries i..j of a list by one
+// place: each is read and written.
+func listMoveCost(i, j int) int64 {
+	return 2 * listReadCost(i, j)
+}
+
 // ipairs replaces the base library's, whose iterator reads with RawGetInt
 // and so stops at lua.MaxArrayIndex: a list of 3,000 entries would end at
 // 1,023 without a word.
 func ipairs(L *lua.LState) *lua.LFunction {
 	next := L.NewFunction(func(L *lua.LState) int {
 		t := L.CheckTable(1)
-		i := L.CheckInt(2) + 1
+		i := intArg(L, 2) + 1
 		v := listAt(t, i)
 		if v == lua.LNil {
 			return 0
@@ -101,7 +129,7 @@ func (tm *Team) luaLen(L *lua.LState) int {
 		L.Push(lua.LNumber(len(v)))
 	case *lua.LTable:
 		n, probes := border(v)
-		tm.charge(L, int64(probes/8))
+		tm.charge(L, int64(probes/probesPerInstruction))
 		L.Push(lua.LNumber(n))
 	default:
 		L.RaiseError("attempt to get length of a %s value", v.Type().String())
@@ -109,46 +137,44 @@ func (tm *Team) luaLen(L *lua.LState) int {
 	return 1
 }
 
+// wrapTables replaces the table library's functions with the project's:
+// each charged by the entries it reads or moves, the comparisons it makes
+// and the bytes it copies, before doing it.
 func (tm *Team) wrapTables(L *lua.LState, lib *lua.LTable) {
 	lib.RawSetString("insert", L.NewFunction(tm.tableInsert))
 	lib.RawSetString("remove", L.NewFunction(tm.tableRemove))
 	lib.RawSetString("sort", L.NewFunction(tm.tableSort))
 	lib.RawSetString("getn", L.NewFunction(tm.tableGetN))
 	lib.RawSetString("concat", L.NewFunction(tm.tableConcat))
-	maxn := lib.RawGetString("maxn").(*lua.LFunction)
-	lib.RawSetString("maxn", L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
-		tm.charge(L, int64(t.Len()/16))
-		L.Push(maxn)
-		L.Push(t)
-		L.Call(1, 1)
-		return 1
-	}))
+	lib.RawSetString("maxn", L.NewFunction(tm.tableMaxN))
+}
+
+// checkedBorder is border(t), its probes charged.
+func (tm *Team) checkedBorder(L *lua.LState, t *lua.LTable) int {
+	n, probes := border(t)
+	tm.charge(L, int64(probes/probesPerInstruction))
+	return n
 }
 
 func (tm *Team) tableGetN(L *lua.LState) int {
-	n, probes := border(L.CheckTable(1))
-	tm.charge(L, int64(probes/8))
-	L.Push(lua.LNumber(n))
+	L.Push(lua.LNumber(tm.checkedBorder(L, L.CheckTable(1))))
 	return 1
 }
 
-// tableInsert is table.insert(t, [pos,] value).
+// tableInsert is table.insert(t, [pos,] value) as in Lua 5.1: a position
+// past the end just sets t[pos]; one before 1 moves the whole list up, as
+// Lua 5.1's loop does (and is charged for it).
 func (tm *Team) tableInsert(L *lua.LState) int {
 	t := L.CheckTable(1)
-	n, probes := border(t)
+	e := tm.checkedBorder(L, t) + 1
 	switch L.GetTop() {
 	case 2:
-		tm.charge(L, int64(probes/8))
-		t.RawSet(lua.LNumber(n+1), L.Get(2))
+		t.RawSet(lua.LNumber(e), L.Get(2))
 	case 3:
-		pos := L.CheckInt(2)
-		if pos < 1 || pos > n+1 {
-			L.ArgError(2, "position out of bounds")
-		}
-		tm.charge(L, int64(probes/8+(n-pos)/16))
-		for k := n; k >= pos; k-- {
-			t.RawSet(lua.LNumber(k+1), t.RawGet(lua.LNumber(k)))
+		pos := intArg(L, 2)
+		if pos < e {
+			tm.charge(L, listMoveCost(pos, e-1))
+			shiftUp(t, pos, e)
 		}
 		t.RawSet(lua.LNumber(pos), L.Get(3))
 	default:
@@ -160,65 +186,149 @@ func (tm *Team) tableInsert(L *lua.LState) int {
 // tableRemove is table.remove(t [, pos]).
 func (tm *Team) tableRemove(L *lua.LState) int {
 	t := L.CheckTable(1)
-	n, probes := border(t)
-	if n == 0 && L.GetTop() < 2 {
+	e := tm.checkedBorder(L, t)
+	pos := optIntArg(L, 2, e)
+	if pos < 1 || pos > e {
 		return 0
 	}
-	pos := L.OptInt(2, n)
-	if n == 0 || pos < 1 || pos > n {
-		return 0
-	}
-	tm.charge(L, int64(probes/8+(n-pos)/16))
+	tm.charge(L, listMoveCost(pos+1, e))
 	v := t.RawGet(lua.LNumber(pos))
-	for k := pos; k < n; k++ {
-		t.RawSet(lua.LNumber(k), t.RawGet(lua.LNumber(k+1)))
-	}
-	t.RawSet(lua.LNumber(n), lua.LNil)
+	shiftDown(t, pos, e)
+	t.RawSet(lua.LNumber(e), lua.LNil)
 	L.Push(v)
 	return 1
 }
 
-// tableSort is table.sort(t [, less]). The comparator runs as Lua code,
-// under the budget; the Go-side sorting work is charged up front.
-func (tm *Team) tableSort(L *lua.LState) int {
+// shiftDown does t[k] = t[k+1] for k = from .. to-1, in that order, with
+// from >= 1. The part inside the array part is one copy.
+func shiftDown(t *lua.LTable, from, to int) {
+	k := from
+	if tableLayoutOK {
+		a := (*lTable)(unsafe.Pointer(t)).array
+		if hi := min(to, len(a)); k < hi {
+			copy(a[k-1:hi-1], a[k:hi])
+			k = hi
+		}
+	}
+	for ; k < to; k++ {
+		t.RawSet(lua.LNumber(k), t.RawGet(lua.LNumber(k+1)))
+	}
+}
+
+// shiftUp does t[i] = t[i-1] for i = to down to from+1, in that order.
+// Once the remaining destinations are all inside the array part, the rest
+// is one copy.
+func shiftUp(t *lua.LTable, from, to int) {
+	for i := to; i > from; i-- {
+		if tableLayoutOK && from >= 1 {
+			if a := (*lTable)(unsafe.Pointer(t)).array; i <= len(a) {
+				copy(a[from:i], a[from-1:i-1])
+				return
+			}
+		}
+		t.RawSet(lua.LNumber(i), t.RawGet(lua.LNumber(i-1)))
+	}
+}
+
+// tableConcat is table.concat(t [, sep [, i [, j]]]). The entries read are
+// charged before any is read, numbers as they are formatted, and the bytes
+// of the result, checked against limits.string_bytes, before it is built.
+func (tm *Team) tableConcat(L *lua.LState) int {
 	t := L.CheckTable(1)
-	var less *lua.LFunction
-	if L.GetTop() >= 2 && L.Get(2) != lua.LNil {
-		less = L.CheckFunction(2)
+	sep := ""
+	if L.Get(2) != lua.LNil {
+		s, ok := valueString(L.Get(2))
+		if !ok {
+			L.TypeError(2, lua.LTString)
+		}
+		sep = s
 	}
-	n, probes := border(t)
-	if n < 2 {
-		return 0
+	i := optIntArg(L, 3, 1)
+	var j int
+	if L.Get(4) == lua.LNil {
+		j = tm.checkedBorder(L, t)
+	} else {
+		j = intArg(L, 4)
 	}
-	tm.charge(L, int64(probes/8)+int64(n)*int64(bits.Len64(uint64(n)))/4)
-	vals := make([]lua.LValue, n)
-	for k := range vals {
-		vals[k] = t.RawGet(lua.LNumber(k + 1))
+	if i > j {
+		L.Push(lua.LString(""))
+		return 1
 	}
-	sort.Sort(&luaSorter{L: L, fn: less, vals: vals})
-	for k, v := range vals {
-		t.RawSet(lua.LNumber(k+1), v)
+	tm.charge(L, listReadCost(i, j))
+	m := meter{tm: tm, L: L}
+	var total int64
+	var nums []string // numbers formatted in the first pass, in order
+	for k := i; k <= j; k++ {
+		switch v := t.RawGet(lua.LNumber(k)).(type) {
+		case lua.LString:
+			total += int64(len(v))
+		case lua.LNumber:
+			m.instructions(1)
+			s := numberString(v)
+			nums = append(nums, s)
+			total += int64(len(s))
+		default:
+			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
+		}
+		if k < j {
+			total += int64(len(sep))
+		}
+		if total > int64(tm.limits.StringBytes) {
+			break
+		}
 	}
-	return 0
+	tm.checkLength(L, total)
+	var sb strings.Builder
+	sb.Grow(int(total))
+	for k := i; k <= j; k++ {
+		switch v := t.RawGet(lua.LNumber(k)).(type) {
+		case lua.LString:
+			sb.WriteString(string(v))
+		default:
+			sb.WriteString(nums[0])
+			nums = nums[1:]
+		}
+		if k < j {
+			sb.WriteString(sep)
+		}
+	}
+	L.Push(lua.LString(sb.String()))
+	return 1
 }
 
-type luaSorter struct {
-	L    *lua.LState
-	fn   *lua.LFunction
-	vals []lua.LValue
-}
-
-func (s *luaSorter) Len() int      { return len(s.vals) }
-func (s *luaSorter) Swap(i, j int) { s.vals[i], s.vals[j] = s.vals[j], s.vals[i] }
-func (s *luaSorter) Less(i, j int) bool {
-	if s.fn == nil {
-		return s.L.LessThan(s.vals[i], s.vals[j])
+// tableMaxN is table.maxn(t): the largest positive number key, which means
+// walking every key, live or dead; a table whose dead keys dominate is
+// compacted first (nextkeys.go).
+func (tm *Team) tableMaxN(L *lua.LState) int {
+	t := L.CheckTable(1)
+	best := 0.0
+	if !tableLayoutOK {
+		m := meter{tm: tm, L: L}
+		for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
+			m.add(1, keysPerInstruction)
+			if n, ok := k.(lua.LNumber); ok && float64(n) > best {
+				best = float64(n)
+			}
+		}
+		L.Push(lua.LNumber(best))
+		return 1
 	}
-	s.L.Push(s.fn)
-	s.L.Push(s.vals[i])
-	s.L.Push(s.vals[j])
-	s.L.Call(2, 1)
-	r := lua.LVAsBool(s.L.Get(-1))
-	s.L.Pop(1)
-	return r
+	m := (*lTable)(unsafe.Pointer(t))
+	if len(m.keys)-len(m.dict)-len(m.strdict) > len(m.dict)+len(m.strdict)+deadKeySlack {
+		tm.compact(L, t, m)
+	}
+	tm.charge(L, int64(len(m.array)+len(m.keys))/keysPerInstruction)
+	for i := len(m.array) - 1; i >= 0; i-- {
+		if m.array[i] != lua.LNil {
+			best = float64(i + 1)
+			break
+		}
+	}
+	for _, k := range m.keys {
+		if n, ok := k.(lua.LNumber); ok && float64(n) > best && t.RawGetH(k) != lua.LNil {
+			best = float64(n)
+		}
+	}
+	L.Push(lua.LNumber(best))
+	return 1
 }

@@ -65,6 +65,7 @@ type Team struct {
 	statsTable *lua.LTable
 	statsStamp int
 	patterns   patternCache
+	graves     keyGraves // tables compacted during the call (nextkeys.go)
 
 	inRun  bool
 	become engine.ClassID

@@ -1,0 +1,399 @@
+package luabind
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The base library: the project's own version of every function whose Go
+// work grows with its arguments, with Lua 5.1's semantics. gopher-lua's
+// builtins are one instruction however long they run: its error and assert
+// copy the whole message to prefix a position, tonumber and rawequal read
+// whole strings, select and unpack move any number of values, next walks
+// every key a table ever had (nextkeys.go). Each function here charges the
+// budget for that work before doing it (cost.go) and is refused when the
+// budget left does not pay for it.
+//
+// getmetatable, type, pcall, xpcall and _VERSION remain gopher-lua's: their
+// work does not depend on what the script passes.
+
+// openBase puts the project's base functions into base.
+func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
+	next := L.NewFunction(tm.luaNext)
+	// A list, not a map: the order of insertion is the order pairs gives.
+	for _, f := range []struct {
+		name string
+		fn   *lua.LFunction
+	}{
+		{"assert", L.NewFunction(tm.luaAssert)},
+		{"error", L.NewFunction(tm.luaError)},
+		{"ipairs", ipairs(L)},
+		{"next", next},
+		{"pairs", pairs(L, next)},
+		{"print", L.NewFunction(tm.luaPrint)},
+		{"rawequal", L.NewFunction(tm.luaRawEqual)},
+		{"rawget", L.NewFunction(tm.luaRawGet)},
+		{"rawset", L.NewFunction(tm.luaRawSet)},
+		{"select", L.NewFunction(tm.luaSelect)},
+		{"setmetatable", L.NewFunction(luaSetMetatable)},
+		{"tonumber", L.NewFunction(tm.luaToNumber)},
+		{"tostring", L.NewFunction(luaToString)},
+		{"unpack", L.NewFunction(tm.luaUnpack)},
+	} {
+		base.RawSetString(f.name, f.fn)
+	}
+}
+
+// luaToString is tostring without memory addresses: a script that keyed its
+// decisions on an address would make battles irreproducible.
+func luaToString(L *lua.LState) int {
+	v := L.CheckAny(1)
+	L.Push(lua.LString(toString(L, v)))
+	return 1
+}
+
+// toString is tostring(v) as a Go string: the __tostring metamethod (run
+// under the budget), numbers as Lua 5.1 prints them, other values by type
+// name only.
+func toString(L *lua.LState, v lua.LValue) string {
+	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		L.Push(mm)
+		L.Push(v)
+		L.Call(1, 1)
+		r := L.Get(-1)
+		L.Pop(1)
+		if s, ok := valueString(r); ok {
+			return s
+		}
+		L.RaiseError("'__tostring' must return a string")
+	}
+	switch v := v.(type) {
+	case lua.LString:
+		return string(v)
+	case lua.LNumber:
+		return numberString(v)
+	case lua.LBool:
+		if v {
+			return "true"
+		}
+		return "false"
+	case *lua.LNilType:
+		return "nil"
+	default:
+		return v.Type().String()
+	}
+}
+
+// luaPrint adds one line to the team's log. The line is cut at
+// maxPrintLine bytes while it is built, so a huge argument is never
+// copied, and arguments past the cut are not even converted.
+func (tm *Team) luaPrint(L *lua.LState) int {
+	top := L.GetTop()
+	// The log keeps maxLogLines lines and shifts them on each new one.
+	tm.charge(L, printCost+int64(top)/valuesPerInstruction)
+	var sb strings.Builder
+	cut := false
+	for i := 1; i <= top && !cut; i++ {
+		if i > 1 {
+			sb.WriteByte('\t')
+		}
+		s := toString(L, L.Get(i))
+		if room := maxPrintLine - sb.Len(); len(s) > room {
+			s, cut = s[:max(room, 0)], true
+		}
+		sb.WriteString(s)
+	}
+	tm.chargeBytes(L, int64(sb.Len()))
+	line := sb.String()
+	if cut {
+		line += "…"
+	}
+	tm.printed(line)
+	return 0
+}
+
+const (
+	maxPrintLine = 240
+	printCost    = 2 // instructions per print, for the log kept by the team
+)
+
+// luaError is error(message [, level]). A string (or number) message gets
+// the position of the function level steps up the stack, "file:line: ",
+// when level > 0 and that function is Lua code, as in Lua 5.1; the new
+// message is charged by its bytes. Other values are raised unchanged.
+func (tm *Team) luaError(L *lua.LState) int {
+	obj := L.Get(1)
+	level := optIntArg(L, 2, 1)
+	if s, ok := valueString(obj); ok && level > 0 {
+		obj = lua.LString(tm.positioned(L, level, s))
+	}
+	L.Error(obj, 0)
+	return 0
+}
+
+// luaAssert is assert(v [, message]): all its arguments when v is true,
+// else an error "file:line: message" (default "assertion failed!").
+func (tm *Team) luaAssert(L *lua.LState) int {
+	if lua.LVAsBool(L.CheckAny(1)) {
+		return L.GetTop()
+	}
+	msg := "assertion failed!"
+	if L.Get(2) != lua.LNil {
+		s, ok := valueString(L.Get(2))
+		if !ok {
+			L.TypeError(2, lua.LTString)
+		}
+		msg = s
+	}
+	L.Error(lua.LString(tm.positioned(L, 1, msg)), 0)
+	return 0
+}
+
+// positioned returns msg prefixed with the position of the function level
+// steps up from the running builtin, charging the copy.
+func (tm *Team) positioned(L *lua.LState, level int, msg string) string {
+	pos := position(L, level)
+	if pos == "" {
+		return msg
+	}
+	tm.chargeBytes(L, int64(len(pos)+len(msg)))
+	return pos + msg
+}
+
+// position is Lua's luaL_where: "file:line: " of the function level steps
+// up the stack from the running builtin (1: its caller), or "" when that
+// function is a Go function or there is none.
+func position(L *lua.LState, level int) string {
+	dbg, ok := L.GetStack(level)
+	if !ok {
+		return ""
+	}
+	if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil || dbg.CurrentLine <= 0 {
+		return ""
+	}
+	return dbg.Source + ":" + strconv.Itoa(dbg.CurrentLine) + ": "
+}
+
+// luaToNumber is tonumber(e [, base]) as in Lua 5.1: base 10 reads the
+// string as the Lua parser reads numerals (parseNumber); another base,
+// from 2 to 36, reads an unsigned integer in that base with an optional
+// sign, as strtoul does (a leading "0x" allowed in base 16). Bytes parsed
+// are charged first.
+func (tm *Team) luaToNumber(L *lua.LState) int {
+	base := optIntArg(L, 2, 10)
+	if base == 10 {
+		switch v := L.CheckAny(1).(type) {
+		case lua.LNumber:
+			L.Push(v)
+			return 1
+		case lua.LString:
+			tm.charge(L, int64(len(v))/bytesPerInstruction)
+			if f, ok := parseNumber(string(v)); ok {
+				L.Push(lua.LNumber(f))
+				return 1
+			}
+		}
+		L.Push(lua.LNil)
+		return 1
+	}
+	s, ok := valueString(L.Get(1))
+	if !ok {
+		L.TypeError(1, lua.LTString)
+	}
+	if base < 2 || base > 36 {
+		L.ArgError(2, "base out of range")
+	}
+	tm.charge(L, int64(len(s))/bytesPerInstruction)
+	if f, ok := parseInBase(s, base); ok {
+		L.Push(lua.LNumber(f))
+	} else {
+		L.Push(lua.LNil)
+	}
+	return 1
+}
+
+// parseInBase reads s as strtoul(s, &end, base) followed by nothing but
+// white space. A value beyond 2^64-1 is 2^64-1, as strtoul saturates; a
+// minus sign negates the result (Lua 5.1 on a 64-bit PC would wrap it
+// around 2^64 instead, which is of no use to anyone).
+func parseInBase(s string, base int) (float64, bool) {
+	const space = " \t\n\v\f\r"
+	s = strings.TrimLeft(s, space)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if base == 16 && len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && digitValue(s[2]) < 16 {
+		s = s[2:]
+	}
+	var n uint64
+	saturated := false
+	i := 0
+	for ; i < len(s); i++ {
+		d := digitValue(s[i])
+		if d >= base {
+			break
+		}
+		if !saturated {
+			if n > (math.MaxUint64-uint64(d))/uint64(base) {
+				saturated = true
+			} else {
+				n = n*uint64(base) + uint64(d)
+			}
+		}
+	}
+	if i == 0 || strings.TrimLeft(s[i:], space) != "" {
+		return 0, false
+	}
+	if saturated {
+		n = math.MaxUint64
+	}
+	f := float64(n)
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// digitValue is the value of c as a digit in bases up to 36, or 36.
+func digitValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'Z':
+		return int(c-'A') + 10
+	}
+	return 36
+}
+
+// luaSelect is select(n, ...) and select('#', ...). The values returned
+// are moved to the caller: charged per value.
+func (tm *Team) luaSelect(L *lua.LState) int {
+	n := L.GetTop()
+	if s, ok := L.Get(1).(lua.LString); ok && len(s) > 0 && s[0] == '#' {
+		L.Push(lua.LNumber(n - 1))
+		return 1
+	}
+	i := intArg(L, 1)
+	if i < 0 {
+		i = n + i
+	} else if i > n {
+		i = n
+	}
+	if i < 1 {
+		L.ArgError(1, "index out of range")
+	}
+	tm.charge(L, int64(n-i)/valuesPerInstruction)
+	return n - i
+}
+
+// luaUnpack is unpack(t [, i [, j]]), its result count bounded and
+// charged by the entries read.
+func (tm *Team) luaUnpack(L *lua.LState) int {
+	t := L.CheckTable(1)
+	i := optIntArg(L, 2, 1)
+	var j int
+	if L.Get(3) == lua.LNil {
+		n, probes := border(t)
+		tm.charge(L, int64(probes)/probesPerInstruction)
+		j = n
+	} else {
+		j = intArg(L, 3)
+	}
+	if i > j {
+		return 0
+	}
+	n := int64(j) - int64(i) + 1
+	if n > maxResults {
+		L.RaiseError("too many results to unpack (%d)", n)
+	}
+	tm.charge(L, listReadCost(i, j))
+	for k := i; k <= j; k++ {
+		L.Push(listAt(t, k))
+	}
+	return int(n)
+}
+
+// maxResults bounds the values a builtin may push at once, well inside the
+// Lua stack.
+const maxResults = 4000
+
+// luaRawEqual is rawequal(a, b); two strings of the same length are
+// compared byte by byte, charged.
+func (tm *Team) luaRawEqual(L *lua.LState) int {
+	a, b := L.CheckAny(1), L.CheckAny(2)
+	if sa, ok := a.(lua.LString); ok {
+		if sb, ok := b.(lua.LString); ok && len(sa) == len(sb) {
+			tm.charge(L, int64(len(sa))/bytesPerInstruction)
+		}
+	}
+	L.Push(lua.LBool(a == b))
+	return 1
+}
+
+// keyCost is the charge for hashing a key: its bytes when it is a string.
+func keyCost(k lua.LValue) int64 {
+	if s, ok := k.(lua.LString); ok {
+		return int64(len(s)) / bytesPerInstruction
+	}
+	return 0
+}
+
+// luaRawGet is rawget(t, k).
+func (tm *Team) luaRawGet(L *lua.LState) int {
+	t := L.CheckTable(1)
+	k := L.CheckAny(2)
+	tm.charge(L, keyCost(k))
+	L.Push(t.RawGet(k))
+	return 1
+}
+
+// luaRawSet is rawset(t, k, v); it returns t, as Lua 5.1's does.
+func (tm *Team) luaRawSet(L *lua.LState) int {
+	t := L.CheckTable(1)
+	k := L.CheckAny(2)
+	v := L.CheckAny(3)
+	tm.charge(L, keyCost(k))
+	L.RawSet(t, k, v) // refuses nil and NaN keys
+	L.Push(t)
+	return 1
+}
+
+// luaSetMetatable is setmetatable(t, mt) as in Lua 5.1: tables only (in
+// gopher-lua, setmetatable(1, mt) would set the metatable of every number
+// in the state), and never over a metatable with a __metatable field.
+func luaSetMetatable(L *lua.LState) int {
+	t := L.CheckTable(1)
+	mt := L.Get(2)
+	if mt.Type() != lua.LTNil && mt.Type() != lua.LTTable {
+		L.ArgError(2, "nil or table expected")
+	}
+	if old, ok := t.Metatable.(*lua.LTable); ok && old.RawGetString("__metatable") != lua.LNil {
+		L.RaiseError("cannot change a protected metatable")
+	}
+	t.Metatable = mt
+	L.Push(t)
+	return 1
+}
+
+// wrapArgCounts makes math.max and math.min charge for the arguments they
+// read: one call may pass thousands.
+func (tm *Team) wrapArgCounts(L *lua.LState, lib *lua.LTable, names ...string) {
+	for _, name := range names {
+		fn, ok := lib.RawGetString(name).(*lua.LFunction)
+		if !ok || !fn.IsG {
+			continue
+		}
+		g := fn.GFunction
+		lib.RawSetString(name, L.NewFunction(func(L *lua.LState) int {
+			tm.charge(L, int64(L.GetTop())/valuesPerInstruction)
+			return g(L)
+		}))
+	}
+}
