@@ -2,6 +2,7 @@ package luabind
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,3 +150,53 @@ func TestBaseLibrary(t *testing.T) {
 }
 
 var positionRE = regexp.MustCompile(`t/s\.lua:\d+: `)
+
+// TestBaseChargesBoundWork: each builtin that does Go work in proportion to
+// its arguments charges at least that work, counted in instructions: the
+// instructions a call of op counts, beyond those of its setup, are at least
+// min. With the budget of a normal call, the same work is refused.
+func TestBaseChargesBoundWork(t *testing.T) {
+	const big = 1 << 20
+	dead := `local t = {} for i = 1, 100000 do t["k" .. i] = i end `
+	tests := []struct {
+		name, setup, op string
+		min             int64
+	}{
+		{"next compacts dead keys", dead + `for i = 1, 100000 do t["k" .. i] = nil end`, `next(t)`, 100000 / keysPerInstruction},
+		{"next walks dead keys", dead + `local first = next(t) for i = 1, 100000 do t["k" .. i] = nil end`, `next(t, first)`, 99999 / keysPerInstruction},
+		{"maxn over dead keys", dead + `for i = 1, 100000 do t["k" .. i] = nil end`, `table.maxn(t)`, 100000 / keysPerInstruction},
+		{"concat of empty strings", `local t = {} for i = 1, 100000 do t[i] = "" end`, `table.concat(t)`, listReadCost(1, 100000)},
+		{"concat of numbers", `local t = {} for i = 1, 3000 do t[i] = i + 0.5 end`, `table.concat(t)`, 3000},
+		{"select", `local t = {} for i = 1, 3000 do t[i] = i end`, `select(2, unpack(t))`, listReadCost(1, 3000) + 2998/valuesPerInstruction},
+		{"unpack", `local t = {} for i = 1, 4000 do t[i] = i end`, `unpack(t)`, listReadCost(1, 4000)},
+		{"math.max", `local t = {} for i = 1, 4000 do t[i] = i end`, `math.max(unpack(t))`, listReadCost(1, 4000) + 4000/valuesPerInstruction},
+		{"remove first", `local t = {} for i = 1, 5000 do t[i] = i end`, `table.remove(t, 1)`, listMoveCost(2, 5000)},
+		{"insert first", `local t = {} for i = 1, 5000 do t[i] = i end`, `table.insert(t, 1, 0)`, listMoveCost(1, 5000)},
+		{"sort long strings", `local s = string.rep("a", 65536) local t = {} for i = 1, 64 do t[i] = s .. (i * 7919 % 64) end`, `table.sort(t)`, 296 * 64}, // log2(64!) comparisons at least
+		{"sort with a comparator", `local t = {} for i = 1, 1000 do t[i] = i * 7919 % 1000 end`, `table.sort(t, function(a, b) return a < b end)`, 1000 * 9},
+		{"tonumber", `local s = string.rep("1", ` + itoa(big) + `)`, `tonumber(s)`, big / bytesPerInstruction},
+		{"tonumber in a base", `local s = string.rep("1", ` + itoa(big) + `)`, `tonumber(s, 2)`, big / bytesPerInstruction},
+		{"error", `local s = string.rep("e", ` + itoa(big) + `)`, `pcall(function() error(s) end)`, big / bytesPerInstruction},
+		{"assert", `local s = string.rep("e", ` + itoa(big) + `)`, `pcall(function() assert(false, s) end)`, big / bytesPerInstruction},
+		{"rawget", `local s = string.rep("k", ` + itoa(big) + `) local t = {}`, `rawget(t, s)`, big / bytesPerInstruction},
+		{"rawset", `local s = string.rep("k", ` + itoa(big) + `) local t = {}`, `rawset(t, s, 1)`, big / bytesPerInstruction},
+		{"rawequal", `local s, u = string.rep("k", ` + itoa(big) + `), string.rep("k", ` + itoa(big) + `)`, `rawequal(s, u)`, big / bytesPerInstruction},
+		{"print", `local s = string.rep("p", ` + itoa(big) + `)`, `print(s)`, printCost},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, f0, msg0, base := runLua(t, tc.setup, 50_000_000)
+			_, f1, msg1, used := runLua(t, tc.setup+"\n"+tc.op, 50_000_000)
+			if f0 != engine.NoFault || f1 != engine.NoFault {
+				t.Fatalf("faults %v %q, %v %q", f0, msg0, f1, msg1)
+			}
+			if got := int64(used - base); got < tc.min {
+				t.Errorf("%s counted %d instructions, want at least %d", tc.op, got, tc.min)
+			} else {
+				t.Logf("%s counted %d instructions (at least %d)", tc.op, got, tc.min)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

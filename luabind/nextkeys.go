@@ -33,14 +33,17 @@ import (
 // every key compaction dropped.
 
 // deadKeySlack is how many more dead keys than live ones a table may carry
-// before next compacts it: compaction costs about one walk of the slots, so
-// it pays for itself within the next two traversals.
+// before next compacts it. Each dead key was a deletion, so the compaction
+// costs a bounded amount per deletion since the last one.
 const deadKeySlack = 32
 
-// compactLiveCost is the charge, in instructions, per live entry a
-// compaction copies into three new maps and a slice; dead slots cost as
-// walked slots (keysPerInstruction).
-const compactLivePerInstruction = 4
+// compactLiveCost is what a compaction is charged per live entry, which it
+// inserts into two new maps and a slice (200 to 300 ns measured, GC
+// included). Each slot, live or dead, is looked up once and is charged as
+// a walked slot: a compaction costs what the walk it replaces would, plus
+// the copy, so a call that can afford one walk over a dead-heavy table can
+// afford to compact it.
+const compactLiveCost = 6
 
 // keyGeneration is what one compaction of a table replaced: its old index
 // map and, for each old position i, rank[i], the number of live keys before
@@ -204,7 +207,7 @@ func (tm *Team) overBudget(L *lua.LState) {
 // replaced index map is kept for the rest of the call (keyGraves).
 func (tm *Team) compact(L *lua.LState, t *lua.LTable, m *lTable) bool {
 	live := len(m.dict) + len(m.strdict)
-	cost := int64(len(m.keys))/keysPerInstruction + int64(live)/compactLivePerInstruction
+	cost := int64(len(m.keys))/keysPerInstruction + int64(live)*compactLiveCost
 	if cost > tm.budget.remaining() {
 		return false
 	}

@@ -74,11 +74,12 @@ func listAt(t *lua.LTable, i int) lua.LValue {
 // What reading a list's entries costs. Entries below lua.MaxArrayIndex sit
 // in the array part: a slice read, valuesPerInstruction of them an
 // instruction. The rest of a long list sits in the hash part, where each
-// entry is a map lookup with a boxed number key, about as slow as a VM
-// instruction (measured by BenchmarkListEntry): hashEntriesPer16 is how
-// many sixteenths of an instruction one costs.
+// entry is a map lookup with a boxed number key, 60 to 120 ns measured,
+// two to three VM instructions' time: hashEntriesPer16 is how many
+// sixteenths of an instruction one costs (two instructions, as the same
+// read costs a script that does it with GETTABLE and its loop).
 const (
-	hashEntriesPer16     = 24
+	hashEntriesPer16     = 32
 	probesPerInstruction = 8 // border's probes, array or hash
 )
 
