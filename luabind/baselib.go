@@ -17,8 +17,10 @@ import (
 // budget for that work before doing it (cost.go) and is refused when the
 // budget left does not pay for it.
 //
-// getmetatable, type, pcall, xpcall and _VERSION remain gopher-lua's: their
-// work does not depend on what the script passes.
+// pcall and xpcall are the project's too (pcall.go): gopher-lua's format a
+// stack traceback for every error they catch. getmetatable, type and
+// _VERSION remain gopher-lua's: their work does not depend on what the
+// script passes.
 
 // openBase puts the project's base functions into base.
 func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
@@ -45,6 +47,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 	} {
 		base.RawSetString(f.name, f.fn)
 	}
+	openPCall(L, base)
 }
 
 // luaToString is tostring without memory addresses: a script that keyed its

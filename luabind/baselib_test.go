@@ -103,6 +103,27 @@ func TestBaseLibrary(t *testing.T) {
 		{"print values", `print(1, nil, true, 1.25, "s")`, "1\tnil\ttrue\t1.25\ts"},
 		{"unpack", `print(unpack({1, 2, 3}, 2)) print(unpack({1, 2, 3}, 2, 4))`, "2\t3\n2\t3\tnil"},
 		{"math max min", `print(math.max(1, 5, 3), math.min(4, 2, 8), math.max(2))`, "5\t2\t2"},
+		// pcall and xpcall
+		{"pcall keeps the caller's upvalues open", `local x = 1 local f = function() return x end pcall(error, "e") x = 2 print(f())`, "2"},
+		{"pcall closes the failed call's upvalues", `local g
+			print(pcall(function() local y = 10 g = function() return y end error("boom") end))
+			local a, b, c, d = 100, 200, 300, 400
+			print(g())`, "false\tt/s.lua:3: boom\n10"},
+		{"xpcall closes the failed call's upvalues", `local g
+			print(xpcall(function() local y = 10 g = function() return y end error("boom") end, function(e) return "handled: " .. e end))
+			local a, b, c, d = 100, 200, 300, 400
+			print(g())`, "false\thandled: t/s.lua:3: boom\n10"},
+		{"nested pcalls", `local x = 0 local f = function() return x end
+			print(pcall(function()
+				print(pcall(error, {}))
+				x = 5
+				local ok, e = pcall(function() error("inner") end)
+				x = 6
+				error("outer")
+			end), f(), pcall(nil), select("#", pcall(function() return 1, 2, 3 end)), xpcall(function() return 7 end, print))
+			print(pcall(function() pcall(error) error("outer") end))
+			print(pcall(nil))`,
+			"false\ttable\nfalse\t6\tfalse\t4\ttrue\t7\nfalse\tt/s.lua:10: outer\nfalse\tattempt to call a nil value"},
 		// the table library
 		{"insert and remove across the hash part", `local t = {} for i = 1, 1500 do t[i] = i end
 			table.insert(t, 1, 0)
