@@ -58,6 +58,19 @@ func TestBaseLibrary(t *testing.T) {
 				for k2 in pairs(t) do m = m + 1 if m <= 2 then t[k2] = nil end end
 			end
 			print(seen, next(t))`, "40\tnil"},
+		{"resume across two compactions", `local t = {} for i = 1, 100 do t["k" .. i] = i end
+			local outer, s = 0, ""
+			for k, v in pairs(t) do
+				outer = outer + 1 s = s .. v .. " "
+				if outer == 1 then
+					for i = 1, 90 do t["k" .. i] = nil end
+					for _ in pairs(t) do end
+					for i = 1, 100 do t["x" .. i] = i end
+					for i = 1, 100 do t["x" .. i] = nil end
+					for _ in pairs(t) do end
+				end
+			end
+			print(outer, s)`, "11\t1 91 92 93 94 95 96 97 98 99 100 "},
 		{"reinsert after compaction", `local t = {} for i = 1, 100 do t["k" .. i] = i end
 			for i = 1, 90 do t["k" .. i] = nil end
 			local n = 0 for k in pairs(t) do n = n + 1 end

@@ -31,16 +31,15 @@ type budget struct {
 	rest  int64 // instructions left in the call beyond the current chunk
 	spent bool
 	team  *Team
-	// calls counts the calls begun, so that state kept for the length of
-	// one call (see nextkeys.go) knows when a new one started.
-	calls uint64
 }
 
 func (b *budget) reset(limit int) {
 	b.rest = int64(limit)
 	b.n = 0
 	b.spent = false
-	b.calls++
+	if b.team != nil {
+		b.team.graves.forget() // kept for one call only (nextkeys.go)
+	}
 	b.refill()
 }
 

@@ -54,16 +54,13 @@ type keyGeneration struct {
 }
 
 // keyGraves holds the generations of the tables compacted during the
-// current call (budget.calls), oldest first.
+// current call, oldest first. The budget forgets them when a call starts.
 type keyGraves struct {
-	calls  uint64
 	tables map[*lua.LTable][]keyGeneration
 }
 
-// current drops the generations of earlier calls.
-func (g *keyGraves) current(calls uint64) {
-	if g.calls != calls {
-		g.calls = calls
+func (g *keyGraves) forget() {
+	if g.tables != nil {
 		g.tables = nil
 	}
 }
@@ -153,7 +150,6 @@ func (tm *Team) next(L *lua.LState, t *lua.LTable, key lua.LValue) (lua.LValue, 
 			keyPos = i + 1
 			standing = t.RawGetH(key) != lua.LNil
 		} else {
-			tm.graves.current(tm.budget.calls)
 			p, ok := tm.graves.resume(t, key)
 			if !ok {
 				L.RaiseError("invalid key to 'next'")
@@ -239,7 +235,6 @@ func (tm *Team) compact(L *lua.LState, t *lua.LTable, m *lTable) bool {
 	}
 	rank[len(m.keys)] = int32(len(keys))
 	g := &tm.graves
-	g.current(tm.budget.calls)
 	if g.tables == nil {
 		g.tables = map[*lua.LTable][]keyGeneration{}
 	}
