@@ -184,7 +184,7 @@ func position(L *lua.LState, level int) string {
 // string as the Lua parser reads numerals (parseNumber); another base,
 // from 2 to 36, reads an unsigned integer in that base with an optional
 // sign, as strtoul does (a leading "0x" allowed in base 16). Bytes parsed
-// are charged first.
+// are charged first, at the rate of numerals (cost.go).
 func (tm *Team) luaToNumber(L *lua.LState) int {
 	base := optIntArg(L, 2, 10)
 	if base == 10 {
@@ -193,7 +193,7 @@ func (tm *Team) luaToNumber(L *lua.LState) int {
 			L.Push(v)
 			return 1
 		case lua.LString:
-			tm.charge(L, int64(len(v))/bytesPerInstruction)
+			tm.charge(L, int64(len(v))/numeralBytesPerInstruction)
 			if f, ok := parseNumber(string(v)); ok {
 				L.Push(lua.LNumber(f))
 				return 1
@@ -209,7 +209,7 @@ func (tm *Team) luaToNumber(L *lua.LState) int {
 	if base < 2 || base > 36 {
 		L.ArgError(2, "base out of range")
 	}
-	tm.charge(L, int64(len(s))/bytesPerInstruction)
+	tm.charge(L, int64(len(s))/numeralBytesPerInstruction)
 	if f, ok := parseInBase(s, base); ok {
 		L.Push(lua.LNumber(f))
 	} else {

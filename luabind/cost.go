@@ -17,7 +17,7 @@ const (
 	bytesPerInstruction  = 1024 // bytes copied, compared, hashed or scanned
 	stepsPerInstruction  = 8    // pattern-matching steps
 	valuesPerInstruction = 16   // values moved on the stack or into a table
-	keysPerInstruction   = 4    // table slots walked (live or dead keys): a map lookup each
+	keysPerInstruction   = 16   // table slots walked (live or dead keys)
 	bytesPerValue        = 16   // memory charged per value stored (an interface)
 	// A numeral's bytes cost far more than copied ones: strconv.ParseFloat
 	// reads a long one at about 5 ns a byte (measured on 1,000 to 100,000

@@ -74,12 +74,12 @@ func listAt(t *lua.LTable, i int) lua.LValue {
 // What reading a list's entries costs. Entries below lua.MaxArrayIndex sit
 // in the array part: a slice read, valuesPerInstruction of them an
 // instruction. The rest of a long list sits in the hash part, where each
-// entry is a map lookup with a boxed number key, 60 to 120 ns measured,
-// two to three VM instructions' time: hashEntriesPer16 is how many
-// sixteenths of an instruction one costs (two instructions, as the same
-// read costs a script that does it with GETTABLE and its loop).
+// entry is a map lookup with a boxed number key: 24 ns measured on a list
+// of 4,000 (more on huge ones, as for GETTABLE), about a VM instruction's
+// time, and hashEntriesPer16 is how many sixteenths of an instruction one
+// costs.
 const (
-	hashEntriesPer16     = 32
+	hashEntriesPer16     = 16
 	probesPerInstruction = 8 // border's probes, array or hash
 )
 
@@ -306,7 +306,7 @@ func (tm *Team) tableMaxN(L *lua.LState) int {
 	if !tableLayoutOK {
 		m := meter{tm: tm, L: L}
 		for k, _ := t.Next(lua.LNil); k != lua.LNil; k, _ = t.Next(k) {
-			m.add(1, keysPerInstruction)
+			m.add(1, walkSlotsPerInstruction)
 			if n, ok := k.(lua.LNumber); ok && float64(n) > best {
 				best = float64(n)
 			}
@@ -318,7 +318,7 @@ func (tm *Team) tableMaxN(L *lua.LState) int {
 	if len(m.keys)-len(m.dict)-len(m.strdict) > len(m.dict)+len(m.strdict)+deadKeySlack {
 		tm.compact(L, t, m)
 	}
-	tm.charge(L, int64(len(m.array)+len(m.keys))/keysPerInstruction)
+	tm.charge(L, int64(len(m.array)+len(m.keys))/walkSlotsPerInstruction)
 	for i := len(m.array) - 1; i >= 0; i-- {
 		if m.array[i] != lua.LNil {
 			best = float64(i + 1)
