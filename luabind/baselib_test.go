@@ -83,8 +83,9 @@ func TestBaseLibrary(t *testing.T) {
 			t[keys[1]] = 1 t[5001] = 1
 			for k, v in pairs(t) do n = n + 1 end
 			print(n, s, t[keys[100]], t[5100], table.maxn(t))`, "22\t980\t100\t100\t5100"},
+		{"remove while traversing", `local t = {1, 2, 3, 4, x = 5} local n = 0 for k, v in pairs(t) do n = n + 1 if k == 4 then table.remove(t) end end print(n, #t, t.x)`, "5\t3\t5"},
 		{"deleted array key", `local t = {1, 2, 3} t[2] = nil print(next(t, 2)) print(next(t, 1))`, "3\t3\n3\t3"},
-		{"invalid key", `print(pcall(next, {}, "nope")) print(pcall(next, {1}, 7))`, "false\tinvalid key to 'next'\nfalse\tinvalid key to 'next'"},
+		{"invalid key", `print(pcall(next, {}, "nope")) print(pcall(next, {1}, 2000))`, "false\tinvalid key to 'next'\nfalse\tinvalid key to 'next'"},
 		// tonumber
 		{"tonumber base 10", `print(tonumber("0x10"), tonumber("  12  "), tonumber("1e2"), tonumber("abc"), tonumber(""), tonumber(nil), tonumber("5", 10), tonumber(" -0x1p4 "))`,
 			"16\t12\t100\tnil\tnil\tnil\t5\t-16"},
@@ -148,6 +149,7 @@ func TestBaseLibrary(t *testing.T) {
 			"true\t0\t1501\t1199\tx\t1200\t1500\tx\t1200\t1500"},
 		{"insert and remove", `local t = {1, 2, 3} table.insert(t, 2, "x") print(table.concat(t, ","), table.remove(t), table.remove(t, 1), table.concat(t, ","), select("#", table.remove({})), pcall(table.insert, {}, 1, 2, 3))`,
 			"1,x,2,3\t3\t1\tx,2\t0\tfalse\twrong number of arguments to 'insert'"},
+		{"insert below 1", `local t = {1, 2} t[0] = "z" table.insert(t, 0, "a") print(t[-1], t[0], t[1], t[2], t[3], #t)`, "nil\ta\tz\t1\t2\t3"},
 		{"concat", `print(table.concat({1, 2.5, "x", 0.1}, "-"), table.concat({}, "x"), table.concat({1, 2, 3}, 0, 2, 3), pcall(table.concat, {1, {}, 3}))`,
 			"1-2.5-x-0.1\t\t203\tfalse\tinvalid value (at index 2) in table for 'concat'"},
 		{"maxn", `local t = {1, 2, 3} t[2000] = 1 t[2.5] = 1 t[-5] = 1 local a = table.maxn(t) t[2000] = nil print(a, table.maxn(t), table.maxn({}))`, "2000\t3\t0"},

@@ -139,10 +139,9 @@ func (tm *Team) next(L *lua.LState, t *lua.LTable, key lua.LValue) (lua.LValue, 
 	inArray, standing := true, true // standing: key is nil, in the array part or a live hash key
 	if n, ok := key.(lua.LNumber); ok {
 		if i, ok := arrayKey(n); ok {
-			if i > len(m.array) {
-				L.RaiseError("invalid key to 'next'")
-			}
-			arrayPos = i
+			// Past the array part's end the key was in the array until
+			// table.remove shrank it: the walk goes on in the hash part.
+			arrayPos = min(i, len(m.array))
 		} else {
 			inArray = false
 		}

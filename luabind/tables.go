@@ -22,12 +22,12 @@ import (
 // number of probes, for charging.
 func border(t *lua.LTable) (int, int) {
 	n := t.Len()
-	if t.RawGet(lua.LNumber(n+1)) == lua.LNil {
+	if listAt(t, n+1) == lua.LNil {
 		return n, 1
 	}
 	// Unbound search: double j until t[j] is nil, then bisect.
 	i, j, probes := n+1, 2*(n+1), 1
-	for t.RawGet(lua.LNumber(j)) != lua.LNil {
+	for listAt(t, j) != lua.LNil {
 		i, j = j, j*2
 		probes++
 		if j > 1<<52 {
@@ -36,7 +36,7 @@ func border(t *lua.LTable) (int, int) {
 	}
 	for j-i > 1 {
 		m := i + (j-i)/2
-		if t.RawGet(lua.LNumber(m)) == lua.LNil {
+		if listAt(t, m) == lua.LNil {
 			j = m
 		} else {
 			i = m
@@ -65,7 +65,7 @@ func listLenOrZero(t *lua.LTable) int {
 // listAt is t[i] for a list the engine reads from Lua. LTable.RawGetInt
 // looks only in the array part, which ends at lua.MaxArrayIndex.
 func listAt(t *lua.LTable, i int) lua.LValue {
-	if i < lua.MaxArrayIndex {
+	if i >= 1 && i < lua.MaxArrayIndex {
 		return t.RawGetInt(i)
 	}
 	return t.RawGet(lua.LNumber(i))
@@ -170,14 +170,14 @@ func (tm *Team) tableInsert(L *lua.LState) int {
 	e := tm.checkedBorder(L, t) + 1
 	switch L.GetTop() {
 	case 2:
-		t.RawSet(lua.LNumber(e), L.Get(2))
+		t.RawSetInt(e, L.Get(2))
 	case 3:
 		pos := intArg(L, 2)
 		if pos < e {
 			tm.charge(L, listMoveCost(pos, e-1))
 			shiftUp(t, pos, e)
 		}
-		t.RawSet(lua.LNumber(pos), L.Get(3))
+		t.RawSetInt(pos, L.Get(3))
 	default:
 		L.RaiseError("wrong number of arguments to 'insert'")
 	}
@@ -193,9 +193,17 @@ func (tm *Team) tableRemove(L *lua.LState) int {
 		return 0
 	}
 	tm.charge(L, listMoveCost(pos+1, e))
-	v := t.RawGet(lua.LNumber(pos))
+	v := listAt(t, pos)
 	shiftDown(t, pos, e)
-	t.RawSet(lua.LNumber(e), lua.LNil)
+	t.RawSetInt(e, lua.LNil)
+	if tableLayoutOK {
+		// Drop the emptied last slot of the array part, as gopher-lua's own
+		// remove does: trailing nils would make every later `#` walk back
+		// over them, and a queue emptied by remove(t, 1) quadratic.
+		if m := (*lTable)(unsafe.Pointer(t)); e == len(m.array) {
+			m.array = m.array[:e-1]
+		}
+	}
 	L.Push(v)
 	return 1
 }
@@ -212,7 +220,7 @@ func shiftDown(t *lua.LTable, from, to int) {
 		}
 	}
 	for ; k < to; k++ {
-		t.RawSet(lua.LNumber(k), t.RawGet(lua.LNumber(k+1)))
+		t.RawSetInt(k, listAt(t, k+1))
 	}
 }
 
@@ -227,7 +235,7 @@ func shiftUp(t *lua.LTable, from, to int) {
 				return
 			}
 		}
-		t.RawSet(lua.LNumber(i), t.RawGet(lua.LNumber(i-1)))
+		t.RawSetInt(i, listAt(t, i-1))
 	}
 }
 
@@ -260,7 +268,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 	var total int64
 	var nums []string // numbers formatted in the first pass, in order
 	for k := i; k <= j; k++ {
-		switch v := t.RawGet(lua.LNumber(k)).(type) {
+		switch v := listAt(t, k).(type) {
 		case lua.LString:
 			total += int64(len(v))
 		case lua.LNumber:
@@ -282,7 +290,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 	var sb strings.Builder
 	sb.Grow(int(total))
 	for k := i; k <= j; k++ {
-		switch v := t.RawGet(lua.LNumber(k)).(type) {
+		switch v := listAt(t, k).(type) {
 		case lua.LString:
 			sb.WriteString(string(v))
 		default:

@@ -43,7 +43,7 @@ func (tm *Team) tableSort(L *lua.LState) int {
 	s := &luaSorter{L: L, comp: comp, a: a, m: meter{tm: tm, L: L}}
 	s.sort(1, n)
 	for k := 1; k <= n; k++ {
-		t.RawSet(lua.LNumber(k), a[k])
+		t.RawSetInt(k, a[k])
 	}
 	return 0
 }
