@@ -47,7 +47,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 	} {
 		base.RawSetString(f.name, f.fn)
 	}
-	openPCall(L, base)
+	openPCall(L, base, tm.charge)
 }
 
 // luaToString is tostring without memory addresses: a script that keyed its

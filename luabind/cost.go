@@ -14,11 +14,11 @@ import lua "github.com/yuin/gopher-lua"
 // plain instructions. The first unit of each kind in a call is covered by
 // the instruction that made the call (charges round down).
 const (
-	bytesPerInstruction  = 1024 // bytes copied, compared, hashed or scanned
-	stepsPerInstruction  = 8    // pattern-matching steps
-	valuesPerInstruction = 16   // values moved on the stack or into a table
-	keysPerInstruction   = 16   // table slots walked (live or dead keys)
-	bytesPerValue        = 16   // memory charged per value stored (an interface)
+	bytesPerInstruction  = 128 // bytes copied, compared, hashed or scanned
+	stepsPerInstruction  = 8   // pattern-matching steps
+	valuesPerInstruction = 4   // values moved on the stack or into a table
+	keysPerInstruction   = 16  // table slots walked (live or dead keys)
+	bytesPerValue        = 16  // memory charged per value stored (an interface)
 	// A numeral's bytes cost far more than copied ones: strconv.ParseFloat
 	// reads a long one at about 5 ns a byte (measured on 1,000 to 100,000
 	// digits), so a string operand of arithmetic is charged at this rate.

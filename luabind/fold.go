@@ -128,7 +128,7 @@ func longKey(e ast.Expr) ast.Expr {
 // maxConstantKey is the longest string constant that GETGLOBAL,
 // SETGLOBAL, GETTABLEKS, SETTABLEKS and SELF may use as a key: hashing it
 // costs about what one instruction does.
-const maxConstantKey = bytesPerInstruction
+const maxConstantKey = 256
 
 // checkConstantKeys refuses a compiled chunk in which an instruction that
 // is not charged for hashing its key uses a string constant longer than

@@ -26,6 +26,9 @@ func (tm *Team) chargeGap(L *lua.LState, t *lua.LTable, key lua.LValue) {
 	}
 	n := int64(k) - 1 - int64(len((*lTable)(unsafe.Pointer(t)).array))
 	if n > 0 {
+		// A slot appended one at a time, with the array regrown as it
+		// goes, costs about what an instruction does: one a slot.
+		tm.charge(L, n)
 		tm.chargeValues(L, n)
 	}
 }

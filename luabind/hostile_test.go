@@ -174,6 +174,6 @@ func hostileSuite(t *testing.T, dir string) ([]string, Limits) {
 		t.Fatalf("found %d scripts in %s", len(paths), dir)
 	}
 	lim := DefaultLimits()
-	lim.MemoryBytes = 16 << 20
+	lim.MemoryBytes = 4 << 20
 	return paths, lim
 }

@@ -95,11 +95,11 @@ func TestLibrariesIsolatedInPlay(t *testing.T) {
 // top level does not make the next file's load fail.
 func TestLoadMemoryIsolated(t *testing.T) {
 	lim := DefaultLimits()
-	lim.MemoryBytes = 4 << 20
+	lim.MemoryBytes = 1 << 20
 	cat := catalogOf(t, map[string]string{
-		"aaa.lua": `keep = { string.rep("a", 1000000), string.rep("b", 1000000), string.rep("c", 1000000) }
+		"aaa.lua": `keep = { string.rep("a", 300000), string.rep("b", 300000), string.rep("c", 300000) }
 		  return { name = "Filler", run = function() end }`,
-		"bbb.lua": `local a, b = string.rep("y", 1000000), string.rep("z", 1000000)
+		"bbb.lua": `local a, b = string.rep("y", 300000), string.rep("z", 300000)
 		  return { name = "Next", run = function() return a .. b end }`,
 	}, lim)
 	for _, cls := range cat.All {

@@ -95,7 +95,9 @@ func TestCensusCounts(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cat := catalogOf(t, map[string]string{"c.lua": c.src}, DefaultLimits())
+			lim := DefaultLimits()
+			lim.Instructions = 100000 // room to build megabytes: this test is about counting, not charging
+			cat := catalogOf(t, map[string]string{"c.lua": c.src}, lim)
 			id, ok := cat.classID("c")
 			if !ok {
 				t.Fatalf("class not loaded: %v", cat.All[0].Err)
@@ -174,7 +176,7 @@ func TestCensusStringSpans(t *testing.T) {
 func TestMemoryIsPerTeam(t *testing.T) {
 	hog := `return { name = "Hog", run = function()
 		keep = keep or {}
-		for i = 1, 4 do keep[#keep + 1] = string.rep("h", 1000000) .. #keep end
+		for i = 1, 4 do keep[#keep + 1] = string.rep("h", 200000) .. #keep end
 	end }`
 	honest := `local s = string.rep("s", 1048576)
 	return { name = "Honest", run = function(self, team, view)
@@ -184,7 +186,7 @@ func TestMemoryIsPerTeam(t *testing.T) {
 		if view[d] == EMPTY then return MOVE, d end
 	end }`
 	lim := DefaultLimits()
-	lim.MemoryBytes = 16 << 20
+	lim.MemoryBytes = 4 << 20
 	var runs [2]*engine.Snapshot
 	for i, workers := range []int{1, 2} {
 		cat := catalogOf(t, map[string]string{"hog.lua": hog, "honest.lua": honest, "victim.lua": victim}, lim)

@@ -71,7 +71,13 @@ func checkPCallLayout() (uvs, flag uintptr, ok bool) {
 type protector struct {
 	calls   []protected
 	handler *lua.LFunction
+	charge  func(L *lua.LState, n int64)
 }
+
+// caughtErrorCost is what catching an error is charged, in instructions:
+// raising and catching one unwinds through a Go panic and recover, about
+// ten plain instructions' worth of work, more from deep in the stack.
+const caughtErrorCost = 8
 
 type protected struct {
 	base    int
@@ -80,11 +86,11 @@ type protected struct {
 
 // openPCall puts the project's pcall and xpcall into base when the layout
 // check passed.
-func openPCall(L *lua.LState, base *lua.LTable) {
+func openPCall(L *lua.LState, base *lua.LTable, charge func(L *lua.LState, n int64)) {
 	if !pcallOK {
 		return
 	}
-	p := &protector{}
+	p := &protector{charge: charge}
 	p.handler = L.NewFunction(p.handle)
 	base.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int {
 		v := L.CheckAny(1)
@@ -131,6 +137,7 @@ func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction) int {
 	p.calls = p.calls[:len(p.calls)-1]
 	*flag = outer // an outer protected call's handler is still there
 	if err != nil {
+		p.charge(L, caughtErrorCost)
 		L.Push(lua.LFalse)
 		if ae, ok := err.(*lua.ApiError); ok {
 			L.Push(ae.Object)

@@ -72,6 +72,7 @@ func (s *luaSorter) less(a, b lua.LValue) bool {
 	if x, ok := a.(lua.LString); ok {
 		if y, ok := b.(lua.LString); ok {
 			s.m.add(int64(min(len(x), len(y))), bytesPerInstruction)
+			return x < y // Go's comparison: bytewise, and far faster than gopher-lua's
 		}
 	}
 	return L.LessThan(a, b)

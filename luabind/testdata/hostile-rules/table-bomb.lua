@@ -1,4 +1,4 @@
--- want: memory limit exceeded: the rules' Lua heap is over 16 MiB
+-- want: memory limit exceeded: the rules' Lua heap is over 4 MiB
 -- Keeps every table it makes.
 local keep = {}
 return { turns = function(g)

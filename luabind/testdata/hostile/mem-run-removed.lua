@@ -6,6 +6,6 @@ local keep = {}
 local t
 t = { name = "Hostile", run = function()
   t.run = nil
-  for i = 1, 4 do keep[#keep + 1] = string.rep("r", 1000000) .. i end
+  for i = 1, 4 do keep[#keep + 1] = string.rep("r", 100000) .. i end
 end }
 return t

@@ -4,5 +4,5 @@
 -- returned table's functions, never from a global.
 local keep = {}
 return { name = "Hostile", run = function()
-  for i = 1, 4 do keep[#keep + 1] = string.rep("x", 1000000) .. i end
+  for i = 1, 4 do keep[#keep + 1] = string.rep("x", 100000) .. i end
 end }
