@@ -2,6 +2,7 @@ package worker
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"syscall"
 
@@ -74,4 +75,25 @@ func kill(c *exec.Cmd) {
 	}
 	_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 	_ = c.Process.Kill()
+}
+
+// watchHangup calls gone when the write end of the pipe f reads from
+// closes. It polls for no event at all, to which Linux still reports
+// POLLHUP (and POLLERR), so it never consumes or waits on the requests
+// themselves.
+func watchHangup(f *os.File, gone func()) {
+	fd := int(f.Fd())
+	go func() {
+		fds := []unix.PollFd{{Fd: int32(fd)}}
+		for {
+			n, err := unix.Poll(fds, -1)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || (n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0) {
+				gone()
+				return
+			}
+		}
+	}()
 }

@@ -2,7 +2,10 @@
 
 package worker
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // applyLimits enforces nothing off Linux: a worker still dies alone (the
 // wall-clock backstop, crash handling and the pipe watchdog work
@@ -21,3 +24,8 @@ func kill(c *exec.Cmd) {
 		_ = c.Process.Kill()
 	}
 }
+
+// watchHangup does nothing off Linux: there a worker notices its parent
+// is gone only when it next reads a request, so one stuck in a call lives
+// on until its CPU or memory runs out or someone kills it.
+func watchHangup(*os.File, func()) {}

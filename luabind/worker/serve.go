@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/squarebattle/squarebattle/engine"
@@ -50,34 +51,21 @@ type servedCatalog struct {
 // error) or breaks. It is the whole life of a worker process.
 func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 	s := &server{o: o}
-	frames := make(chan []byte)
-	done := make(chan error, 1)
-	// The watchdog is the only reader of the request pipe, so it notices
-	// the pipe closing even while a call runs; the parent sends nothing
-	// more until it has an answer, so reading ahead changes no order.
-	go func() {
-		r := bufio.NewReaderSize(in, 64<<10)
-		for {
-			f, err := readFrame(r, nil, maxFrameIn)
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					err = nil
-				}
-				select {
-				case done <- err:
-				default:
-				}
-				close(frames)
-				if o.Orphaned != nil {
-					o.Orphaned()
-				}
-				return
-			}
-			frames <- f
-		}
-	}()
+	// The watchdog: Serve reads a request only between calls, so a worker
+	// busy in a call would not see its parent go; watchHangup notices the
+	// pipe's far end closing whatever the worker is doing.
+	if f, ok := in.(*os.File); ok && o.Orphaned != nil {
+		watchHangup(f, o.Orphaned)
+	}
+	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
-	for f := range frames {
+	var f []byte
+	var err error
+	for {
+		f, err = readFrame(r, f, maxFrameIn)
+		if err != nil {
+			break
+		}
 		reply := s.handle(f)
 		if _, err := w.Write(reply); err != nil {
 			return err
@@ -89,7 +77,10 @@ func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 	if s.team != nil {
 		s.team.Close()
 	}
-	return <-done
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
 }
 
 // handle answers one request.
