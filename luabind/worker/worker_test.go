@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,9 @@ import (
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "__worker" {
 		os.Exit(Main(os.Args[2:], os.Stderr, ServeOptions{Extra: testHooks}))
+	}
+	if len(os.Args) > 2 && os.Args[1] == "__liar" {
+		liar(os.Args[2])
 	}
 	if os.Getenv("WORKER_TEST_PARENT") == "1" {
 		orphanParent()
@@ -292,4 +296,63 @@ func alive(pid int) bool {
 	s := string(data)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
+}
+
+// liar is a broken worker: it reads requests and answers each one as
+// its kind says, never as a worker should.
+func liar(kind string) {
+	r := bufio.NewReader(os.Stdin)
+	for {
+		f, err := readFrame(r, nil, maxFrameIn)
+		if err != nil {
+			os.Exit(0)
+		}
+		var e enc
+		var out []byte
+		switch {
+		case kind == "huge":
+			out = []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f} // a frame of 2^49 bytes
+		case kind == "count" && f[0] == kindTurn:
+			e.start(kindOK)
+			e.u(1 << 40) // more intents than squares, more than the frame holds
+			out = e.finish()
+		case kind == "garbage" && f[0] == kindTurn:
+			out = []byte{3, kindOK, 0xff, 0xff}
+		default:
+			e.start(kindOK)
+			out = e.finish()
+		}
+		os.Stdout.Write(out)
+	}
+}
+
+// TestBrokenWorker: a worker that answers with a frame naming a huge
+// size, an absurd count or garbage costs its team a crash, and the parent
+// allocates nothing by the sizes it names.
+func TestBrokenWorker(t *testing.T) {
+	cat := catalogOf(t, map[string]string{"idle.lua": idle, "victim.lua": victim})
+	o := engine.Options{Size: 8, Wrap: true, Rounds: 10, ReplicateRounds: 3, Seed: 3, Workers: 1}
+	for _, kind := range []string{"huge", "count", "garbage"} {
+		t.Run(kind, func(t *testing.T) {
+			p, err := NewPool(Options{Command: []string{os.Args[0], "__liar", kind}, Size: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			var before runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got := battle(t, cat, []string{"idle", "victim"}, o, p.Seat).Run()
+			var after runtime.MemStats
+			runtime.ReadMemStats(&after)
+			if got.Teams[0].Stats.Errors != 3 || got.Teams[1].Stats.Errors != 3 {
+				t.Errorf("stats %+v %+v, want three errors each (then retired)", got.Teams[0].Stats, got.Teams[1].Stats)
+			}
+			if grown := after.TotalAlloc - before.TotalAlloc; grown > 64<<20 {
+				t.Errorf("the parent allocated %d MB", grown>>20)
+			}
+			if len(got.FirstProblems) > 0 {
+				t.Logf("shown as: %s", got.FirstProblems[0].Message)
+			}
+		})
+	}
 }
