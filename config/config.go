@@ -31,6 +31,9 @@ type Config struct {
 	Rules  Rules  `mapstructure:"rules" yaml:"rules" json:"rules"`
 	Limits Limits `mapstructure:"limits" yaml:"limits" json:"limits"`
 	TUI    TUI    `mapstructure:"tui" yaml:"tui" json:"tui"`
+	// Isolation says where team VMs run: in this process, or in worker
+	// processes behind OS limits (luabind/worker).
+	Isolation Isolation `mapstructure:"isolation" yaml:"isolation" json:"isolation"`
 	// Options are a rule mod's own settings (its rules.lua declares them
 	// and their defaults), by name, as written: "options.growth: 2" in a
 	// file, SQUAREBATTLE_OPTIONS_GROWTH=2, or --option growth=2. The game
@@ -63,6 +66,22 @@ type Limits struct {
 	RulesInstructions int `mapstructure:"rules_instructions" yaml:"rules_instructions" json:"rules_instructions"`
 }
 
+// Isolation configures the worker processes team VMs run in.
+type Isolation struct {
+	Mode        string `mapstructure:"mode" yaml:"mode" json:"mode"`                         // "process" or "none"
+	PoolSize    int    `mapstructure:"pool_size" yaml:"pool_size" json:"pool_size"`          // idle workers kept for the next battle
+	CallTimeout int    `mapstructure:"call_timeout" yaml:"call_timeout" json:"call_timeout"` // seconds, the floor of a request's wall-clock bound
+	MemoryMiB   int    `mapstructure:"memory_mib" yaml:"memory_mib" json:"memory_mib"`       // per worker
+	CPUSeconds  int    `mapstructure:"cpu_seconds" yaml:"cpu_seconds" json:"cpu_seconds"`    // per worker, over its life
+	MaxCrashes  int    `mapstructure:"max_crashes" yaml:"max_crashes" json:"max_crashes"`    // worker deaths that retire a team for the battle
+}
+
+// Isolation modes.
+const (
+	IsolationNone    = "none"
+	IsolationProcess = "process"
+)
+
 // TUI configures the terminal front end.
 type TUI struct {
 	Speed int `mapstructure:"speed" yaml:"speed" json:"speed"` // target rounds per second; 0 = as fast as possible
@@ -94,6 +113,8 @@ func Default() Config {
 			RulesInstructions: 50_000_000,
 		},
 		TUI: TUI{Speed: 20, FPS: 30, Rewind: 5000},
+		Isolation: Isolation{Mode: IsolationProcess, PoolSize: 4, CallTimeout: 10, MemoryMiB: 1024,
+			CPUSeconds: 3600, MaxCrashes: 3},
 	}
 }
 
@@ -209,6 +230,9 @@ func (c Config) Validate() error {
 
 func (c Config) check() []*FieldError {
 	var errs []*FieldError
+	if m := c.Isolation.Mode; m != IsolationNone && m != IsolationProcess {
+		errs = append(errs, &FieldError{Key: "isolation.mode", Value: m, Reason: "must be none or process"})
+	}
 	for i := range keys {
 		k := &keys[i]
 		if !k.bounded {

@@ -41,6 +41,11 @@ func TestValidateBounds(t *testing.T) {
 		{"tui.speed", func(c *Config, v int64) { c.TUI.Speed = int(v) }, 0, 100000},
 		{"tui.fps", func(c *Config, v int64) { c.TUI.FPS = int(v) }, 1, 240},
 		{"tui.rewind", func(c *Config, v int64) { c.TUI.Rewind = int(v) }, 0, 10_000_000},
+		{"isolation.pool_size", func(c *Config, v int64) { c.Isolation.PoolSize = int(v) }, 1, 4096},
+		{"isolation.call_timeout", func(c *Config, v int64) { c.Isolation.CallTimeout = int(v) }, 1, 86400},
+		{"isolation.memory_mib", func(c *Config, v int64) { c.Isolation.MemoryMiB = int(v) }, 64, 1 << 20},
+		{"isolation.cpu_seconds", func(c *Config, v int64) { c.Isolation.CPUSeconds = int(v) }, 1, 100_000_000},
+		{"isolation.max_crashes", func(c *Config, v int64) { c.Isolation.MaxCrashes = int(v) }, 1, 1_000_000},
 	}
 	for _, tt := range tests {
 		cases := []struct {
@@ -242,6 +247,24 @@ func TestDefaultYAML(t *testing.T) {
 	}
 }
 
+// TestIsolationMode: only none and process are modes.
+func TestIsolationMode(t *testing.T) {
+	for _, tt := range []struct {
+		mode string
+		ok   bool
+	}{{"none", true}, {"process", true}, {"", false}, {"Process", false}, {"container", false}} {
+		c := Default()
+		c.Isolation.Mode = tt.mode
+		err := c.Validate()
+		if (err == nil) != tt.ok {
+			t.Errorf("mode %q: Validate() = %v, want ok %v", tt.mode, err, tt.ok)
+		}
+		if err != nil && !errors.Is(err, ErrInvalid) {
+			t.Errorf("mode %q: %v is not ErrInvalid", tt.mode, err)
+		}
+	}
+}
+
 func TestYAMLRoundTrip(t *testing.T) {
 	custom := Config{
 		Scripts: "my scripts: v2",
@@ -256,7 +279,8 @@ func TestYAMLRoundTrip(t *testing.T) {
 			ScriptBytes:  64 << 20,
 			CallDepth:    16, RulesInstructions: 1000,
 		},
-		TUI: TUI{Speed: 0, FPS: 240, Rewind: 7},
+		TUI:       TUI{Speed: 0, FPS: 240, Rewind: 7},
+		Isolation: Isolation{Mode: IsolationNone, PoolSize: 1, CallTimeout: 86400, MemoryMiB: 64, CPUSeconds: 1, MaxCrashes: 1},
 	}
 	for name, want := range map[string]Config{"default": Default(), "custom": custom} {
 		t.Run(name, func(t *testing.T) {

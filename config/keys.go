@@ -90,10 +90,16 @@ var keys = []keySpec{
 	intKey("tui.speed", 0, 100000, func(c *Config) any { return &c.TUI.Speed }),
 	intKey("tui.fps", 1, 240, func(c *Config) any { return &c.TUI.FPS }),
 	intKey("tui.rewind", 0, 10_000_000, func(c *Config) any { return &c.TUI.Rewind }),
+	{name: "isolation.mode", kind: kindString, field: func(c *Config) any { return &c.Isolation.Mode }},
+	intKey("isolation.pool_size", 1, 4096, func(c *Config) any { return &c.Isolation.PoolSize }),
+	intKey("isolation.call_timeout", 1, 86400, func(c *Config) any { return &c.Isolation.CallTimeout }),
+	intKey("isolation.memory_mib", 64, 1<<20, func(c *Config) any { return &c.Isolation.MemoryMiB }),
+	intKey("isolation.cpu_seconds", 1, 100_000_000, func(c *Config) any { return &c.Isolation.CPUSeconds }),
+	intKey("isolation.max_crashes", 1, 1_000_000, func(c *Config) any { return &c.Isolation.MaxCrashes }),
 }
 
 // sections are the keys that hold a mapping rather than a value.
-var sections = []string{"arena", "rules", "limits", "tui"}
+var sections = []string{"arena", "rules", "limits", "tui", "isolation"}
 
 func lookupKey(name string) *keySpec {
 	for i := range keys {
@@ -133,6 +139,8 @@ func DefaultFlagKeys() map[string]string {
 		"workers": "workers",
 		"size":    "arena.size",
 		"rounds":  "rules.rounds",
+		// --isolation none|process
+		"isolation": "isolation.mode",
 	}
 }
 

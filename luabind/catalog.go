@@ -76,6 +76,7 @@ type Catalog struct {
 	ids    []string
 	byID   map[string]engine.ClassID
 	limits Limits
+	source CatalogSource // what it was built from, to rebuild it elsewhere
 }
 
 // ErrUnknownPlayer is wrapped by UnknownPlayerError.
@@ -106,6 +107,7 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: %w", o.Dir, err)
 	}
 	c := &Catalog{byID: map[string]engine.ClassID{}, limits: o.Limits}
+	c.source = CatalogSource{Dir: o.Dir, Entry: o.Entry, Limits: o.Limits}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") || strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -117,6 +119,7 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 		c.All = append(c.All, cls)
 		if !engine.IsSafeText(e.Name()) {
 			cls.Err = fmt.Errorf("%s: the file name holds control characters; rename the file", cls.File)
+			c.source.Files = append(c.source.Files, SourceFile{Name: e.Name()})
 			continue
 		}
 		src, err := fs.ReadFile(o.FS, e.Name())
@@ -124,6 +127,7 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 			cls.Err = fmt.Errorf("%s: %w", cls.File, err)
 			continue
 		}
+		c.source.Files = append(c.source.Files, SourceFile{Name: e.Name(), Data: src})
 		sum := sha256.Sum256(src)
 		cls.Hash = hex.EncodeToString(sum[:])
 		cls.proto, cls.Err = compileScript(cls.File, src, o.Limits.ScriptBytes)

@@ -21,11 +21,24 @@ func Teams(cat *Catalog, players []*Class, seed uint64, size int) ([]engine.Team
 	return setups, teams
 }
 
+// Seat is one team's controller as a battle holds it: a *Team in this
+// process, or a proxy for a Team in a worker process (luabind/worker).
+type Seat interface {
+	engine.Controller
+	Log() []string // what the team's scripts printed, most recent last
+	Close()
+}
+
+// Seater builds the seat of one team of a battle. The options are those
+// NewTeam would be given.
+type Seater func(TeamOptions) (Seat, error)
+
 // Battle is an engine battle whose teams are played by Lua scripts. It owns
 // the team VMs; Close releases them with the engine's workers.
 type Battle struct {
 	*engine.Battle
-	Teams []*Team
+	Teams []*Team // the in-process teams; empty when seated elsewhere
+	Seats []Seat  // every team's seat, in-process or not
 }
 
 // NewBattle fields players[i] as team i and fills in o.Teams and o.Classes
@@ -41,14 +54,57 @@ func NewBattle(cat *Catalog, players []*Class, o engine.Options) (*Battle, error
 		}
 		return nil, err
 	}
-	return &Battle{Battle: b, Teams: teams}, nil
+	seats := make([]Seat, len(teams))
+	for i, t := range teams {
+		seats[i] = t
+	}
+	return &Battle{Battle: b, Teams: teams, Seats: seats}, nil
 }
 
-// Close stops the engine's workers and closes every team's Lua state.
+// NewSeatedBattle is NewBattle with each team's controller built by seat
+// (a worker process, say) instead of an in-process Team; seat nil is
+// NewBattle.
+func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seater) (*Battle, error) {
+	if seat == nil {
+		return NewBattle(cat, players, o)
+	}
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = p.DisplayName()
+	}
+	seats := make([]Seat, 0, len(players))
+	closeAll := func() {
+		for _, s := range seats {
+			s.Close()
+		}
+	}
+	o.Teams = make([]engine.TeamSetup, len(players))
+	for i, p := range players {
+		s, err := seat(TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names})
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		seats = append(seats, s)
+		o.Teams[i] = engine.TeamSetup{
+			Player:     engine.Player{Class: cat.ClassID(p), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat},
+			Controller: s,
+		}
+	}
+	o.Classes = cat.Classes()
+	b, err := engine.NewBattle(o)
+	if err != nil {
+		closeAll()
+		return nil, err
+	}
+	return &Battle{Battle: b, Seats: seats}, nil
+}
+
+// Close stops the engine's workers and closes every team's seat.
 func (b *Battle) Close() {
 	b.Battle.Close()
-	for _, t := range b.Teams {
-		t.Close()
+	for _, s := range b.Seats {
+		s.Close()
 	}
 }
 
@@ -56,8 +112,14 @@ func (b *Battle) Close() {
 // SquareBattle protocol, in place of the built-in rules; budget bounds each
 // call to them. With g nil it is NewBattle.
 func NewResolvedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, budget int) (*Battle, error) {
+	return NewResolvedSeatedBattle(cat, players, o, g, budget, nil)
+}
+
+// NewResolvedSeatedBattle is NewResolvedBattle with seats built by seat
+// (see NewSeatedBattle). The rules of g still run in this process.
+func NewResolvedSeatedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, budget int, seat Seater) (*Battle, error) {
 	if g == nil {
-		return NewBattle(cat, players, o)
+		return NewSeatedBattle(cat, players, o, seat)
 	}
 	r, err := NewResolver(g.Catalog, g.Rules, cat.Classes(), o.Wrap, budget)
 	if err != nil {
@@ -67,7 +129,7 @@ func NewResolvedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game
 	// starts from a map never calls it.
 	r.size, r.teams = o.Size, len(players)
 	o.Resolver = r
-	b, err := NewBattle(cat, players, o)
+	b, err := NewSeatedBattle(cat, players, o, seat)
 	if err != nil {
 		r.Close()
 		return nil, err

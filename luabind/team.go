@@ -25,6 +25,16 @@ type TeamOptions struct {
 	// Player is the class a rule mod's team calls run when a call names
 	// none: the team's starting player.
 	Player engine.ClassID
+	// Extra are globals added to every class environment of the team. The
+	// program never sets them: the worker's tests use them to field
+	// builtins the sandbox must never have (spin, crash, exhaust memory).
+	Extra []Global
+}
+
+// Global is a named Go function offered to scripts.
+type Global struct {
+	Name string
+	Fn   lua.LGFunction
 }
 
 // classState is one class instantiated inside a team's Lua state.
@@ -89,6 +99,7 @@ type Team struct {
 
 	lastProblemRound int
 	log              []string
+	printedLines     int64 // lines ever printed, for Printed
 
 	// kept holds a rule mod's constant tables as built in this VM.
 	kept map[*plainTable]*lua.LTable
@@ -130,6 +141,9 @@ func (tm *Team) boot() {
 	tm.L = L
 	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
+	for _, g := range tm.opts.Extra {
+		tm.base.RawSetString(g.Name, L.NewFunction(g.Fn))
+	}
 	if f, ok := tm.base.RawGetString("rawset").(*lua.LFunction); ok {
 		tm.base.RawSetString("rawset", tm.rawsetGap(f))
 	}
@@ -184,6 +198,18 @@ func (tm *Team) printed(line string) {
 		tm.log = tm.log[:len(tm.log)-1]
 	}
 	tm.log = append(tm.log, engine.SafeLine(line)) // printed text reaches terminals
+	tm.printedLines++
+}
+
+// Printed returns the lines printed since the team had printed since lines
+// in all (at most the last maxLogLines of them) and the new total, so a
+// caller can forward what is new after each call.
+func (tm *Team) Printed(since int64) ([]string, int64) {
+	n := min(tm.printedLines-since, int64(len(tm.log)))
+	if n <= 0 {
+		return nil, tm.printedLines
+	}
+	return tm.log[len(tm.log)-int(n):], tm.printedLines
 }
 
 const maxLogLines = 200

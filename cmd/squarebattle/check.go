@@ -82,7 +82,11 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	const size, rounds = 16, 300
 	o := engine.Options{Size: size, Wrap: true, Rounds: rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: battleSeed(cfg), Workers: 1}
-	b, err := luabind.NewBattle(cat, []*luabind.Class{mine, explorer}, o)
+	seat, err := seaterOf(cfg)
+	if err != nil {
+		return err
+	}
+	b, err := luabind.NewSeatedBattle(cat, []*luabind.Class{mine, explorer}, o, seat)
 	if err != nil {
 		return err
 	}
@@ -98,7 +102,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "  round %d, %s: %s\n", p.Round, p.Kind, safe(p.Message))
 		}
 	}
-	if log := b.Teams[0].Log(); len(log) > 0 {
+	if log := b.Seats[0].Log(); len(log) > 0 {
 		fmt.Fprintln(stdout, "Last lines printed:")
 		for _, l := range log[max(0, len(log)-10):] {
 			fmt.Fprintf(stdout, "  %s\n", engine.SafeLine(l))

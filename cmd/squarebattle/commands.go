@@ -47,6 +47,10 @@ func commands() []command {
 // Main runs the command line and returns the exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	var err error
+	if len(args) > 0 && args[0] == workerCommand {
+		return runWorker(args[1:], stderr)
+	}
+	defer closePools()
 	switch {
 	case len(args) == 0:
 		err = playCommand(nil, stdout, stderr)

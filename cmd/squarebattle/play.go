@@ -370,7 +370,11 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		Map:             su.Map,
 		MapFile:         su.MapFile,
 	}
-	b, err := luabind.NewResolvedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions)
+	seat, err := seaterOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	b, err := luabind.NewResolvedSeatedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat)
 	if err != nil {
 		return nil, err
 	}

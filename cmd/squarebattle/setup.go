@@ -31,6 +31,7 @@ func newFlagSet(name string, c *commonFlags) *pflag.FlagSet {
 	fs.Int("size", 0, "arena size N for an N×N arena")
 	fs.Int("rounds", 0, "round limit")
 	fs.Int("workers", 0, "teams run in parallel on this many goroutines (0 = one per CPU)")
+	fs.String("isolation", "", "where team VMs run: process (worker processes behind OS limits) or none (this process)")
 	fs.StringArray("option", nil, "a rule mod's option, NAME=VALUE (repeat for more); see the game's rules.lua")
 	return fs
 }

@@ -175,12 +175,16 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, rec)
 	} else {
 		o := battleOptions(cfg)
-		b, err := gameBattle(cat, classes, o, schedule[0])
+		seat, err := seaterOf(cfg)
+		if err != nil {
+			return err
+		}
+		b, err := gameBattle(cat, classes, o, seat, schedule[0])
 		if err != nil {
 			return bad(err)
 		}
 		b.Close()
-		play = playGame(cat, classes, o, rec)
+		play = playGame(cat, classes, o, seat, rec)
 	}
 
 	games := shard.Games(schedule)
@@ -321,9 +325,9 @@ func setupOf(cfg config.Config, game string) (map[string]string, error) {
 // teams and plays the battle to its end. With a recorder, every battle is
 // also written to a replay file; a replay that cannot be written is
 // reported but does not change the result.
-func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, rec *gameRecorder) tournament.Play {
+func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, rec *gameRecorder) tournament.Play {
 	return func(g tournament.Game) (tournament.Result, error) {
-		b, err := gameBattle(cat, classes, o, g)
+		b, err := gameBattle(cat, classes, o, seat, g)
 		if err != nil {
 			return tournament.Result{}, err
 		}
@@ -440,9 +444,9 @@ func (r *gameRecorder) fail(err error) {
 }
 
 // gameBattle builds a game's battle: Seats[t] plays team t.
-func gameBattle(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, g tournament.Game) (*luabind.Battle, error) {
+func gameBattle(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, g tournament.Game) (*luabind.Battle, error) {
 	o.Seed = g.Seed
-	return luabind.NewBattle(cat, seated(classes, g), o)
+	return luabind.NewSeatedBattle(cat, seated(classes, g), o, seat)
 }
 
 // resultOf turns a finished battle's snapshot into its tournament result.

@@ -222,7 +222,7 @@ func BenchmarkKOTH64(b *testing.B) {
 	cfg.Arena.Size, cfg.Rules.Rounds = 64, 500
 	o := battleOptions(cfg)
 	b.ResetTimer()
-	results := tournament.Run(p.Schedule(), playGame(cat, classes, o, nil), tournament.RunOptions{Workers: runtime.GOMAXPROCS(0)})
+	results := tournament.Run(p.Schedule(), playGame(cat, classes, o, nil, nil), tournament.RunOptions{Workers: runtime.GOMAXPROCS(0)})
 	b.StopTimer()
 	rounds := 0
 	for _, r := range results {

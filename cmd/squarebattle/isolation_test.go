@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestMain lets a worker pool re-execute this test binary as a worker:
+// the commands the tests run in-process field their teams in workers
+// (isolation.mode process is the default) started from os.Executable.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == workerCommand {
+		os.Exit(runWorker(os.Args[2:], os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestIsolationSameBattle: with the shipped players, --isolation none and
+// process and --workers 1 and 2 print the same JSON and write the same
+// replay, byte for byte.
+func TestIsolationSameBattle(t *testing.T) {
+	dir := t.TempDir()
+	var outs, replays []string
+	var names []string
+	for _, iso := range []string{"none", "process"} {
+		for _, w := range []string{"1", "2"} {
+			name := iso + "-" + w
+			file := filepath.Join(dir, name+".sbr")
+			code, out, errOut := runMain(t, "run", "--json", "--seed", "11", "--size", "24", "--rounds", "200",
+				"--isolation", iso, "--workers", w, "--record", file)
+			if code != 0 {
+				t.Fatalf("%s: exit %d: %s", name, code, errOut)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, outs, replays = append(names, name), append(outs, out), append(replays, string(data))
+		}
+	}
+	for i := 1; i < len(outs); i++ {
+		if outs[i] != outs[0] {
+			t.Errorf("%s prints\n%s\nbut %s\n%s", names[i], outs[i], names[0], outs[0])
+		}
+		if !bytes.Equal([]byte(replays[i]), []byte(replays[0])) {
+			t.Errorf("%s's replay differs from %s's", names[i], names[0])
+		}
+	}
+}
+
+// TestIsolationFlag: a mode other than none or process is bad input.
+func TestIsolationFlag(t *testing.T) {
+	for _, tt := range []struct {
+		mode string
+		code int
+	}{{"none", 0}, {"process", 0}, {"docker", 2}} {
+		code, _, errOut := runMain(t, "run", "--json", "--seed", "3", "--size", "8", "--rounds", "5", "--isolation", tt.mode)
+		if code != tt.code {
+			t.Errorf("--isolation %s: exit %d, want %d (%s)", tt.mode, code, tt.code, errOut)
+		}
+	}
+	code, out, _ := runMain(t, "config", "--isolation", "none")
+	if code != 0 || !bytes.Contains([]byte(out), []byte("mode: none")) {
+		t.Errorf("config --isolation none: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/worker"
+)
+
+// workerCommand is the hidden subcommand a worker process runs (see
+// luabind/worker): the same binary, so there is no second one to install.
+// It is not listed in the help: people never run it.
+const workerCommand = "__worker"
+
+func runWorker(args []string, stderr io.Writer) int {
+	return worker.Main(args, stderr, worker.ServeOptions{})
+}
+
+// pools holds the worker pools of this run of the program, one per set of
+// worker settings (in practice one): a tournament or the lobby reuses its
+// workers across battles. Main closes them when the command ends.
+var pools struct {
+	mu  sync.Mutex
+	all map[config.Isolation]*worker.Pool
+}
+
+// seaterOf returns how the battles of cfg seat their teams: nil for
+// in-process teams (isolation.mode none), or the seats of a worker pool.
+func seaterOf(cfg config.Config) (luabind.Seater, error) {
+	iso := cfg.Isolation
+	if iso.Mode != config.IsolationProcess {
+		return nil, nil
+	}
+	pools.mu.Lock()
+	defer pools.mu.Unlock()
+	if p := pools.all[iso]; p != nil {
+		return p.Seat, nil
+	}
+	p, err := worker.NewPool(worker.Options{
+		Size:        iso.PoolSize,
+		MemoryMiB:   iso.MemoryMiB,
+		CPUSeconds:  iso.CPUSeconds,
+		CallTimeout: time.Duration(iso.CallTimeout) * time.Second,
+		MaxCrashes:  iso.MaxCrashes,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if pools.all == nil {
+		pools.all = map[config.Isolation]*worker.Pool{}
+	}
+	pools.all[iso] = p
+	return p.Seat, nil
+}
+
+// closePools stops every worker this run started.
+func closePools() {
+	pools.mu.Lock()
+	all := pools.all
+	pools.all = nil
+	pools.mu.Unlock()
+	for _, p := range all {
+		p.Close()
+	}
+}

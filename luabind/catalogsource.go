@@ -1,0 +1,46 @@
+package luabind
+
+import (
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+	"testing/fstest"
+)
+
+// CatalogSource is what a catalog was built from: enough for another
+// process (a worker, luabind/worker) to build the same catalog, with the
+// same classes under the same ids, without reading the folder again.
+type CatalogSource struct {
+	Dir    string
+	Entry  string
+	Limits Limits
+	Files  []SourceFile // in the folder's order; unreadable files left out
+}
+
+// SourceFile is one script file of a catalog's folder.
+type SourceFile struct {
+	Name string
+	Data []byte
+}
+
+// Source returns what the catalog was built from. The files' bytes are
+// shared with the catalog: callers must not change them.
+func (c *Catalog) Source() CatalogSource {
+	s := c.source
+	s.Files = slices.Clip(s.Files)
+	return s
+}
+
+// LoadCatalogSource builds a catalog from a source, as LoadCatalog built
+// the original from its folder.
+func LoadCatalogSource(s CatalogSource) (*Catalog, error) {
+	files := fstest.MapFS{}
+	for _, f := range s.Files {
+		if _, dup := files[f.Name]; dup || !fs.ValidPath(f.Name) || strings.Contains(f.Name, "/") || f.Name == "." {
+			return nil, errors.New("catalog source: a file name is repeated or not a plain name")
+		}
+		files[f.Name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
+	}
+	return LoadCatalog(CatalogOptions{FS: files, Dir: s.Dir, Limits: s.Limits, Entry: s.Entry})
+}

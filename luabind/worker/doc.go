@@ -1,0 +1,14 @@
+// Package worker runs team VMs in worker processes: the outer wall of the
+// sandbox (docs/sandbox.md, "Defence in depth" in the design). The sandbox
+// in luabind charges every script deterministically and decides every
+// normal timeout and memory error; what it misses — a builtin that spins,
+// a fatal out-of-memory, a Go stack overflow, a crash — kills one worker
+// and costs one team instead of the whole process.
+//
+// The parent side is a Pool of worker processes (the same binary, run as
+// the hidden subcommand "__worker") and a Seat per team, an
+// engine.Controller that sends each Turn and Settle to its worker as one
+// framed request (protocol.go) and reads one answer. The child side is
+// Main and Serve: a luabind.Team per team per battle, behind OS limits
+// (limits_linux.go) it sets on itself before reading a request.
+package worker

@@ -1,0 +1,367 @@
+package worker
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// catalogMsg is a catalog encoded once for every worker that needs it.
+type catalogMsg struct {
+	cat   *luabind.Catalog
+	hash  [32]byte
+	frame []byte
+	files []string // each class's file, for problems
+}
+
+// keptMsgs bounds the encoded catalogs a pool remembers.
+const keptMsgs = 8
+
+// catalog returns the encoded form of cat, encoding it on first use.
+func (p *Pool) catalog(cat *luabind.Catalog) *catalogMsg {
+	p.catMu.Lock()
+	defer p.catMu.Unlock()
+	for _, m := range p.catalogs {
+		if m.cat == cat {
+			return m
+		}
+	}
+	src := cat.Source()
+	var body enc
+	body.str(src.Dir)
+	body.str(src.Entry)
+	putLimits(&body, src.Limits)
+	body.u(uint64(len(src.Files)))
+	for _, f := range src.Files {
+		body.str(f.Name)
+		body.bytes(f.Data)
+	}
+	ids := cat.Classes()
+	putStrings(&body, ids)
+	m := &catalogMsg{cat: cat, hash: sha256.Sum256(body.b)}
+	var e enc
+	e.start(kindCatalog)
+	e.b = append(e.b, m.hash[:]...)
+	e.b = append(e.b, body.b...)
+	m.frame = e.finish()
+	for i := range ids {
+		m.files = append(m.files, cat.Class(engine.ClassID(i)).File)
+	}
+	if len(p.catalogs) == keptMsgs {
+		p.catalogs = p.catalogs[1:]
+	}
+	p.catalogs = append(p.catalogs, m)
+	return m
+}
+
+// Seat returns the controller of one team played in a worker process; it
+// is a luabind.Seater. The worker is taken from the pool at the team's
+// first call and given back by Close.
+func (p *Pool) Seat(o luabind.TeamOptions) (luabind.Seat, error) {
+	if o.Catalog == nil {
+		return nil, errors.New("worker: a seat needs a catalog")
+	}
+	return &Seat{pool: p, opts: o, cat: p.catalog(o.Catalog), limits: o.Catalog.Limits()}, nil
+}
+
+// Seat is the engine.Controller of one team whose Lua state lives in a
+// worker process. Every Turn and Settle is one request and one answer.
+// When the worker dies or runs past its wall-clock bound, the squares of
+// the phase wait, the fault is counted (a timeout for the wall clock, an
+// error for any other death) with a problem that says why, and the next
+// call starts a fresh worker and Lua state: squares keep living, their
+// data is lost, as after a memory reset. After MaxCrashes the team is
+// retired: its squares wait for the rest of the battle.
+type Seat struct {
+	pool    *Pool
+	opts    luabind.TeamOptions
+	cat     *catalogMsg
+	limits  luabind.Limits
+	w       *proc
+	sent    factsSent
+	log     lineLog
+	crashes int
+	retired bool
+	e       enc
+	intents []engine.Intent
+}
+
+// ensure makes sure the seat has a worker playing its team.
+func (s *Seat) ensure() error {
+	if s.w != nil {
+		return nil
+	}
+	w, err := s.pool.get()
+	if err != nil {
+		return err
+	}
+	s.w = w
+	s.sent = factsSent{}
+	timeout := s.timeout(len(s.cat.files))
+	if !w.holds(s.cat.hash) {
+		if err := s.expectOK(w.call(s.cat.frame, replyBase, timeout)); err != nil {
+			return err
+		}
+		w.hold(s.cat.hash)
+	}
+	e := &s.e
+	e.start(kindStart)
+	e.b = append(e.b, s.cat.hash[:]...)
+	e.int(s.opts.Index)
+	e.u(s.opts.Seed)
+	e.int(s.opts.Size)
+	e.int(s.opts.Teams)
+	putStrings(e, s.opts.Killers)
+	e.str(s.opts.Entry)
+	e.int(int(s.opts.Player))
+	return s.expectOK(w.call(e.finish(), replyBase, timeout))
+}
+
+func (w *proc) holds(h [32]byte) bool {
+	for _, c := range w.catalogs {
+		if c == h {
+			return true
+		}
+	}
+	return false
+}
+
+// hold mirrors the worker's list of kept catalogs (server.loadCatalog).
+func (w *proc) hold(h [32]byte) {
+	if len(w.catalogs) == keptCatalogs {
+		w.catalogs = w.catalogs[1:]
+	}
+	w.catalogs = append(w.catalogs, h)
+}
+
+// failure is a worker's refusal of a request: it is alive, but the parent
+// and it disagree, which the parent treats as it treats a crash.
+type failure string
+
+func (f failure) Error() string { return "the worker refused: " + string(f) }
+
+func (s *Seat) expectOK(kind byte, body []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	d := &dec{b: body}
+	switch kind {
+	case kindOK:
+		return d.end()
+	case kindFail:
+		msg := d.str()
+		if d.end() != nil || len(msg) > maxText {
+			return errMalformed
+		}
+		return failure(engine.SafeText(msg))
+	}
+	return errMalformed
+}
+
+// timeout is the wall-clock bound of a request about n squares.
+func (s *Seat) timeout(n int) time.Duration {
+	o := &s.pool.o
+	return o.CallTimeout + time.Duration(n+1)*time.Duration(s.limits.Instructions)*o.PerInstruction
+}
+
+// Turn asks the worker for the intents of the team's ready squares.
+func (s *Seat) Turn(t *engine.Turn) {
+	if s.retired || len(t.Squares) == 0 {
+		return
+	}
+	class := t.Squares[0].Class
+	if err := s.ensure(); err != nil {
+		s.crash(&t.Report, class, err)
+		return
+	}
+	e := &s.e
+	e.start(kindTurn)
+	putFacts(e, t.Facts, &s.sent)
+	e.u(uint64(len(t.Squares)))
+	for i := range t.Squares {
+		r := &t.Squares[i]
+		e.int(int(r.ID))
+		e.int(int(r.Class))
+		e.int(r.Row)
+		e.int(r.Col)
+		for _, v := range r.View {
+			e.int(int(v))
+		}
+	}
+	kind, body, err := s.w.call(e.finish(), replyLimit(len(t.Squares)), s.timeout(len(t.Squares)))
+	if err == nil {
+		err = s.readTurn(t, kind, body)
+	}
+	if err != nil {
+		s.crash(&t.Report, class, err)
+	}
+}
+
+// readTurn decodes a turn's answer; nothing of it is kept unless all of it
+// is well formed.
+func (s *Seat) readTurn(t *engine.Turn, kind byte, body []byte) error {
+	if kind != kindOK {
+		return s.expectOK(kind, body, nil)
+	}
+	d := &dec{b: body}
+	classes := len(s.cat.files)
+	if d.u() != uint64(len(t.Squares)) {
+		return errMalformed
+	}
+	s.intents = s.intents[:0]
+	for range t.Squares {
+		s.intents = append(s.intents, getIntent(d, classes))
+	}
+	var rep engine.Report
+	getReport(d, &rep, classes)
+	var lines lineLog
+	getLines(d, &lines)
+	if err := d.end(); err != nil {
+		return err
+	}
+	copy(t.Intents, s.intents)
+	mergeReport(&t.Report, &rep)
+	for _, l := range lines.lines {
+		s.log.add(l)
+	}
+	return nil
+}
+
+func mergeReport(dst, src *engine.Report) {
+	dst.Timeouts += src.Timeouts
+	dst.Errors += src.Errors
+	dst.Problems = append(dst.Problems, src.Problems...)
+}
+
+// Settle tells the worker's team about births and deaths.
+func (s *Seat) Settle(st *engine.Settlement) {
+	if s.retired {
+		return
+	}
+	class := engine.NoClass
+	if len(st.Births) > 0 {
+		class = st.Births[0].Class
+	} else if len(st.Deaths) > 0 {
+		class = st.Deaths[0].Class
+	}
+	if err := s.ensure(); err != nil {
+		s.crash(&st.Report, class, err)
+		return
+	}
+	e := &s.e
+	e.start(kindSettle)
+	putFacts(e, st.Facts, &s.sent)
+	e.u(uint64(len(st.Births)))
+	for _, b := range st.Births {
+		e.int(int(b.Parent))
+		e.int(int(b.Child))
+		e.int(int(b.Class))
+		e.int(b.Row)
+		e.int(b.Col)
+	}
+	e.u(uint64(len(st.Deaths)))
+	for _, dd := range st.Deaths {
+		e.int(int(dd.Square))
+		e.int(int(dd.Class))
+		e.int(dd.Row)
+		e.int(dd.Col)
+		e.int(dd.Killer)
+		e.bool(dd.Collision)
+	}
+	n := len(st.Births) + len(st.Deaths)
+	kind, body, err := s.w.call(e.finish(), replyLimit(n), s.timeout(n))
+	if err == nil && kind != kindOK {
+		err = s.expectOK(kind, body, nil)
+	}
+	if err == nil {
+		d := &dec{b: body}
+		var rep engine.Report
+		getReport(d, &rep, len(s.cat.files))
+		var lines lineLog
+		getLines(d, &lines)
+		if err = d.end(); err == nil {
+			mergeReport(&st.Report, &rep)
+			for _, l := range lines.lines {
+				s.log.add(l)
+			}
+		}
+	}
+	if err != nil {
+		s.crash(&st.Report, class, err)
+	}
+}
+
+// crash handles a worker that died, hung or broke the protocol: it is
+// killed, the fault counted and explained, and the next call starts over.
+func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
+	what := "the team's worker process"
+	var cause string
+	kind := engine.FaultError
+	if w := s.w; w != nil {
+		s.w = nil
+		s.pool.discard(w)
+		switch {
+		case errors.Is(err, errTimeout):
+			kind = engine.FaultTimeout
+			cause = "was killed after running past its wall-clock bound (isolation.call_timeout)"
+		case errors.Is(err, errMalformed):
+			cause = "sent a malformed answer and was killed"
+		default:
+			var f failure
+			if errors.As(err, &f) {
+				cause = err.Error()
+			} else {
+				cause = "died: " + w.cause()
+			}
+		}
+	} else {
+		cause = "could not start: " + err.Error()
+	}
+	s.crashes++
+	if kind == engine.FaultTimeout {
+		rep.Timeouts++
+	} else {
+		rep.Errors++
+	}
+	file := "team"
+	if class >= 0 && int(class) < len(s.cat.files) {
+		file = s.cat.files[class]
+	}
+	msg := fmt.Sprintf("%s: %s %s; its squares waited and its Lua state was reset (crash %d of %d, isolation.max_crashes)",
+		file, what, engine.SafeText(cause), s.crashes, s.pool.o.MaxCrashes)
+	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: -1, Kind: kind, Message: msg})
+	if s.crashes >= s.pool.o.MaxCrashes {
+		s.retired = true
+		rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: -1, Kind: kind,
+			Message: fmt.Sprintf("%s: the team is retired after %d worker crashes (isolation.max_crashes): its squares wait from now on", file, s.crashes)})
+	}
+}
+
+// Log returns what the team's scripts printed, most recent last.
+func (s *Seat) Log() []string { return append([]string(nil), s.log.lines...) }
+
+// Close ends the team in its worker and gives the worker back to the pool,
+// or kills it if it does not answer.
+func (s *Seat) Close() {
+	w := s.w
+	if w == nil {
+		return
+	}
+	s.w = nil
+	e := &s.e
+	e.start(kindEnd)
+	kind, body, err := w.call(e.finish(), replyBase, s.pool.o.CallTimeout)
+	if err == nil && kind == kindOK {
+		d := &dec{b: body}
+		cpu := d.i()
+		if d.end() == nil {
+			s.pool.put(w, cpu)
+			return
+		}
+	}
+	s.pool.discard(w)
+}
