@@ -27,6 +27,11 @@ func (a Action) String() string {
 
 // ParseAction accepts an action name in any letter case.
 func ParseAction(s string) (Action, bool) {
+	for i, name := range actionNames { // the constants scripts return, exactly: the common case
+		if s == name {
+			return Action(i), true
+		}
+	}
 	for i, name := range actionNames {
 		if strings.EqualFold(s, name) {
 			return Action(i), true

@@ -77,6 +77,7 @@ func (b *budget) dispatch() *opTable {
 		ops[op] = b.arithOp(op, jumpTable[op], nums)
 	}
 	ops[lua.OP_UNM] = b.unaryMinusOp(jumpTable[lua.OP_UNM], nums)
+	withFastPaths(&ops, nums)
 	return &ops
 }
 

@@ -1,0 +1,118 @@
+package luabind
+
+import (
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Fast paths of the wrapped opcodes a typical player runs most: reading a
+// table by a number or a short key (GETTABLE), comparing numbers (EQ, LT,
+// LE) and adding, subtracting, multiplying or dividing numbers. Each is a
+// closure made for one opcode, so nothing is decided at run time that the
+// opcode already says; anything but the plain case goes to the general
+// wrapper (opcost.go, index.go, arith.go), which charges and checks.
+// BenchmarkSquareStep is what these are for.
+
+// fastGetTable is GETTABLE for a table without a metatable and a key that
+// is a number or a string shorter than the charged length; general is the
+// full wrapper.
+func fastGetTable(general instFunc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		base := cf.LocalBase
+		RA := base + argA(inst)
+		if t, ok := r.array[base+argB(inst)].(*lua.LTable); ok && t.Metatable == lua.LNil && RA < len(r.array) {
+			var v lua.LValue
+			switch k := rk(cf, r, argC(inst)).(type) {
+			case lua.LNumber:
+				i := int(k)
+				if a := (*lTable)(unsafe.Pointer(t)).array; tableLayoutOK && i >= 1 && i <= len(a) && lua.LNumber(i) == k {
+					v = a[i-1]
+				} else {
+					v = t.RawGet(k)
+				}
+			case lua.LString:
+				if len(k) >= bytesPerInstruction/2 {
+					return general(L, inst, baseframe)
+				}
+				v = t.RawGetString(string(k))
+			default:
+				return general(L, inst, baseframe)
+			}
+			r.array[RA] = v
+			if RA >= r.top {
+				r.top = RA + 1
+			}
+			return 0
+		}
+		return general(L, inst, baseframe)
+	}
+}
+
+// fastCompare is EQ, LT or LE on two numbers.
+func fastCompare(op int, general instFunc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		if x, ok := rk(cf, r, argB(inst)).(lua.LNumber); ok {
+			if y, ok := rk(cf, r, argC(inst)).(lua.LNumber); ok {
+				var holds bool
+				switch op { // the same branch every time: predicted
+				case lua.OP_EQ:
+					holds = x == y
+				case lua.OP_LT:
+					holds = x < y
+				default:
+					holds = x <= y
+				}
+				if holds != (argA(inst) != 0) {
+					cf.Pc++
+				}
+				return 0
+			}
+		}
+		return general(L, inst, baseframe)
+	}
+}
+
+// fastArith is ADD, SUB, MUL or DIV on two numbers: single IEEE
+// operations, the same bits on every machine.
+func fastArith(op int, nums *numAlloc, general instFunc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		RA := cf.LocalBase + argA(inst)
+		if x, ok := rk(cf, r, argB(inst)).(lua.LNumber); ok && RA < len(r.array) {
+			if y, ok := rk(cf, r, argC(inst)).(lua.LNumber); ok {
+				var v float64
+				switch op { // the same branch every time: predicted
+				case lua.OP_ADD:
+					v = float64(x + y)
+				case lua.OP_SUB:
+					v = float64(x - y)
+				case lua.OP_MUL:
+					v = float64(x * y)
+				default:
+					v = float64(x / y)
+				}
+				r.array[RA] = nums.box(v)
+				if RA >= r.top {
+					r.top = RA + 1
+				}
+				return 0
+			}
+		}
+		return general(L, inst, baseframe)
+	}
+}
+
+// withFastPaths puts the fast paths in front of the general wrappers of
+// ops.
+func withFastPaths(ops *opTable, nums *numAlloc) {
+	ops[lua.OP_GETTABLE] = fastGetTable(ops[lua.OP_GETTABLE])
+	for _, op := range []int{lua.OP_EQ, lua.OP_LT, lua.OP_LE} {
+		ops[op] = fastCompare(op, ops[op])
+	}
+	for _, op := range []int{lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV} {
+		ops[op] = fastArith(op, nums, ops[op])
+	}
+}
