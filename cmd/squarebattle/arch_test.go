@@ -11,7 +11,7 @@ import (
 
 // crossArchEnv, when set (CI sets it: .ci/run), makes a missing qemu a
 // failure instead of a skip.
-const crossArchEnv = "SQUAREBATTLE_CROSS_ARCH"
+const crossArchEnv = "CROSS_ARCH_REQUIRED"
 
 // build is one way of compiling the program and the command prefix that
 // runs what it makes.
