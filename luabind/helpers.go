@@ -17,8 +17,8 @@ import (
 func dirArg(L *lua.LState, n int) engine.Direction {
 	switch v := L.Get(n).(type) {
 	case lua.LNumber:
-		if v == lua.LNumber(int(v)) && v >= 1 && v <= 8 {
-			return engine.Direction(int(v) - 1)
+		if n, ok := toWhole(float64(v)); ok && lua.LNumber(n) == v && n >= 1 && n <= 8 {
+			return engine.Direction(n - 1)
 		}
 	case lua.LString:
 		if d, ok := engine.ParseDirection(string(v)); ok {

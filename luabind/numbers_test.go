@@ -2,9 +2,12 @@ package luabind
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // The strings are what Debian's lua5.1 prints for print(x) and tonumber(s).
@@ -57,6 +60,25 @@ func TestToWhole(t *testing.T) {
 	for f, want := range map[float64]int{2.9: 2, -2.9: -2, 0: 0, math.Ldexp(1, 53): 1 << 53} {
 		if got, ok := toWhole(f); !ok || got != want {
 			t.Errorf("toWhole(%v) = %d, %v", f, got, ok)
+		}
+	}
+}
+
+// TestMessagesNameNumbersAlike: numbers a script hands back reach problem
+// messages through numberString, never through Go's float→int conversion or
+// gopher-lua's String, which print 2^63 differently on amd64 and arm64.
+func TestMessagesNameNumbersAlike(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`return { name = "P", run = function() return MOVE, 2^63 end }`, "direction 9.2233720368548e+18"},
+		{`return { name = "P", run = function() return MOVE, 0/0 end }`, "direction nan"},
+		{`return { name = "P", run = function() error(2^63) end }`, "9.2233720368548e+18"},
+	}
+	for _, tc := range tests {
+		cat := catalogOf(t, map[string]string{"p.lua": tc.src}, DefaultLimits())
+		b, _ := battle(t, cat, []string{"p"}, engine.Options{Size: 4, Wrap: true, Rounds: 2, Seed: 1, Workers: 1})
+		got := b.Run()
+		if len(got.FirstProblems) == 0 || !strings.Contains(got.FirstProblems[0].Message, tc.want) {
+			t.Errorf("%s: problems %+v, want one containing %q", tc.src, got.FirstProblems, tc.want)
 		}
 	}
 }

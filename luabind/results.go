@@ -31,10 +31,13 @@ func (tm *Team) decode(r *engine.Ready, cs *classState) (engine.Intent, string) 
 	}
 	switch d := L.Get(-3).(type) {
 	case lua.LNumber:
-		if d != lua.LNumber(int(d)) || d < 1 || d > 8 {
-			return in, tm.where(cs, fmt.Sprintf("run returned direction %s (use NW, N, NE, E, SE, S, SW, W or 1..8)", d))
+		// toWhole and numberString, not Go's conversion and gopher-lua's
+		// String: both depend on the machine for numbers like 2^63.
+		n, whole := toWhole(float64(d))
+		if !whole || lua.LNumber(n) != d || n < 1 || n > 8 {
+			return in, tm.where(cs, fmt.Sprintf("run returned direction %s (use NW, N, NE, E, SE, S, SW, W or 1..8)", numberString(d)))
 		}
-		in.Dir = engine.Direction(int(d) - 1)
+		in.Dir = engine.Direction(n - 1)
 	case lua.LString:
 		if in.Dir, ok = engine.ParseDirection(string(d)); !ok {
 			return in, tm.where(cs, fmt.Sprintf("run returned unknown direction %q", clip(string(d))))

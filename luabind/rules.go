@@ -454,10 +454,18 @@ func (r *Rules) luaScore(L *lua.LState) int {
 			}
 		}
 	case lua.LNumber:
-		col = int(c) - 1
+		if n, ok := toWhole(float64(c)); ok {
+			col = n - 1
+		}
 	}
 	if col < 0 || col >= len(r.board.Columns()) {
-		L.ArgError(2, fmt.Sprintf("no column %s; the columns are %s", L.Get(2).String(), strings.Join(r.board.Columns(), ", ")))
+		// Named by numberString or its type, never String(): that is a Go
+		// address for a table, and machine-dependent for 2^63.
+		what, ok := valueString(L.Get(2))
+		if !ok {
+			what = "of type " + L.Get(2).Type().String()
+		}
+		L.ArgError(2, fmt.Sprintf("no column %s; the columns are %s", engine.SafeText(what), strings.Join(r.board.Columns(), ", ")))
 	}
 	if L.Get(3) != lua.LNil {
 		if err := r.board.SetValue(team, col, wholeArg(L, 3)); err != nil {

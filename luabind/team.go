@@ -303,7 +303,7 @@ func (tm *Team) errorText(err error) string {
 		case lua.LString:
 			msg = string(o)
 		case lua.LNumber:
-			msg = o.String()
+			msg = numberString(o)
 		default:
 			msg = "error object is a " + o.Type().String() + " value"
 		}
