@@ -148,53 +148,43 @@ func movedValues(L *lua.LState, op int, inst uint32) int {
 	}
 }
 
-// compareOp wraps EQ, LT and LE: two strings are compared byte by byte,
-// after charging. Two numbers are compared here, as gopher-lua would (it
-// skips the next instruction, a jump, when the outcome differs from A),
-// so that the common case costs no more than before.
+// compareOp wraps EQ, LT and LE on two strings: charged by the bytes
+// compared, then compared here. Two numbers never reach it (fastCompare in
+// fastops.go takes them first); anything else is gopher-lua's.
 func (b *budget) compareOp(op int, orig instFunc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
 		cf, r := current(L), regs(L)
-		lhs, rhs := rk(cf, r, argB(inst)), rk(cf, r, argC(inst))
-		if x, ok := lhs.(lua.LNumber); ok {
-			if y, ok := rhs.(lua.LNumber); ok {
-				var holds bool
-				switch op {
-				case lua.OP_EQ:
-					holds = x == y
-				case lua.OP_LT:
-					holds = x < y
-				default:
-					holds = x <= y
-				}
-				if holds != (argA(inst) != 0) {
-					cf.Pc++
-				}
-				return 0
-			}
-		}
-		if x, ok := lhs.(lua.LString); ok {
-			if y, ok := rhs.(lua.LString); ok {
+		if x, ok := rk(cf, r, argB(inst)).(lua.LString); ok {
+			if y, ok := rk(cf, r, argC(inst)).(lua.LString); ok {
 				b.take(L, compareCost(op, len(x), len(y)))
-				// Compared here with Go's own string comparison (bytewise, as
-				// strcmp in the C locale): gopher-lua's strCmp walks the
-				// strings a byte at a time, ten times slower.
-				var holds bool
-				switch op {
-				case lua.OP_EQ:
-					holds = x == y
-				case lua.OP_LT:
-					holds = x < y
-				default:
-					holds = x <= y
-				}
-				if holds != (argA(inst) != 0) {
-					cf.Pc++
-				}
+				// Go's own string comparison (bytewise, as strcmp in the C
+				// locale): gopher-lua's strCmp walks the strings a byte at a
+				// time, ten times slower.
+				skipUnless(cf, inst, compare(op, x, y))
 				return 0
 			}
 		}
 		return orig(L, inst, baseframe)
+	}
+}
+
+// compare is the outcome of EQ, LT or LE on two numbers or two strings.
+func compare[T lua.LNumber | lua.LString](op int, x, y T) bool {
+	switch op {
+	case lua.OP_EQ:
+		return x == y
+	case lua.OP_LT:
+		return x < y
+	default:
+		return x <= y
+	}
+}
+
+// skipUnless does what gopher-lua does after a comparison: it skips the
+// next instruction (a jump) when the outcome differs from A.
+func skipUnless(cf *frame, inst uint32, holds bool) {
+	if holds != (argA(inst) != 0) {
+		cf.Pc++
 	}
 }
 
