@@ -76,15 +76,15 @@ func (tm *Team) strFormat(L *lua.LState) int {
 			piece = pad(piece[:0], sp, false, "", []byte{byte(fmtWhole(L, arg))})
 			piece = cutAtNul(piece)
 		case 'e', 'E', 'f', 'g', 'G':
-			piece = fmtFloat(piece[:0], sp, conv, fmtNumber(L, arg))
+			piece = fmtFloat(piece[:0], sp, conv, numberArg(L, arg))
 		case 'q':
-			s := fmtString(L, arg)
+			s := strArg(L, arg)
 			meter.add(L, len(s)+2) // before the scan for escapes
 			meter.add(L, quotedLen(s)-len(s)-2)
 			out = appendQuoted(out, s)
 			continue
 		case 's':
-			s := fmtString(L, arg)
+			s := strArg(L, arg)
 			if sp.prec < 0 && len(s) >= 100 {
 				// Lua keeps a long string as it is, width or not.
 				meter.add(L, len(s))
@@ -159,42 +159,16 @@ func scanFormat(L *lua.LState, f string, i int, sp *fmtSpec) int {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// fmtNumber reads argument n as a number (numeric strings converted).
-func fmtNumber(L *lua.LState, n int) float64 {
-	switch v := L.Get(n).(type) {
-	case lua.LNumber:
-		return float64(v)
-	case lua.LString:
-		if f, ok := parseNumber(string(v)); ok {
-			return f
-		}
-	}
-	typeError(L, n, "number")
-	return 0
-}
-
 // fmtWhole reads argument n as a whole number for the integer conversions:
 // truncated toward zero like C's cast, refused when the cast would depend
 // on the machine.
 func fmtWhole(L *lua.LState, n int) int {
-	f := fmtNumber(L, n)
+	f := numberArg(L, n)
 	i, ok := toWhole(f)
 	if !ok {
 		argError(L, n, "number has no integer representation")
 	}
 	return i
-}
-
-// fmtString reads argument n as a string (numbers as Lua writes them).
-func fmtString(L *lua.LState, n int) string {
-	switch v := L.Get(n).(type) {
-	case lua.LString:
-		return string(v)
-	case lua.LNumber:
-		return numberString(v)
-	}
-	typeError(L, n, "string")
-	return ""
 }
 
 // pad appends sign+body to dst padded to the width: with spaces on the left,

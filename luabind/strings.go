@@ -18,9 +18,9 @@ import (
 // This file: the library table and the simple functions. strformat.go has
 // format, strpattern.go find, match, gmatch, gfind and gsub.
 
-// stringLibrary builds the team's string table and makes a metatable whose
-// __index is that table the metatable of every string, as Lua 5.1 does.
-// The table is built here in a fixed order rather than taken from
+// stringLibrary builds the team's string table (openLibraries then gives
+// strings a protected metatable whose __index is a private copy of it, see
+// isolate.go). The table is built here in a fixed order rather than taken from
 // gopher-lua, whose table holds its own functions, a __index field Lua's
 // has not, and keys inserted in Go map order (so `pairs(string)` would
 // change from run to run).
@@ -49,9 +49,6 @@ func (tm *Team) stringLibrary(L *lua.LState) *lua.LTable {
 	for _, f := range funcs {
 		lib.RawSetString(f.name, f.fn)
 	}
-	mt := L.CreateTable(0, 1)
-	mt.RawSetString("__index", lib)
-	L.SetMetatable(lua.LString(""), mt)
 	return lib
 }
 
