@@ -2,6 +2,7 @@ package luabind
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,17 +14,16 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 )
 
-// benchPlayer looks at its view, keeps a little state and waits, so the
+// benchPlayer (testdata/bench.lua, shared with luabind/worker's
+// benchmarks) looks at its view, keeps a little state and waits, so the
 // board stays full and every round costs the same.
-const benchPlayer = `return { name = "Bench", run = function(self, team, view, row, col)
-  local enemies = 0
-  for d = 1, 8 do
-    local v = view[d]
-    if v ~= team and v ~= EMPTY then enemies = enemies + 1 end
-  end
-  self.enemies = enemies
-  return WAIT
-end }`
+var benchPlayer = func() string {
+	b, err := os.ReadFile("testdata/bench.lua")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 const benchSize = 64
 

@@ -11,16 +11,15 @@ import (
 )
 
 // benchPlayer is luabind's BenchmarkSquareStep player: it reads its view
-// and waits, so the board stays full.
-const benchPlayer = `return { name = "Bench", run = function(self, team, view, row, col)
-  local enemies = 0
-  for d = 1, 8 do
-    local v = view[d]
-    if v ~= team and v ~= EMPTY then enemies = enemies + 1 end
-  end
-  self.enemies = enemies
-  return WAIT
-end }`
+// and waits, so the board stays full. Read when a benchmark asks, not at
+// start-up: the test binary also runs as the workers, in an empty folder.
+func benchPlayer(b *testing.B) string {
+	src, err := os.ReadFile("../testdata/bench.lua")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return string(src)
+}
 
 // BenchmarkWorkers steps a full 64×64 board of four teams (every cell a
 // square: 4,096 calls a round), in this process ("none") and behind the
@@ -43,7 +42,7 @@ func BenchmarkWorkers(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer})
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer(b)})
 	p := testPool(b, Options{Size: 8})
 	for _, mode := range []string{"none", "process"} {
 		for _, workers := range []int{1, 2} {
