@@ -62,6 +62,9 @@ type teamState struct {
 	settlement Settlement
 	// eliminated is the round in which the team lost its last square, 0 while it lives.
 	eliminated int
+	// retired is set by a backstop retirement: the controller is not
+	// called again and the team's squares wait.
+	retired bool
 }
 
 // Battle is one SquareBattle battle. It is driven by one goroutine (the one
@@ -92,10 +95,11 @@ type Battle struct {
 	cellHead    []int32
 	candidates  []int
 
-	problems problemLog
-	workers  *pool
-	phaseJob [phaseCount]func(int) // runTeam for each phase, made once
-	err      error                 // the resolver's failure that ended the battle
+	problems  problemLog
+	backstops []Backstop // backstop events of the round being played, for the Recorder
+	workers   *pool
+	phaseJob  [phaseCount]func(int) // runTeam for each phase, made once
+	err       error                 // the resolver's failure that ended the battle
 }
 
 type attack struct {
@@ -295,9 +299,11 @@ func (b *Battle) Step() bool {
 	}
 	b.round++
 	b.facts.Round = b.round
+	b.backstops = b.backstops[:0]
 	b.forEachTeam(phaseTurn) // each team collects its own turn, then decides it
 	for t := range b.teams {
 		b.mergeReport(t, &b.teams[t].turn.Report)
+		b.takeBackstops(t, &b.teams[t].turn.Report, false)
 	}
 	if r := b.opts.Resolver; r != nil {
 		if err := b.resolveWith(r); err != nil {
@@ -312,6 +318,7 @@ func (b *Battle) Step() bool {
 	}
 	for t := range b.teams {
 		b.mergeReport(t, &b.teams[t].settlement.Report)
+		b.takeBackstops(t, &b.teams[t].settlement.Report, true)
 	}
 	b.checkEnd()
 	return true
@@ -400,12 +407,12 @@ func (b *Battle) runTeam(t int, p phase) {
 	}()
 	switch p {
 	case phaseTurn:
-		b.collectTurn(t)
-		if len(ts.turn.Squares) > 0 {
+		b.collectTurn(t) // a retired team's squares still count down their rest
+		if len(ts.turn.Squares) > 0 && !ts.retired {
 			ts.setup.Controller.Turn(&ts.turn)
 		}
 	case phaseSettle:
-		if len(ts.settlement.Births)+len(ts.settlement.Deaths) > 0 {
+		if len(ts.settlement.Births)+len(ts.settlement.Deaths) > 0 && !ts.retired {
 			ts.setup.Controller.Settle(&ts.settlement)
 		}
 	}

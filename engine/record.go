@@ -16,6 +16,11 @@ type RoundLog struct {
 	Deaths   []DeathEvent
 	Faults   []FaultEvent // teams that lost turns or had faults this round
 	Problems []Problem    // problems reported this round (a sample, see Recorder)
+	// Backstops are the round's backstop events (see Backstop), in the
+	// order the engine took them: those of the turn phase, teams
+	// ascending, then those of the settlement. Their counts are in Faults and their messages among
+	// Problems as well; a re-run needs them to play the round as it was.
+	Backstops []Backstop
 	// A rule mod's rounds also carry how cells are drawn and the score
 	// columns; SquareBattle's leave both nil.
 	Marks  []MarkChange // cells whose mark changed, ascending by cell
@@ -155,6 +160,9 @@ func (r *Recorder) Next() RoundLog {
 		r.faults(&l, t, b.stats[t])
 	}
 	l.Problems = r.newProblems()
+	if len(b.backstops) > 0 {
+		l.Backstops = append([]Backstop(nil), b.backstops...)
+	}
 	return l
 }
 

@@ -22,6 +22,10 @@ type Report struct {
 	// each distinct problem sparingly (the Lua controller sends the first per
 	// class and a running sample), since the engine keeps them all.
 	Problems []Problem
+	// Backstops are events of the wall around the team's scripts (see
+	// Backstop): the engine counts and explains them, so Timeouts, Errors
+	// and Problems do not include them. At most MaxBackstopsPerReport.
+	Backstops []Backstop
 }
 
 // Problem is a script fault worth showing to a person.
@@ -37,4 +41,5 @@ type Problem struct {
 func (r *Report) reset() {
 	r.Timeouts, r.Errors = 0, 0
 	r.Problems = r.Problems[:0]
+	r.Backstops = r.Backstops[:0]
 }

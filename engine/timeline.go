@@ -32,6 +32,9 @@ type Timeline struct {
 	firsts    []int
 	seenFirst map[[2]int]bool
 	ended     bool
+	// retired marks the teams a backstop event retired: no event of
+	// theirs may follow.
+	retired []bool
 	// winner, when decided, is the winner End was told (a rule mod's rules
 	// may name one the scores do not show).
 	winner  int
@@ -174,6 +177,9 @@ func (t *Timeline) Add(l RoundLog) error {
 		return &RoundError{Round: l.Round, Want: t.cur.round + 1}
 	}
 	if err := t.check(&l); err != nil {
+		return err
+	}
+	if err := t.checkBackstops(&l); err != nil {
 		return err
 	}
 	apply(&t.cur, &l)
