@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -88,16 +89,29 @@ type Player struct {
 // the previous change (the first from cell 0); b holds (team, cell, class)
 // triples; d (team, cell, killer, kind) quadruples; f (team, timeouts,
 // errors) triples. A rule mod's rounds add m, (gap, mark) pairs like c,
-// and v, rows of (team, value of each column).
+// and v, rows of (team, value of each column). w, rare, holds the
+// round's backstop events.
 type round struct {
-	R int       `json:"r"`
-	C []int32   `json:"c,omitempty"`
-	B []int     `json:"b,omitempty"`
-	D []int     `json:"d,omitempty"`
-	F []int     `json:"f,omitempty"`
-	P []problem `json:"p,omitempty"`
-	M []int32   `json:"m,omitempty"`
-	V []int     `json:"v,omitempty"`
+	R int        `json:"r"`
+	C []int32    `json:"c,omitempty"`
+	B []int      `json:"b,omitempty"`
+	D []int      `json:"d,omitempty"`
+	F []int      `json:"f,omitempty"`
+	P []problem  `json:"p,omitempty"`
+	M []int32    `json:"m,omitempty"`
+	V []int      `json:"v,omitempty"`
+	W []backstop `json:"w,omitempty"`
+}
+
+// backstop is a backstop event (engine.Backstop): the wall around a
+// team's scripts stopped or lost it. Written with words, not numbers: the
+// field is rare and read by people.
+type backstop struct {
+	Team    int    `json:"team"`
+	Phase   string `json:"phase"` // "turn" or "settle"
+	Class   int    `json:"class"`
+	Kind    string `json:"kind"` // "timeout", "crash" or "retired"
+	Message string `json:"msg"`
 }
 
 type problem struct {
@@ -211,6 +225,13 @@ func encodeRound(l *engine.RoundLog) round {
 		out.V = append(out.V, v.Team)
 		out.V = append(out.V, v.Values...)
 	}
+	for _, e := range l.Backstops {
+		phase := "turn"
+		if e.Settle {
+			phase = "settle"
+		}
+		out.W = append(out.W, backstop{Team: e.Team, Phase: phase, Class: int(e.Class), Kind: e.Kind.String(), Message: e.Message})
+	}
 	return out
 }
 
@@ -230,13 +251,17 @@ func gaps(packed []int32, each func(cell, v int32)) error {
 	return nil
 }
 
-// decodeRound unpacks a round line of a game with cols score columns.
-// Values are range-checked later by engine.Timeline.Add; here only the
-// shape is.
-func decodeRound(r *round, cols int) (engine.RoundLog, error) {
+// decodeRound unpacks a round line of a game with cols score columns and
+// the given number of teams. Values are range-checked later by
+// engine.Timeline.Add; here only the shape is.
+func decodeRound(r *round, cols, teams int) (engine.RoundLog, error) {
 	l := engine.RoundLog{Round: r.R}
 	if len(r.B)%3 != 0 || len(r.D)%4 != 0 || len(r.F)%3 != 0 || len(r.V)%(cols+1) != 0 {
 		return l, errors.New("a packed array has the wrong length")
+	}
+	var err error
+	if l.Backstops, err = decodeBackstops(r.R, r.W, teams); err != nil {
+		return l, err
 	}
 	if err := gaps(r.C, func(cell, team int32) {
 		l.Changes = append(l.Changes, engine.CellChange{Cell: cell, Team: team})
@@ -273,6 +298,55 @@ func decodeRound(r *round, cols int) (engine.RoundLog, error) {
 			Square: engine.SquareID(p.Square), Kind: engine.Fault(p.Kind), Message: p.Message})
 	}
 	return l, nil
+}
+
+// backstopKinds are the kinds of backstop event by their names in a file.
+var backstopKinds = map[string]engine.BackstopKind{}
+
+func init() {
+	for k := engine.BackstopTimeout; k.Valid(); k++ {
+		backstopKinds[k.String()] = k
+	}
+}
+
+// decodeBackstops unpacks a round's backstop events. The timeline checks
+// them against the battle; here they are bounded first, so that a line
+// full of them is refused before it is kept: a battle has at most
+// MaxBackstopsPerReport per team in each of a round's two phases.
+func decodeBackstops(round int, w []backstop, teams int) ([]engine.Backstop, error) {
+	if len(w) == 0 {
+		return nil, nil
+	}
+	if len(w) > 2*engine.MaxBackstopsPerReport*teams {
+		return nil, fmt.Errorf("%d backstop events for %d teams", len(w), teams)
+	}
+	out := make([]engine.Backstop, 0, len(w))
+	for _, x := range w {
+		kind, ok := backstopKinds[x.Kind]
+		if !ok {
+			return nil, fmt.Errorf("unknown backstop event %q", engine.SafeText(clip(x.Kind)))
+		}
+		if x.Phase != "turn" && x.Phase != "settle" {
+			return nil, fmt.Errorf("unknown backstop phase %q", engine.SafeText(clip(x.Phase)))
+		}
+		if x.Class < int(engine.NoClass) || x.Class > math.MaxInt32 {
+			return nil, fmt.Errorf("backstop class %d is out of range", x.Class)
+		}
+		if len(x.Message) > engine.MaxBackstopText {
+			return nil, fmt.Errorf("a backstop message of %d bytes (at most %d)", len(x.Message), engine.MaxBackstopText)
+		}
+		out = append(out, engine.Backstop{Round: round, Team: x.Team, Settle: x.Phase == "settle", Kind: kind,
+			Class: engine.ClassID(x.Class), Message: engine.SafeText(x.Message)})
+	}
+	return out, nil
+}
+
+// clip shortens a word quoted in an error.
+func clip(s string) string {
+	if len(s) > 16 {
+		return s[:16] + "…"
+	}
+	return s
 }
 
 func statsRow(s engine.Stats) [7]int {
