@@ -108,7 +108,14 @@ type Team struct {
 // NewTeam builds a team's Lua state. Classes are instantiated in it the
 // first time one of the team's squares needs them.
 func NewTeam(o TeamOptions) *Team {
-	tm := &Team{
+	tm := &Team{}
+	tm.start(o)
+	return tm
+}
+
+// start makes tm a new team (see Restart).
+func (tm *Team) start(o TeamOptions) {
+	*tm = Team{
 		opts:    o,
 		cat:     o.Catalog,
 		limits:  o.Catalog.limits,
@@ -120,7 +127,6 @@ func NewTeam(o TeamOptions) *Team {
 	}
 	tm.budget.team = tm
 	tm.boot()
-	return tm
 }
 
 func teamStream(team int) uint64 { return engine.TeamStream(team) }

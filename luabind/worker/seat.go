@@ -71,11 +71,12 @@ func (p *Pool) Seat(o luabind.TeamOptions) (luabind.Seat, error) {
 // Seat is the engine.Controller of one team whose Lua state lives in a
 // worker process. Every Turn and Settle is one request and one answer.
 // When the worker dies or runs past its wall-clock bound, the squares of
-// the phase wait, the fault is counted (a timeout for the wall clock, an
-// error for any other death) with a problem that says why, and the next
-// call starts a fresh worker and Lua state: squares keep living, their
-// data is lost, as after a memory reset. After MaxCrashes the team is
-// retired: its squares wait for the rest of the battle.
+// the phase wait, the fault is reported as an engine.Backstop (the engine
+// counts a timeout for the wall clock, an error for any other death, and
+// shows why), and the next call starts a fresh worker and Lua state:
+// squares keep living, their data is lost, as after a memory reset. After
+// MaxCrashes the team is retired: its squares wait for the rest of the
+// battle.
 type Seat struct {
 	pool    *Pool
 	opts    luabind.TeamOptions
@@ -296,17 +297,20 @@ func (s *Seat) Settle(st *engine.Settlement) {
 }
 
 // crash handles a worker that died, hung or broke the protocol: it is
-// killed, the fault counted and explained, and the next call starts over.
+// killed and the next call starts over. The fault is reported to the
+// engine as a backstop event, which the engine counts, explains and
+// records in the replay: it need not happen again when the battle is
+// played again, so a re-run hands the recorded event back instead.
 func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
 	what := "the team's worker process"
 	var cause string
-	kind := engine.FaultError
+	kind := engine.BackstopCrash
 	if w := s.w; w != nil {
 		s.w = nil
 		s.pool.discard(w)
 		switch {
 		case errors.Is(err, errTimeout):
-			kind = engine.FaultTimeout
+			kind = engine.BackstopTimeout
 			cause = "was killed after running past its wall-clock bound (isolation.call_timeout)"
 		case errors.Is(err, errMalformed):
 			cause = "sent a malformed answer and was killed"
@@ -322,24 +326,24 @@ func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
 		cause = "could not start: " + err.Error()
 	}
 	s.crashes++
-	if kind == engine.FaultTimeout {
-		rep.Timeouts++
-	} else {
-		rep.Errors++
-	}
 	file := "team"
 	if class >= 0 && int(class) < len(s.cat.files) {
 		file = s.cat.files[class]
 	}
 	msg := fmt.Sprintf("%s: %s %s; its squares waited and its Lua state was reset (crash %d of %d, isolation.max_crashes)",
 		file, what, engine.SafeText(cause), s.crashes, s.pool.o.MaxCrashes)
-	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: -1, Kind: kind, Message: msg})
+	rep.Backstops = append(rep.Backstops, engine.Backstop{Kind: kind, Class: class, Message: msg})
 	if s.crashes >= s.pool.o.MaxCrashes {
 		s.retired = true
-		rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: -1, Kind: kind,
+		rep.Backstops = append(rep.Backstops, engine.Backstop{Kind: engine.BackstopRetired, Class: class,
 			Message: fmt.Sprintf("%s: the team is retired after %d worker crashes (isolation.max_crashes): its squares wait from now on", file, s.crashes)})
 	}
 }
+
+// Restart gives the worker back and starts the team afresh at the next
+// call, as after a crash: a re-run that replays a recorded crash calls it
+// (engine.Restarter).
+func (s *Seat) Restart() { s.Close() }
 
 // Log returns what the team's scripts printed, most recent last.
 func (s *Seat) Log() []string { return append([]string(nil), s.log.lines...) }

@@ -136,8 +136,10 @@ end }`
 )
 
 // TestBackstop fields, behind the wall, players that call the test hooks:
-// each costs only its own team, is counted, and the other teams play the
-// battle they play against a square that only waits.
+// each costs only its own team, is counted and recorded as backstop events,
+// the other teams play the battle they play against a square that only
+// waits, and a re-run handed the recorded events plays the same rounds,
+// in this process or behind the wall.
 func TestBackstop(t *testing.T) {
 	explorer, err := scripts.FS.ReadFile("explorer.lua")
 	if err != nil {
@@ -148,28 +150,39 @@ func TestBackstop(t *testing.T) {
 	files := func(hostile string) map[string]string {
 		return map[string]string{"hostile.lua": hostile, "explorer.lua": string(explorer), "victim.lua": victim}
 	}
-	p := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: 700 * time.Millisecond, PerInstruction: time.Nanosecond})
+	// Only the spinning hook needs the wall clock to fire soon; the others
+	// die by themselves, however loaded the machine.
+	spinPool := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: 700 * time.Millisecond, PerInstruction: time.Nanosecond})
+	p := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: time.Minute})
 	want := battle(t, catalogOf(t, files(idle)), players, o, nil).Run()
 	cases := []struct {
-		hook, fault, shown string
+		hook  string
+		kind  engine.BackstopKind
+		shown string
 	}{
-		{"go_spin", "timeout", "wall-clock"},
-		{"go_alloc", "error", "out of memory"},
-		{"go_recurse", "error", "stack"},
-		{"go_exit", "error", "exit status 3"},
-		{"go_nil", "error", "nil pointer"},
+		{"go_spin", engine.BackstopTimeout, "wall-clock"},
+		{"go_alloc", engine.BackstopCrash, "out of memory"},
+		{"go_recurse", engine.BackstopCrash, "stack"},
+		{"go_exit", engine.BackstopCrash, "exit status 3"},
+		{"go_nil", engine.BackstopCrash, "nil pointer"},
 	}
 	for _, c := range cases {
 		t.Run(c.hook, func(t *testing.T) {
 			if c.hook == "go_alloc" && (raceEnabled || !osLimitsEnforced) {
 				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
 			}
+			pool := p
+			if c.kind == engine.BackstopTimeout {
+				pool = spinPool
+			}
 			src := fmt.Sprintf(`return { name = "Hostile", run = function() %s() end }`, c.hook)
-			b := battle(t, catalogOf(t, files(src)), players, o, p.Seat)
-			got := b.Run()
+			cat := catalogOf(t, files(src))
+			b := battle(t, cat, players, o, pool.Seat)
+			logs := recordAll(b)
+			got := b.Snapshot()
 			h := got.Teams[0].Stats
-			if (c.fault == "timeout" && h.Timeouts != 3) || (c.fault == "error" && h.Errors != 3) {
-				t.Errorf("hostile stats %+v, want 3 %ss (then retired)", h, c.fault)
+			if (c.kind == engine.BackstopTimeout && h.Timeouts != 3) || (c.kind == engine.BackstopCrash && h.Errors != 3) {
+				t.Errorf("hostile stats %+v, want 3 %ss (then retired)", h, c.kind)
 			}
 			if len(got.FirstProblems) == 0 || !strings.Contains(got.FirstProblems[0].Message, c.shown) ||
 				!strings.HasPrefix(got.FirstProblems[0].Message, "scripts/hostile.lua: ") {
@@ -177,7 +190,26 @@ func TestBackstop(t *testing.T) {
 			} else {
 				t.Logf("shown as: %s", got.FirstProblems[0].Message)
 			}
+			events := backstopsOf(logs)
+			hostile, _ := cat.Find("hostile")
+			var kinds []engine.BackstopKind
+			for _, e := range events {
+				kinds = append(kinds, e.Kind)
+				if e.Team != 0 || e.Settle || e.Class != cat.ClassID(hostile) {
+					t.Errorf("event %+v, want team 0's turns", e)
+				}
+			}
+			if want := []engine.BackstopKind{c.kind, c.kind, c.kind, engine.BackstopRetired}; !reflect.DeepEqual(kinds, want) {
+				t.Errorf("recorded events %v, want %v", kinds, want)
+			}
 			otherTeamsSame(t, got, want)
+			for _, where := range []struct {
+				name string
+				seat luabind.Seater
+			}{{"in-process", nil}, {"worker", p.Seat}} {
+				again := battle(t, cat, players, o, luabind.ReplayedSeater(where.seat, events))
+				sameLogs(t, where.name, recordAll(again), logs)
+			}
 		})
 	}
 }
