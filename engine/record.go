@@ -162,6 +162,13 @@ func (r *Recorder) Next() RoundLog {
 	l.Problems = r.newProblems()
 	if len(b.backstops) > 0 {
 		l.Backstops = append([]Backstop(nil), b.backstops...)
+		// Their problems are in the sample whatever else the round had,
+		// so a replay's viewer always shows them.
+		for _, e := range l.Backstops {
+			if p := e.problem(); !containsProblem(l.Problems, p) {
+				l.Problems = append(l.Problems, p)
+			}
+		}
 	}
 	return l
 }

@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/squarebattle/squarebattle/luabind/worker"
+	"github.com/squarebattle/squarebattle/luabind/worker/testhooks"
 )
 
 // TestMain lets a worker pool re-execute this test binary as a worker:
@@ -12,14 +15,16 @@ import (
 // (isolation.mode process is the default) started from os.Executable.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == workerCommand {
-		os.Exit(runWorker(os.Args[2:], os.Stderr))
+		// The test binary's workers also field the hooks no sandbox
+		// offers (TestBackstopReplays calls them).
+		os.Exit(worker.Main(os.Args[2:], os.Stderr, worker.ServeOptions{Extra: testhooks.Globals}))
 	}
 	os.Exit(m.Run())
 }
 
 // TestIsolationSameBattle: with the shipped players, --isolation none and
 // process and --workers 1 and 2 print the same JSON and write the same
-// replay, byte for byte.
+// replay, byte for byte, when the backstop never fires.
 func TestIsolationSameBattle(t *testing.T) {
 	dir := t.TempDir()
 	var outs, replays []string
@@ -36,6 +41,9 @@ func TestIsolationSameBattle(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if events := replayBackstops(t, file); len(events) > 0 {
+				t.Fatalf("%s: the backstop fired in a battle of the shipped players: %+v", name, events)
 			}
 			names, outs, replays = append(names, name), append(outs, out), append(replays, string(data))
 		}

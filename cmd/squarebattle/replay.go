@@ -25,6 +25,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) error {
 	verify := fs.Bool("verify", false, "play the battle again from the file's header with the scripts found now and report the first round that differs, or \"identical\"")
 	fs.String("scripts", "", "with --verify: folder of player scripts (default: ./scripts when present, else the shipped players)")
 	fs.Int("workers", 0, "with --verify: teams run in parallel on this many goroutines (0 = one per CPU)")
+	fs.String("isolation", "", "with --verify: where team VMs run, process (worker processes behind OS limits) or none (this process)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle replay [flags] FILE\n\nShows a battle recorded with --record or saved with w in the terminal UI.\nWith --verify, plays it again instead and compares every round; the exit\ncode is 0 when identical, 1 when it differs, 2 when the file is unreadable.\n\nflags:")
 		fs.PrintDefaults()

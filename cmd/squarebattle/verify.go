@@ -100,12 +100,47 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 			return err
 		}
 	}
-	b, err := luabind.NewResolvedBattle(cat, players, o, g, cfg.Limits.RulesInstructions)
+	seat, err := seaterOf(cfg)
+	if err != nil {
+		return err
+	}
+	// Where the recording says the wall around a team fired, the re-run
+	// does what happened then rather than ask the team again: nothing
+	// promises the wall fires twice.
+	seat = luabind.ReplayedSeater(seat, recordedBackstops(rep))
+	b, err := luabind.NewResolvedSeatedBattle(cat, players, o, g, cfg.Limits.RulesInstructions, seat)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}
 	defer b.Close()
 	return compareRerun(b, engine.NewRecorder(b.Battle), file, rep, stdout, nil)
+}
+
+// describeBackstops names a round's backstop events for a difference.
+func describeBackstops(events []engine.Backstop) string {
+	if len(events) == 0 {
+		return "none"
+	}
+	var parts []string
+	for _, e := range events {
+		phase := "turn"
+		if e.Settle {
+			phase = "settlement"
+		}
+		parts = append(parts, fmt.Sprintf("team %d %s in its %s (%s)", e.Team, e.Kind, phase, safe(e.Message)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// recordedBackstops lists the backstop events of every recorded round, in
+// order.
+func recordedBackstops(rep *replay.Replay) []engine.Backstop {
+	var out []engine.Backstop
+	for r := 1; r <= rep.Timeline.Last(); r++ {
+		l, _ := rep.Timeline.Log(r)
+		out = append(out, l.Backstops...)
+	}
+	return out
 }
 
 // verifyMod is verifyReplay for a rule mod: the game is found by the
@@ -216,7 +251,11 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 		}
 		got := rec.Next()
 		want, _ := rep.Timeline.Log(r)
-		// Lost turns first: when they differ they are the likely cause.
+		// The wall's events first, then lost turns: when they differ they
+		// are the likely cause.
+		if !reflect.DeepEqual(got.Backstops, want.Backstops) {
+			return differs(r, "backstop events differ: %s re-run, %s recorded", describeBackstops(got.Backstops), describeBackstops(want.Backstops))
+		}
 		if !reflect.DeepEqual(got.Faults, want.Faults) {
 			return differs(r, "lost turns (team, timeouts, errors) differ: %v re-run, %v recorded", got.Faults, want.Faults)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/worker/testhooks"
 	"github.com/squarebattle/squarebattle/scripts"
 )
 
@@ -126,13 +127,8 @@ func TestSameBattle(t *testing.T) {
 }
 
 const (
-	victim = `return { name = "Victim", run = function(self, team, view)
-  self.turns = (self.turns or 0) + 1
-  if self.turns % 7 == 0 then return REPLICATE, math.random(8), nil, {turns = 0} end
-  local d = math.random(8)
-  if view[d] == EMPTY then return MOVE, d end
-end }`
-	idle = `return { name = "Idle", run = function() end }`
+	victim = testhooks.Victim
+	idle   = `return { name = "Idle", run = function() end }`
 )
 
 // TestBackstop fields, behind the wall, players that call the test hooks:
@@ -155,38 +151,26 @@ func TestBackstop(t *testing.T) {
 	spinPool := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: 700 * time.Millisecond, PerInstruction: time.Nanosecond})
 	p := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: time.Minute})
 	want := battle(t, catalogOf(t, files(idle)), players, o, nil).Run()
-	cases := []struct {
-		hook  string
-		kind  engine.BackstopKind
-		shown string
-	}{
-		{"go_spin", engine.BackstopTimeout, "wall-clock"},
-		{"go_alloc", engine.BackstopCrash, "out of memory"},
-		{"go_recurse", engine.BackstopCrash, "stack"},
-		{"go_exit", engine.BackstopCrash, "exit status 3"},
-		{"go_nil", engine.BackstopCrash, "nil pointer"},
-	}
-	for _, c := range cases {
-		t.Run(c.hook, func(t *testing.T) {
-			if c.hook == "go_alloc" && (raceEnabled || !osLimitsEnforced) {
-				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
+	for _, c := range testhooks.Cases {
+		t.Run(c.Hook, func(t *testing.T) {
+			if why := c.SkipReason(AddressSpaceLimited()); why != "" {
+				t.Skip(why)
 			}
 			pool := p
-			if c.kind == engine.BackstopTimeout {
+			if c.Kind == engine.BackstopTimeout {
 				pool = spinPool
 			}
-			src := fmt.Sprintf(`return { name = "Hostile", run = function() %s() end }`, c.hook)
-			cat := catalogOf(t, files(src))
+			cat := catalogOf(t, files(c.Player()))
 			b := battle(t, cat, players, o, pool.Seat)
 			logs := recordAll(b)
 			got := b.Snapshot()
 			h := got.Teams[0].Stats
-			if (c.kind == engine.BackstopTimeout && h.Timeouts != 3) || (c.kind == engine.BackstopCrash && h.Errors != 3) {
-				t.Errorf("hostile stats %+v, want 3 %ss (then retired)", h, c.kind)
+			if (c.Kind == engine.BackstopTimeout && h.Timeouts != 3) || (c.Kind == engine.BackstopCrash && h.Errors != 3) {
+				t.Errorf("hostile stats %+v, want 3 %ss (then retired)", h, c.Kind)
 			}
-			if len(got.FirstProblems) == 0 || !strings.Contains(got.FirstProblems[0].Message, c.shown) ||
+			if len(got.FirstProblems) == 0 || !strings.Contains(got.FirstProblems[0].Message, c.Shown) ||
 				!strings.HasPrefix(got.FirstProblems[0].Message, "scripts/hostile.lua: ") {
-				t.Errorf("first problems %+v, want one naming scripts/hostile.lua and %q", got.FirstProblems, c.shown)
+				t.Errorf("first problems %+v, want one naming scripts/hostile.lua and %q", got.FirstProblems, c.Shown)
 			} else {
 				t.Logf("shown as: %s", got.FirstProblems[0].Message)
 			}
@@ -199,7 +183,7 @@ func TestBackstop(t *testing.T) {
 					t.Errorf("event %+v, want team 0's turns", e)
 				}
 			}
-			if want := []engine.BackstopKind{c.kind, c.kind, c.kind, engine.BackstopRetired}; !reflect.DeepEqual(kinds, want) {
+			if want := []engine.BackstopKind{c.Kind, c.Kind, c.Kind, engine.BackstopRetired}; !reflect.DeepEqual(kinds, want) {
 				t.Errorf("recorded events %v, want %v", kinds, want)
 			}
 			otherTeamsSame(t, got, want)
