@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,27 +31,9 @@ func TestReplayShowsBackstops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
-	name := filepath.Join(t.TempDir(), "killed.sbr")
 	h := replay.Header{Program: "test", Classes: []replay.Class{{ID: "w", File: "scripts/w.lua", SHA256: "00"}},
 		Players: []replay.Player{{Team: 0, Name: "A"}, {Team: 1, Name: "B"}}}
-	f, err := replay.Create(name, h, b.Snapshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := engine.NewRecorder(b)
-	for b.Step() {
-		l := rec.Next()
-		if err := f.Round(&l); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.End(b.Snapshot(), replay.EndReason(b.Snapshot())); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	name := writeBattle(t, engineBattle{b, h})
 	s := open(t, 160, 30, "", Options{Replay: openReplay(t, name), ReplayFile: name, Paused: true})
 	s.waitText("Round 0/5")
 	s.key(tcell.KeyEnd)
@@ -63,3 +44,12 @@ func TestReplayShowsBackstops(t *testing.T) {
 		t.Errorf("the problem list does not show both teams' backstop events:\n%s", text)
 	}
 }
+
+// engineBattle is an engine battle as the TUI drives one.
+type engineBattle struct {
+	*engine.Battle
+	h replay.Header
+}
+
+func (b engineBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle) }
+func (b engineBattle) Header() replay.Header      { return b.h }

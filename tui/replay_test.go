@@ -21,6 +21,13 @@ func recordBattle(t *testing.T, src Source, su Setup) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return writeBattle(t, b)
+}
+
+// writeBattle plays b to its end into a replay file, as `run --record`
+// does, closes it and returns the file's name.
+func writeBattle(t *testing.T, b Battle) string {
+	t.Helper()
 	defer b.Close()
 	name := filepath.Join(t.TempDir(), "battle.sbr")
 	f, err := replay.Create(name, b.Header(), b.Snapshot())
