@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,9 +59,10 @@ func verifyBothWays(t *testing.T, flags []string, file string) {
 	for _, iso := range []string{"none", "process"} {
 		args := append(append([]string{"replay", "--verify", "--isolation", iso}, flags...), file)
 		code, out, errOut := runMain(t, args...)
-		if code != 0 || !strings.HasPrefix(out, "identical: ") {
+		if code != 0 || !strings.HasPrefix(out, "identical: ") || !strings.Contains(out, "backstop event") {
 			t.Errorf("verify --isolation %s: exit %d\n%s%s", iso, code, out, errOut)
 		}
+		t.Logf("verify --isolation %s: %s", iso, strings.TrimSpace(out))
 	}
 }
 
@@ -206,6 +210,56 @@ func TestKilledWorkerReplays(t *testing.T) {
 		t.Fatalf("the replay holds the kills of teams %v, want those of the teams alive then, %v: %+v", killed, alive, events)
 	}
 	verifyBothWays(t, flags, file)
+	// Without its events the same file is a battle the scripts do not
+	// play: the check says where.
+	stripped := withoutBackstops(t, file)
+	code, out, errOut := runMain(t, append(append([]string{"replay", "--verify", "--isolation", "none"}, flags...), stripped)...)
+	if code != 1 || !strings.Contains(errOut, "differs") {
+		t.Errorf("verify of the replay without its events: exit %d, %s%s", code, out, errOut)
+	}
+	t.Logf("without its events: %s", strings.TrimSpace(errOut))
+}
+
+// withoutBackstops writes a plain copy of a replay whose round lines lost
+// their backstop events, as a program that does not record them would
+// have written it, and returns its name.
+func withoutBackstops(t *testing.T, file string) string {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, replay.MaxLine)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if bytes.Contains(line, []byte(`"w":[`)) {
+			var fields map[string]json.RawMessage
+			if err := json.Unmarshal(line, &fields); err != nil {
+				t.Fatal(err)
+			}
+			delete(fields, "w")
+			if line, err = json.Marshal(fields); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out.Write(line)
+		out.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "stripped.sbr")
+	if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
 }
 
 // TestHooksStayOut: the hooks that take a worker down are fielded by test

@@ -271,7 +271,7 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 	case rep.Damage != nil:
 		return fmt.Errorf("identical up to round %d, where the file is damaged: %w", last, rep.Damage)
 	case rep.Result == nil:
-		fmt.Fprintf(stdout, "identical: %d rounds (the recording stops there, unfinished)\n", last)
+		fmt.Fprintf(stdout, "identical: %d rounds (the recording stops there, unfinished)%s\n", last, replayedNote(rep))
 	case !b.Over() && ends[rep.Result.Reason]:
 		return differs(last+1, "the replay ends after round %d (%s) but the re-run goes on", last, rep.Result.Reason)
 	case h.Game != "" && b.Over() && b.Snapshot().Winner != rep.Result.Winner:
@@ -279,9 +279,23 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 	case failed != nil && failed() != nil && rep.Result.Reason != "rules failed":
 		return differs(last, "the rules failed in the re-run: %v", failed())
 	default:
-		fmt.Fprintf(stdout, "identical: %d rounds, %s\n", last, describeResult(rep))
+		fmt.Fprintf(stdout, "identical: %d rounds, %s%s\n", last, describeResult(rep), replayedNote(rep))
 	}
 	return nil
+}
+
+// replayedNote says, after "identical", how many backstop events the
+// re-run took from the recording rather than played: the check vouches
+// for everything but those.
+func replayedNote(rep *replay.Replay) string {
+	switch n := len(recordedBackstops(rep)); n {
+	case 0:
+		return ""
+	case 1:
+		return "; 1 backstop event taken as recorded"
+	default:
+		return fmt.Sprintf("; %d backstop events taken as recorded", n)
+	}
 }
 
 func describeResult(rep *replay.Replay) string {
