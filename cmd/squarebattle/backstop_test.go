@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -220,45 +218,30 @@ func TestKilledWorkerReplays(t *testing.T) {
 	t.Logf("without its events: %s", strings.TrimSpace(errOut))
 }
 
-// withoutBackstops writes a plain copy of a replay whose round lines lost
-// their backstop events, as a program that does not record them would
-// have written it, and returns its name.
+// withoutBackstops writes a copy of a replay whose round lines lost their
+// backstop events, as a program that does not record them would have
+// written it, and returns its name.
 func withoutBackstops(t *testing.T, file string) string {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(nil, replay.MaxLine)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if bytes.Contains(line, []byte(`"w":[`)) {
+	name := filepath.Join(t.TempDir(), "stripped.sbr")
+	editReplay(t, file, name, func(lines [][]byte) [][]byte {
+		for i, line := range lines {
+			if !bytes.Contains(line, []byte(`"w":[`)) {
+				continue
+			}
 			var fields map[string]json.RawMessage
 			if err := json.Unmarshal(line, &fields); err != nil {
 				t.Fatal(err)
 			}
 			delete(fields, "w")
-			if line, err = json.Marshal(fields); err != nil {
+			out, err := json.Marshal(fields)
+			if err != nil {
 				t.Fatal(err)
 			}
+			lines[i] = append(out, '\n')
 		}
-		out.Write(line)
-		out.WriteByte('\n')
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	name := filepath.Join(t.TempDir(), "stripped.sbr")
-	if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+		return lines
+	})
 	return name
 }
 
