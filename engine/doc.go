@@ -11,5 +11,8 @@
 // of what its controllers answer. Controllers of different teams may run in
 // parallel, but everything they can observe is fixed before a phase starts and
 // everything they return is merged in team order, so the number of workers
-// never changes the outcome.
+// never changes the outcome. The one input that is not a function of the
+// options is a backstop event (backstop.go): a controller whose team ran
+// behind a wall that fired says so, the engine records it in the round's
+// log, and a re-run takes it from the recording (ReplayBackstops).
 package engine

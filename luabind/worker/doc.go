@@ -10,5 +10,8 @@
 // engine.Controller that sends each Turn and Settle to its worker as one
 // framed request (protocol.go) and reads one answer. The child side is
 // Main and Serve: a luabind.Team per team per battle, behind OS limits
-// (limits_linux.go) it sets on itself before reading a request.
+// (limits_linux.go) it sets on itself before reading a request. A worker
+// that dies or runs past its wall-clock bound is reported to the engine as
+// an engine.Backstop event (seat.go), which the replay keeps so that
+// replay --verify can play it back as it happened.
 package worker
