@@ -18,8 +18,9 @@ type RoundLog struct {
 	Problems []Problem    // problems reported this round (a sample, see Recorder)
 	// Backstops are the round's backstop events (see Backstop), in the
 	// order the engine took them: those of the turn phase, teams
-	// ascending, then those of the settlement. Their counts are in Faults and their messages among
-	// Problems as well; a re-run needs them to play the round as it was.
+	// ascending, then those of the settlement. Their counts are in Faults
+	// and their messages among Problems as well; a re-run needs them to
+	// play the round as it was.
 	Backstops []Backstop
 	// A rule mod's rounds also carry how cells are drawn and the score
 	// columns; SquareBattle's leave both nil.
