@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -11,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
 // newHall opens a hall on the shipped players, closed with the test.
@@ -277,14 +281,19 @@ func TestSharedBattleKeys(t *testing.T) {
 func TestFeaturedBattleRestarts(t *testing.T) {
 	h := newHall(t, HallOptions{Settings: Settings{Size: 12, Rounds: 30, Speed: 0, FPS: 30}, Featured: FeaturedOptions{Linger: -1}})
 	first := featuredInfo(t, h).ID
+	waitHall(t, "a later featured battle", func() bool { return featuredInfo(t, h).ID != first })
 	s := join(t, h, 80, 24, SessionOptions{Start: StartWatch}, nil)
-	s.waitText("battle " + first + " (featured)")
-	waitHall(t, "two more featured battles", func() bool {
-		f := featuredInfo(t, h)
-		return f.ID != first && f.ID != "2"
+	label := regexp.MustCompile(`battle (\d+) \(featured\)`)
+	var seen string
+	s.waitFor("a featured battle", func(text string) bool {
+		if m := label.FindStringSubmatch(text); m != nil {
+			seen = m[1]
+		}
+		return seen != ""
 	})
 	s.waitFor("the viewer on a later featured battle", func(text string) bool {
-		return strings.Contains(text, "(featured)") && !strings.Contains(text, "battle "+first+" (featured)")
+		m := label.FindStringSubmatch(text)
+		return m != nil && m[1] != seen
 	})
 }
 
@@ -361,4 +370,65 @@ func TestMenuScreens(t *testing.T) {
 	s.keys("j")
 	s.key(tcell.KeyEnter)
 	golden(t, "battles-80x24", s.waitText("explorer vs pinwheel"))
+}
+
+// TestHallSavesReplays: a finished battle lands in ReplayDir as a whole
+// replay (no temporary file left), which a session can then watch.
+func TestHallSavesReplays(t *testing.T) {
+	dir := t.TempDir()
+	h := newHall(t, HallOptions{ReplayDir: dir, Settings: Settings{Size: 12, Rounds: 25, Speed: 0, FPS: 30}, Featured: FeaturedOptions{Linger: time.Hour}})
+	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
+	var files []string
+	waitHall(t, "the replay file", func() bool {
+		files, _ = filepath.Glob(filepath.Join(dir, "*"))
+		return len(files) == 1 && strings.HasSuffix(files[0], "-1.sbr")
+	})
+	rep, err := replay.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Result == nil || rep.Damage != nil {
+		t.Fatalf("the saved replay is incomplete: result %v damage %v", rep.Result, rep.Damage)
+	}
+	s := join(t, h, 80, 24, SessionOptions{Replays: func() []ReplayInfo {
+		return []ReplayInfo{{ID: "r1", Title: "explorer vs pinwheel", Open: func() (*replay.Replay, error) { return replay.Open(files[0]) }}}
+	}}, nil)
+	s.waitText("Watch the featured battle")
+	s.keys("jjjj")
+	s.key(tcell.KeyEnter)
+	s.waitText("explorer vs pinwheel")
+	s.key(tcell.KeyEnter)
+	s.waitText("REPLAY of " + strconv.Itoa(rep.Result.Round) + " rounds")
+	s.key(tcell.KeyEscape)
+	s.waitText("Watch the featured battle")
+}
+
+// TestSessionNoticeAndContext: a server's notice shows on any screen, and
+// ending the session's context ends the session without an error.
+func TestSessionNoticeAndContext(t *testing.T) {
+	h := newHall(t, HallOptions{})
+	notice := make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	sim := tcell.NewSimulationScreen("")
+	var mu sync.Mutex
+	text := ""
+	go func() {
+		done <- RunSession(ctx, sizedScreen{sim, 80, 24}, SessionOptions{Hall: h, Notice: notice, Shown: func() {
+			t := screenText(sim)
+			mu.Lock()
+			text = t
+			mu.Unlock()
+		}})
+	}()
+	notice <- "idle: disconnecting in 30 s"
+	waitHall(t, "the notice", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(text, "idle: disconnecting in 30 s")
+	})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
