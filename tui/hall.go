@@ -127,6 +127,7 @@ type Hall struct {
 	running  int       // private battles holding a slot
 	queue    []*ticket // private battles waiting for a slot, in order
 	ended    []*liveBattle
+	sessions map[*App]struct{} // running sessions, for Reload
 }
 
 // liveBattle is a battle in the hall: its driver and who may watch it.
@@ -181,7 +182,7 @@ func NewHall(o HallOptions) (*Hall, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	h := &Hall{o: o, log: log, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
-		live: map[string]*liveBattle{}}
+		live: map[string]*liveBattle{}, sessions: map[*App]struct{}{}}
 	if err := h.startFeatured(); err != nil {
 		return nil, err
 	}
@@ -286,6 +287,35 @@ func (h *Hall) Stop(id string) error {
 	}
 	h.poke()
 	return err
+}
+
+// Reload tells every session that the source's players changed (an
+// upload): lobbies and player lists show them at once. It never waits for
+// a session (an event that does not fit a session's queue is dropped; the
+// session's next screen reads the players anew anyway).
+func (h *Hall) Reload() {
+	h.mu.Lock()
+	apps := make([]*App, 0, len(h.sessions))
+	for a := range h.sessions {
+		apps = append(apps, a)
+	}
+	h.mu.Unlock()
+	for _, a := range apps {
+		a.Reload()
+	}
+}
+
+// join and part keep the set of running sessions.
+func (h *Hall) join(a *App) {
+	h.mu.Lock()
+	h.sessions[a] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *Hall) part(a *App) {
+	h.mu.Lock()
+	delete(h.sessions, a)
+	h.mu.Unlock()
 }
 
 // visibleTo reports whether user may watch b.

@@ -432,3 +432,29 @@ func TestSessionNoticeAndContext(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// growingSource is the shipped players plus the ones "uploaded" since.
+type growingSource struct {
+	*scriptSource
+	mu    sync.Mutex
+	extra []Entry
+}
+
+func (g *growingSource) Entries() []Entry {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append(g.scriptSource.Entries(), g.extra...)
+}
+
+// TestHallReload: a player handed in shows in an open lobby at once.
+func TestHallReload(t *testing.T) {
+	src := &growingSource{scriptSource: newScriptSource(t)}
+	h := newHall(t, HallOptions{Source: src})
+	s := join(t, h, 100, 30, SessionOptions{User: "gil", Start: StartLobby, CanStart: true}, nil)
+	s.waitText("Start Battle")
+	src.mu.Lock()
+	src.extra = append(src.extra, Entry{ID: "gil/newcomer", Name: "Newcomer", File: "gil/newcomer.lua"})
+	src.mu.Unlock()
+	h.Reload()
+	s.waitText("Newcomer")
+}

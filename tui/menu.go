@@ -157,6 +157,7 @@ func (a *App) openItem(item int) error {
 			return nil
 		}
 		a.leave()
+		a.lobby.setEntries(a.entries()) // uploads since it was last open
 		a.screen = lobbyScreen
 	case itemPlayers:
 		a.screen = playersScreen

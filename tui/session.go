@@ -104,6 +104,10 @@ func runSession(ctx context.Context, scr tcell.Screen, o SessionOptions, made fu
 		return fmt.Errorf("terminal: %w", err)
 	}
 	defer scr.Fini()
+	if a.hall != nil {
+		a.hall.join(a)
+		defer a.hall.part(a)
+	}
 	return a.loop(a.openSession)
 }
 
