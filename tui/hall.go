@@ -26,10 +26,13 @@ var (
 	ErrOverCap = errors.New("over the hall's cap")
 )
 
+// DefaultMaxTeams is HallOptions.MaxTeams when it is 0.
+const DefaultMaxTeams = 16
+
 // CapError says which cap a private battle's setup broke. It unwraps to
 // ErrOverCap.
 type CapError struct {
-	What       string // "board size" or "round limit"
+	What       string // "board size", "round limit" or "team count"
 	Asked, Cap int
 }
 
@@ -73,6 +76,10 @@ type HallOptions struct {
 	MaxPrivate int
 	// MaxSize and MaxRounds cap private battles' setups (0: no cap).
 	MaxSize, MaxRounds int
+	// MaxTeams caps a private battle's teams (each is a Lua VM): 0 means
+	// DefaultMaxTeams, as a lobby would otherwise let a board of N×N
+	// cells take N² teams.
+	MaxTeams int
 	// ReplayDir, when set, receives every finished battle as a replay,
 	// written atomically (temp + rename); "" saves none.
 	ReplayDir string
@@ -151,6 +158,9 @@ func NewHall(o HallOptions) (*Hall, error) {
 	}
 	if o.MaxPrivate <= 0 {
 		o.MaxPrivate = 2
+	}
+	if o.MaxTeams <= 0 {
+		o.MaxTeams = DefaultMaxTeams
 	}
 	if o.Settings.FPS < 1 {
 		o.Settings.FPS = 30

@@ -317,6 +317,11 @@ func TestPrivateBattleQueue(t *testing.T) {
 	if _, err := h.request("carol", Setup{Players: []string{"explorer"}, Size: 21, Rounds: 10}, pace{}); !errors.Is(err, ErrOverCap) {
 		t.Errorf("a 21×21 battle in a hall capped at 20: %v, want ErrOverCap", err)
 	}
+	many := Setup{Players: make([]string, DefaultMaxTeams+1), Size: 10, Rounds: 10}
+	var ce *CapError
+	if _, err := h.request("carol", many, pace{}); !errors.As(err, &ce) || ce.What != "team count" {
+		t.Errorf("%d teams: %v, want the team-count cap", len(many.Players), err)
+	}
 }
 
 // TestPrivateBattleCaps: a lobby set over the hall's caps says which cap.

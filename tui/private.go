@@ -27,6 +27,9 @@ func (h *Hall) checkCaps(su Setup) error {
 	if h.o.MaxRounds > 0 && su.Rounds > h.o.MaxRounds {
 		return &CapError{What: "round limit", Asked: su.Rounds, Cap: h.o.MaxRounds}
 	}
+	if len(su.Players) > h.o.MaxTeams {
+		return &CapError{What: "team count", Asked: len(su.Players), Cap: h.o.MaxTeams}
+	}
 	return nil
 }
 
