@@ -60,7 +60,8 @@ type FeaturedOptions struct {
 	Linger time.Duration
 }
 
-// HallOptions configure a Hall. The zero value of a cap means no cap.
+// HallOptions configure a Hall. A zero MaxSize or MaxRounds means no cap;
+// a zero MaxPrivate or MaxTeams takes its default.
 type HallOptions struct {
 	// Source builds every battle of the hall; a GameSource offers rule
 	// mods too. The hall calls it from its own goroutines and from
