@@ -20,7 +20,6 @@ type menu struct {
 	cursor  int // on the menu
 	row     int // on a list
 	top     int // first list row shown
-	help    bool
 	message string
 
 	battles []BattleInfo // the list as last drawn

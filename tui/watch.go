@@ -31,7 +31,7 @@ func (a *App) lookupKeys() []binding {
 
 // hallKey handles what a battle key means in an SSH session before the
 // common table does; done reports that it did.
-func (a *App) hallKey(act action, ev interface{ Rune() rune }) (done bool) {
+func (a *App) hallKey(act action) (done bool) {
 	v := a.w
 	switch {
 	case act == actBack2Lobby:
@@ -64,7 +64,7 @@ func (a *App) hallKey(act action, ev interface{ Rune() rune }) (done bool) {
 func (a *App) toMenu() {
 	a.leave()
 	a.cancelTicket()
-	a.screen, a.menu.help = menuScreen, false
+	a.screen = menuScreen
 	a.dirty = true
 }
 
