@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/engine/replay"
+)
+
+// Where a session starts (SessionOptions.Start).
+const (
+	StartMenu   = "menu"   // the SSH menu (the default with a Hall)
+	StartLobby  = "lobby"  // the lobby (the default without one)
+	StartWatch  = "watch"  // watch WatchID ("" the featured battle)
+	StartReplay = "replay" // show Replay
+)
+
+// ReplayInfo is one recorded battle the menu's replay list offers.
+type ReplayInfo struct {
+	ID    string // what `replay ID` takes
+	Title string // the players, as the list shows them
+	When  time.Time
+	// Open loads the replay when the user picks it; its error is shown
+	// on the list, in one line.
+	Open func() (*replay.Replay, error)
+}
+
+// SessionOptions configure one person's terminal UI.
+type SessionOptions struct {
+	// Hall is where live battles are; nil for the local program (no menu,
+	// no watching: the lobby and its battles are the session's own).
+	Hall *Hall
+	// User is who the session is: shown, and the owner of the battles it
+	// starts ("" an anonymous spectator).
+	User string
+	// Start is where the session starts: StartMenu, StartLobby, StartWatch
+	// or StartReplay; "" is StartMenu with a Hall, else StartLobby.
+	Start string
+	// WatchID is the battle StartWatch shows; "" the featured one.
+	WatchID string
+	// Replay is the recording StartReplay shows, ReplayFile its name.
+	Replay     *replay.Replay
+	ReplayFile string
+	// Replays lists recent replays for the menu (newest first); nil
+	// leaves the menu's replay list empty.
+	Replays func() []ReplayInfo
+	// FPS caps this viewer's frames per second: 0 means 15 with a Hall,
+	// else Settings.FPS. A slow viewer skips frames; it never holds up a
+	// battle.
+	FPS int
+	// CanStart lets the session start private battles (the lobby).
+	CanStart bool
+	// Admin may stop any battle from the battle list (x).
+	Admin bool
+	// Notice carries messages the server wants shown (an idle warning,
+	// a shutdown); each is shown in the status line for a while.
+	Notice <-chan string
+	// Getenv reads the client's environment (COLORTERM and the like, for
+	// the colour depth); nil reads this process's.
+	Getenv func(string) string
+	// Settings are the lobby's defaults; zero takes the Hall's.
+	Settings Settings
+	// NewSeed draws the lobby's seeds; nil uses math/rand.
+	NewSeed func() uint64
+	// Shown, when set, is called on the session's goroutine after every
+	// frame is shown (tests read a SimulationScreen there).
+	Shown func()
+}
+
+// RunSession runs one person's terminal UI on scr until they quit (q, or
+// Ctrl-C from any screen) or ctx ends; then it leaves every battle it
+// watched, stops the private ones it owned, finalises scr and returns nil.
+// The battles it watches never wait for it: it draws the newest frame at
+// its own pace and skips the rest.
+//
+// RunSession initialises scr itself. It returns an error only when scr
+// cannot be initialised or the start asked for cannot be shown (an
+// unknown battle for StartWatch, no Replay for StartReplay): then nothing
+// was drawn and the caller may say so on the connection in plain text.
+//
+// The local program is a session too (see New), without a Hall.
+func RunSession(ctx context.Context, scr tcell.Screen, o SessionOptions) error {
+	return runSession(ctx, scr, o, nil)
+}
+
+// runSession is RunSession; made, when set, sees the session's App before
+// it starts (tests read what it shows through it).
+func runSession(ctx context.Context, scr tcell.Screen, o SessionOptions, made func(*App)) error {
+	if scr == nil {
+		return errors.New("session: no screen")
+	}
+	a, err := newSession(ctx, scr, o)
+	if err != nil {
+		return err
+	}
+	if made != nil {
+		made(a)
+	}
+	if err := scr.Init(); err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	defer scr.Fini()
+	if a.hall != nil {
+		a.hall.join(a)
+		defer a.hall.part(a)
+	}
+	return a.loop(a.openSession)
+}
+
+// newSession makes the App of a session, checking what it is to show.
+func newSession(ctx context.Context, scr tcell.Screen, o SessionOptions) (*App, error) {
+	if o.Hall == nil && o.Start != StartReplay {
+		return nil, errors.New("session: no hall (the local program uses New)")
+	}
+	if o.Start == "" {
+		o.Start = StartMenu
+	}
+	switch o.Start {
+	case StartMenu, StartLobby:
+	case StartWatch:
+		if _, err := o.Hall.find(o.WatchID, o.User); err != nil {
+			return nil, err
+		}
+	case StartReplay:
+		if o.Replay == nil {
+			return nil, errors.New("session: no replay to show")
+		}
+	default:
+		return nil, fmt.Errorf("session: unknown start %q", o.Start)
+	}
+	set := o.Settings
+	var src Source
+	if o.Hall != nil {
+		if set == (Settings{}) {
+			set = o.Hall.o.Settings
+		}
+		src = o.Hall.o.Source
+	}
+	if o.FPS < 1 {
+		o.FPS = 15
+	}
+	a := New(Options{Screen: scr, Source: src, Settings: set, NewSeed: o.NewSeed, Shown: o.Shown,
+		Replay: o.Replay, ReplayFile: o.ReplayFile})
+	a.hall, a.so, a.ctx, a.fps = o.Hall, o, ctx, o.FPS
+	if o.Getenv != nil {
+		a.getenv = o.Getenv
+	}
+	a.screen = menuScreen
+	return a, nil
+}
+
+// openSession shows the session's first screen.
+func (a *App) openSession() error {
+	switch a.so.Start {
+	case StartLobby:
+		if a.so.CanStart {
+			a.initGames("")
+			a.screen = lobbyScreen
+		}
+	case StartWatch:
+		if err := a.watch(a.so.WatchID); err != nil {
+			a.menu.message = err.Error() // gone since newSession looked
+		}
+	case StartReplay:
+		a.watchReplay(a.so.Replay)
+	}
+	if a.hall != nil && a.screen != lobbyScreen {
+		a.initGames("") // the lobby is ready when the menu opens it
+	}
+	return nil
+}
