@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -40,25 +41,7 @@ const benchSize = 64
 func BenchmarkSquareStep(b *testing.B) {
 	squares := benchSize * benchSize
 	b.Run("engine", func(b *testing.B) {
-		var sb strings.Builder
-		for r := 0; r < benchSize; r++ {
-			for c := 0; c < benchSize; c++ {
-				if c > 0 {
-					sb.WriteByte(' ')
-				}
-				sb.WriteString([]string{"0", "1"}[(r+c)%2])
-			}
-			sb.WriteByte('\n')
-		}
-		m, err := engine.ParseMap("bench", []byte(sb.String()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
-		bt, _ := battle(b, cat, []string{"bench", "bench"}, engine.Options{Size: benchSize, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
-		for range 3 { // warm up: every square's self table exists
-			bt.Step()
-		}
+		bt := squareStepBattle(b)
 		b.ReportAllocs()
 		b.ResetTimer()
 		rounds := 0
@@ -68,13 +51,69 @@ func BenchmarkSquareStep(b *testing.B) {
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(rounds*squares)/b.Elapsed().Seconds(), "square-steps/s")
-		if s := bt.Snapshot(); s.Teams[0].Stats.Squares != squares/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
-			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
-		}
+		checkFull(b, bt)
 	})
 	b.Run("bare", func(b *testing.B) { benchBare(b, bareOnly) })
 	b.Run("bare+budget", func(b *testing.B) { benchBare(b, bareBudget) })
 	b.Run("bare+context", func(b *testing.B) { benchBare(b, bareContext) })
+	b.Run("paired", benchPaired)
+}
+
+// benchPaired measures the engine and bare gopher-lua in turns inside one
+// benchmark: a round of the engine (4,096 square-steps), then as many bare
+// calls, and so on, each side's time summed apart. On a machine shared
+// with other work, load that comes and goes falls on both sides alike,
+// where the engine and bare sub-benchmarks, seconds apart, can see very
+// different machines. It reports both sides' ns per square-step and
+// bare/engine, the engine's speed as a fraction of bare gopher-lua's (the
+// figure issue 12 sets at 0.85 or more):
+//
+//	go test -run '^$' -bench 'SquareStep/paired' -count 6 ./luabind/ | benchstat -
+func benchPaired(b *testing.B) {
+	squares := benchSize * benchSize
+	bt := squareStepBattle(b)
+	call, done := bareCaller(b, bareOnly)
+	defer done()
+	for k := range squares { // warm up the bare side as the engine's was
+		call(k)
+	}
+	var engineTime, bareTime time.Duration
+	b.ResetTimer()
+	steps := 0
+	for ; steps < b.N; steps += squares {
+		t0 := time.Now()
+		bt.Step()
+		t1 := time.Now()
+		for k := range squares {
+			call(k)
+		}
+		bareTime += time.Since(t1)
+		engineTime += t1.Sub(t0)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(engineTime.Nanoseconds())/float64(steps), "engine-ns/step")
+	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(steps), "bare-ns/step")
+	b.ReportMetric(float64(bareTime)/float64(engineTime), "bare/engine")
+	checkFull(b, bt)
+}
+
+// squareStepBattle is BenchmarkSquareStep's battle: a full 64×64 arena of
+// two teams of the bench player, warmed up.
+func squareStepBattle(b *testing.B) *engine.Battle {
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
+	bt, _ := battle(b, cat, []string{"bench", "bench"}, engine.Options{Size: benchSize, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: fullBoard(b, benchSize, 2)})
+	for range 3 { // warm up: every square's self table exists
+		bt.Step()
+	}
+	return bt
+}
+
+// checkFull fails the benchmark unless the board stayed full and clean, so
+// that every round measured cost the same.
+func checkFull(b *testing.B, bt *engine.Battle) {
+	if s := bt.Snapshot(); s.Teams[0].Stats.Squares != benchSize*benchSize/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
+		b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
+	}
 }
 
 // How benchBare counts instructions.
@@ -89,55 +128,65 @@ const (
 // of the engine's cost is the instruction budget itself.
 func benchBare(b *testing.B, counting int) {
 	squares := benchSize * benchSize
-	{
-		L := lua.NewState()
-		defer L.Close()
-		bud := &budget{}
-		bud.reset(1 << 40)
-		switch counting {
-		case bareBudget:
-			bud.install(L)
-		case bareContext:
-			L.SetContext(bud)
-		}
-		L.SetGlobal("WAIT", lua.LString("wait"))
-		L.SetGlobal("EMPTY", lua.LNumber(-1))
-		if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
+	call, done := bareCaller(b, counting)
+	defer done()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		call(i % squares)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
+}
+
+// bareCaller prepares a plain gopher-lua state with the bench player and
+// returns a function that calls its run for square k of the 64×64 arena,
+// with prepared arguments and a self table per square, as the engine
+// would; done closes the state.
+func bareCaller(b *testing.B, counting int) (call func(k int), done func()) {
+	squares := benchSize * benchSize
+	L := lua.NewState()
+	bud := &budget{}
+	bud.reset(1 << 40)
+	switch counting {
+	case bareBudget:
+		bud.install(L)
+	case bareContext:
+		L.SetContext(bud)
+	}
+	L.SetGlobal("WAIT", lua.LString("wait"))
+	L.SetGlobal("EMPTY", lua.LNumber(-1))
+	if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
+		b.Fatal(err)
+	}
+	run := L.Get(-1).(*lua.LTable).RawGetString("run")
+	L.Pop(1)
+	selves := make([]*lua.LTable, squares)
+	for i := range selves {
+		selves[i] = L.NewTable()
+	}
+	view := L.NewTable()
+	for d := 1; d <= 8; d++ {
+		view.RawSetInt(d, lua.LNumber(d%2))
+	}
+	nums := make([]lua.LValue, benchSize)
+	for i := range nums {
+		nums[i] = lua.LNumber(i)
+	}
+	call = func(k int) {
+		bud.reset(10000)
+		L.Push(run)
+		L.Push(selves[k])
+		L.Push(nums[k%2])
+		L.Push(view)
+		L.Push(nums[k/benchSize])
+		L.Push(nums[k%benchSize])
+		if err := L.PCall(5, 4, nil); err != nil {
 			b.Fatal(err)
 		}
-		run := L.Get(-1).(*lua.LTable).RawGetString("run")
-		L.Pop(1)
-		selves := make([]*lua.LTable, squares)
-		for i := range selves {
-			selves[i] = L.NewTable()
-		}
-		view := L.NewTable()
-		for d := 1; d <= 8; d++ {
-			view.RawSetInt(d, lua.LNumber(d%2))
-		}
-		nums := make([]lua.LValue, benchSize)
-		for i := range nums {
-			nums[i] = lua.LNumber(i)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			bud.reset(10000)
-			k := i % squares
-			L.Push(run)
-			L.Push(selves[k])
-			L.Push(nums[k%2])
-			L.Push(view)
-			L.Push(nums[k/benchSize])
-			L.Push(nums[k%benchSize])
-			if err := L.PCall(5, 4, nil); err != nil {
-				b.Fatal(err)
-			}
-			L.Pop(4)
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
+		L.Pop(4)
 	}
+	return call, L.Close
 }
 
 // fullBoard is a size×size map whose cells cycle through teams.
