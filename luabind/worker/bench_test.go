@@ -111,3 +111,24 @@ func TestIdleWorkerMemory(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRoundTrip is one request and its answer with nothing to do (a
+// settle with no births or deaths): the price of crossing the pipe and
+// waking each side, paid per team per phase.
+func BenchmarkRoundTrip(b *testing.B) {
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer(b)})
+	p := testPool(b, Options{Size: 1})
+	s, err := p.Seat(luabind.TeamOptions{Catalog: cat, Seed: 1, Size: 8, Teams: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	facts := &engine.Facts{Round: 1, Size: 8, Players: []string{"bench"}, Classes: cat.Classes(), TeamCount: 1, Stats: make([]engine.Stats, 1)}
+	st := &engine.Settlement{Facts: facts}
+	for b.Loop() {
+		s.Settle(st)
+	}
+	if st.Report.Errors != 0 {
+		b.Fatalf("the worker failed: %+v", st.Report.Problems)
+	}
+}

@@ -181,17 +181,7 @@ func (s *Seat) Turn(t *engine.Turn) {
 	e := &s.e
 	e.start(kindTurn)
 	putFacts(e, t.Facts, &s.sent)
-	e.u(uint64(len(t.Squares)))
-	for i := range t.Squares {
-		r := &t.Squares[i]
-		e.int(int(r.ID))
-		e.int(int(r.Class))
-		e.int(r.Row)
-		e.int(r.Col)
-		for _, v := range r.View {
-			e.int(int(v))
-		}
-	}
+	putSquares(e, t.Squares)
 	kind, body, err := s.w.call(e.finish(), replyLimit(len(t.Squares)), s.timeout(len(t.Squares)))
 	if err == nil {
 		err = s.readTurn(t, kind, body)
@@ -209,13 +199,7 @@ func (s *Seat) readTurn(t *engine.Turn, kind byte, body []byte) error {
 	}
 	d := &dec{b: body}
 	classes := len(s.cat.files)
-	if d.u() != uint64(len(t.Squares)) {
-		return errMalformed
-	}
-	s.intents = s.intents[:0]
-	for range t.Squares {
-		s.intents = append(s.intents, getIntent(d, classes))
-	}
+	s.intents = getIntents(d, len(t.Squares), classes, s.intents)
 	var rep engine.Report
 	getReport(d, &rep, classes)
 	var lines lineLog
