@@ -13,6 +13,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind/internal/barelua"
 )
 
 // benchPlayer (testdata/bench.lua, shared with luabind/worker's
@@ -139,54 +140,30 @@ func benchBare(b *testing.B, counting int) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
 }
 
-// bareCaller prepares a plain gopher-lua state with the bench player and
-// returns a function that calls its run for square k of the 64×64 arena,
-// with prepared arguments and a self table per square, as the engine
-// would; done closes the state.
+// bareCaller prepares plain gopher-lua with the bench player
+// (barelua.Caller) and returns a function that calls its run for square k
+// of the 64×64 arena under a fresh budget, counted as counting says; done
+// closes the state.
 func bareCaller(b *testing.B, counting int) (call func(k int), done func()) {
-	squares := benchSize * benchSize
-	L := lua.NewState()
 	bud := &budget{}
 	bud.reset(1 << 40)
-	switch counting {
-	case bareBudget:
-		bud.install(L)
-	case bareContext:
-		L.SetContext(bud)
-	}
-	L.SetGlobal("WAIT", lua.LString("wait"))
-	L.SetGlobal("EMPTY", lua.LNumber(-1))
-	if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
+	inner, done, err := barelua.Caller(benchPlayer, benchSize, 2, func(L *lua.LState) {
+		switch counting {
+		case bareBudget:
+			bud.install(L)
+		case bareContext:
+			L.SetContext(bud)
+		}
+	})
+	if err != nil {
 		b.Fatal(err)
 	}
-	run := L.Get(-1).(*lua.LTable).RawGetString("run")
-	L.Pop(1)
-	selves := make([]*lua.LTable, squares)
-	for i := range selves {
-		selves[i] = L.NewTable()
-	}
-	view := L.NewTable()
-	for d := 1; d <= 8; d++ {
-		view.RawSetInt(d, lua.LNumber(d%2))
-	}
-	nums := make([]lua.LValue, benchSize)
-	for i := range nums {
-		nums[i] = lua.LNumber(i)
-	}
-	call = func(k int) {
+	return func(k int) {
 		bud.reset(10000)
-		L.Push(run)
-		L.Push(selves[k])
-		L.Push(nums[k%2])
-		L.Push(view)
-		L.Push(nums[k/benchSize])
-		L.Push(nums[k%benchSize])
-		if err := L.PCall(5, 4, nil); err != nil {
+		if err := inner(k); err != nil {
 			b.Fatal(err)
 		}
-		L.Pop(4)
-	}
-	return call, L.Close
+	}, done
 }
 
 // fullBoard is a size×size map whose cells cycle through teams.

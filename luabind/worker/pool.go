@@ -235,7 +235,9 @@ type proc struct {
 	buf      []byte
 	timedOut atomic.Bool
 	stopped  atomic.Bool
-	catalogs [][32]byte // catalogs the worker holds, as it keeps them
+	catalogs [][32]byte  // catalogs the worker holds, as it keeps them
+	clock    *time.Timer // the wall clock of the request in flight
+	sendErr  error       // how writing it failed
 }
 
 // errTimeout is a request that ran past its wall-clock bound.
@@ -245,15 +247,29 @@ var errTimeout = errors.New("wall-clock bound exceeded")
 // bytes, killing the worker if it takes longer than timeout. The answer's
 // body (after its kind byte) is valid until the next call.
 func (w *proc) call(frame []byte, limit int, timeout time.Duration) (byte, []byte, error) {
-	t := time.AfterFunc(timeout, func() {
+	w.send(frame, timeout)
+	return w.recv(limit)
+}
+
+// send writes a request frame and starts its wall clock: past timeout the
+// worker is killed. recv reads the answer. A write error is kept for recv
+// to return: until then nothing is read or decided.
+func (w *proc) send(frame []byte, timeout time.Duration) {
+	w.clock = time.AfterFunc(timeout, func() {
 		w.timedOut.Store(true)
 		kill(w.cmd)
 	})
-	_, err := w.in.Write(frame)
+	_, w.sendErr = w.in.Write(frame)
+}
+
+// recv reads the answer to the request send wrote, of at most limit bytes.
+func (w *proc) recv(limit int) (byte, []byte, error) {
+	err := w.sendErr
+	w.sendErr = nil
 	if err == nil {
 		w.buf, err = readFrame(w.out, w.buf, limit)
 	}
-	t.Stop()
+	w.clock.Stop()
 	if w.timedOut.Load() {
 		return 0, nil, errTimeout
 	}
