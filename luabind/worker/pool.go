@@ -190,7 +190,10 @@ func (p *Pool) start() (*proc, error) {
 	// A minimal environment: nothing of the user's reaches the worker.
 	c.Env = []string{
 		"GOMEMLIMIT=" + strconv.Itoa(p.o.MemoryMiB) + "MiB",
-		"GOMAXPROCS=2",
+		// One processor: a worker runs one Lua state on one goroutine, and
+		// with a second its runtime would spin up threads to look for work
+		// at every request (three more system calls a round trip).
+		"GOMAXPROCS=1",
 		"GOTRACEBACK=single",
 	}
 	if raceEnabled {
@@ -200,23 +203,32 @@ func (p *Pool) start() (*proc, error) {
 	prepare(c)
 	w := &proc{cmd: c, dir: dir, exited: make(chan struct{})}
 	c.Stderr = &w.stderr
-	in, err := c.StdinPipe()
+	inR, inW, err := pipe()
 	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	out, err := c.StdoutPipe()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	if err := c.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("worker: %w", err)
 	}
-	w.in, w.out = in, bufio.NewReaderSize(out, 64<<10)
+	outR, outW, err := pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	c.Stdin, c.Stdout = inR, outW
+	err = c.Start()
+	inR.Close() // the worker's ends: the parent keeps none
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	w.in, w.out = inW, bufio.NewReaderSize(outR, 64<<10)
 	go func() {
 		_ = c.Wait()
+		outR.Close()
 		os.RemoveAll(dir)
 		close(w.exited)
 	}()
@@ -235,9 +247,8 @@ type proc struct {
 	buf      []byte
 	timedOut atomic.Bool
 	stopped  atomic.Bool
-	catalogs [][32]byte  // catalogs the worker holds, as it keeps them
-	clock    *time.Timer // the wall clock of the request in flight
-	sendErr  error       // how writing it failed
+	catalogs [][32]byte // catalogs the worker holds, as it keeps them
+	sendErr  error      // how writing the request in flight failed
 }
 
 // errTimeout is a request that ran past its wall-clock bound.
@@ -247,29 +258,34 @@ var errTimeout = errors.New("wall-clock bound exceeded")
 // bytes, killing the worker if it takes longer than timeout. The answer's
 // body (after its kind byte) is valid until the next call.
 func (w *proc) call(frame []byte, limit int, timeout time.Duration) (byte, []byte, error) {
-	w.send(frame, timeout)
-	return w.recv(limit)
+	w.send(frame)
+	return w.recv(limit, timeout)
 }
 
-// send writes a request frame and starts its wall clock: past timeout the
-// worker is killed. recv reads the answer. A write error is kept for recv
-// to return: until then nothing is read or decided.
-func (w *proc) send(frame []byte, timeout time.Duration) {
-	w.clock = time.AfterFunc(timeout, func() {
-		w.timedOut.Store(true)
-		kill(w.cmd)
-	})
+// send writes a request frame; recv reads the answer. A write error is
+// kept for recv to return.
+func (w *proc) send(frame []byte) {
 	_, w.sendErr = w.in.Write(frame)
 }
 
-// recv reads the answer to the request send wrote, of at most limit bytes.
-func (w *proc) recv(limit int) (byte, []byte, error) {
+// recv reads the answer to the request send wrote, of at most limit bytes,
+// killing the worker if it does not come within timeout. The wall clock
+// starts here, when the parent starts to wait, not when it sent: while it
+// waited for other teams' workers an answer may have been ready in the
+// pipe for a long time, and an answer ready in time must never cost a
+// kill (that would change the battle). A worker that hangs is still killed
+// within timeout of the parent's turn to wait for it.
+func (w *proc) recv(limit int, timeout time.Duration) (byte, []byte, error) {
 	err := w.sendErr
 	w.sendErr = nil
 	if err == nil {
+		clock := time.AfterFunc(timeout, func() {
+			w.timedOut.Store(true)
+			kill(w.cmd)
+		})
 		w.buf, err = readFrame(w.out, w.buf, limit)
+		clock.Stop()
 	}
-	w.clock.Stop()
 	if w.timedOut.Load() {
 		return 0, nil, errTimeout
 	}

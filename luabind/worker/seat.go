@@ -191,7 +191,7 @@ func (s *Seat) sendTurn(t *engine.Turn) error {
 	e.start(kindTurn)
 	putFacts(e, t.Facts, &s.sent)
 	putSquares(e, t.Squares)
-	s.w.send(e.finish(), s.timeout(len(t.Squares)))
+	s.w.send(e.finish())
 	return nil
 }
 
@@ -211,7 +211,7 @@ func (s *Seat) Turn(t *engine.Turn) {
 	if err == nil {
 		var kind byte
 		var body []byte
-		kind, body, err = s.w.recv(replyLimit(len(t.Squares)))
+		kind, body, err = s.w.recv(replyLimit(len(t.Squares)), s.timeout(len(t.Squares)))
 		if err == nil {
 			err = s.readTurn(t, kind, body)
 		}
@@ -296,7 +296,7 @@ func (s *Seat) sendSettle(st *engine.Settlement) error {
 		e.int(dd.Killer)
 		e.bool(dd.Collision)
 	}
-	s.w.send(e.finish(), s.timeout(len(st.Births)+len(st.Deaths)))
+	s.w.send(e.finish())
 	return nil
 }
 
@@ -321,7 +321,8 @@ func (s *Seat) Settle(st *engine.Settlement) {
 	if err == nil {
 		var kind byte
 		var body []byte
-		kind, body, err = s.w.recv(replyLimit(len(st.Births) + len(st.Deaths)))
+		n := len(st.Births) + len(st.Deaths)
+		kind, body, err = s.w.recv(replyLimit(n), s.timeout(n))
 		if err == nil && kind != kindOK {
 			err = s.expectOK(kind, body, nil)
 		}
