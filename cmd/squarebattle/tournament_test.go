@@ -272,11 +272,11 @@ func newKOTH(b *testing.B, iso string) *koth {
 	cfg := config.Default()
 	cfg.Arena.Size, cfg.Rules.Rounds = 64, 500
 	cfg.Isolation.Mode = iso
-	cfg.Isolation.PoolSize = 16 // EXPERIMENT
 	k.o = battleOptions(cfg)
 	if k.seat, err = seaterOf(cfg); err != nil {
 		b.Fatal(err)
 	}
+	reserveWorkers(cfg, runtime.GOMAXPROCS(0)*len(k.players)) // as the tournament command does
 	b.Cleanup(closePools)
 	return k
 }

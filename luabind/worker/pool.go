@@ -55,6 +55,7 @@ type Pool struct {
 	idle []*proc
 	all  map[*proc]struct{}
 	shut bool
+	keep int // idle workers kept: Size, or more after Reserve
 
 	catMu    sync.Mutex
 	catalogs []*catalogMsg // encoded catalogs, most recent last
@@ -89,7 +90,7 @@ func NewPool(o Options) (*Pool, error) {
 	if o.MaxCrashes <= 0 {
 		o.MaxCrashes = d.MaxCrashes
 	}
-	p := &Pool{o: o, all: map[*proc]struct{}{}}
+	p := &Pool{o: o, all: map[*proc]struct{}{}, keep: o.Size}
 	w, err := p.get()
 	if err != nil {
 		return nil, err
@@ -126,6 +127,20 @@ func (p *Pool) Pids() []int {
 	return pids
 }
 
+// maxReserve bounds Reserve, as config bounds isolation.pool_size.
+const maxReserve = 4096
+
+// Reserve has the pool keep at least n idle workers from now on (at most
+// maxReserve), for a caller that will play n seats at once, battle after
+// battle: a tournament of two battles at a time of four teams needs eight
+// workers, and with fewer kept it would start and stop the rest, each
+// compiling the catalog again, for every battle.
+func (p *Pool) Reserve(n int) {
+	p.mu.Lock()
+	p.keep = max(p.keep, min(n, maxReserve))
+	p.mu.Unlock()
+}
+
 // get takes an idle worker or starts one.
 func (p *Pool) get() (*proc, error) {
 	p.mu.Lock()
@@ -157,7 +172,7 @@ func (p *Pool) get() (*proc, error) {
 // put gives back a healthy worker that has used cpuMillis of CPU.
 func (p *Pool) put(w *proc, cpuMillis int64) {
 	p.mu.Lock()
-	keep := !p.shut && len(p.idle) < p.o.Size && cpuMillis < int64(p.o.CPUSeconds)*500
+	keep := !p.shut && len(p.idle) < p.keep && cpuMillis < int64(p.o.CPUSeconds)*500
 	if keep {
 		p.idle = append(p.idle, w)
 	} else {
