@@ -67,7 +67,8 @@ func BenchmarkSquareStep(b *testing.B) {
 // where the engine and bare sub-benchmarks, seconds apart, can see very
 // different machines. It reports both sides' ns per square-step and
 // bare/engine, the engine's speed as a fraction of bare gopher-lua's (the
-// figure issue 12 sets at 0.85 or more):
+// figure issue 12 sets at 0.85 or more), and bare-small/engine, the same
+// against bare gopher-lua given the engine's small self tables:
 //
 //	go test -run '^$' -bench 'SquareStep/paired' -count 6 ./luabind/ | benchstat -
 func benchPaired(b *testing.B) {
@@ -75,10 +76,13 @@ func benchPaired(b *testing.B) {
 	bt := squareStepBattle(b)
 	call, done := bareCaller(b, bareOnly)
 	defer done()
-	for k := range squares { // warm up the bare side as the engine's was
+	small, doneSmall := bareCallerWith(b, bareOnly, newSelf)
+	defer doneSmall()
+	for k := range squares { // warm up the bare sides as the engine's was
 		call(k)
+		small(k)
 	}
-	var engineTime, bareTime time.Duration
+	var engineTime, bareTime, smallTime time.Duration
 	b.ResetTimer()
 	steps := 0
 	for ; steps < b.N; steps += squares {
@@ -88,13 +92,23 @@ func benchPaired(b *testing.B) {
 		for k := range squares {
 			call(k)
 		}
-		bareTime += time.Since(t1)
+		t2 := time.Now()
+		for k := range squares {
+			small(k)
+		}
+		smallTime += time.Since(t2)
+		bareTime += t2.Sub(t1)
 		engineTime += t1.Sub(t0)
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(engineTime.Nanoseconds())/float64(steps), "engine-ns/step")
 	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(steps), "bare-ns/step")
 	b.ReportMetric(float64(bareTime)/float64(engineTime), "bare/engine")
+	// The engine makes a square's self with a small string map (newSelf);
+	// bare gopher-lua's default map has room for 32 keys. bare-small is
+	// bare gopher-lua given the engine's self tables: what the engine's
+	// speed is against the interpreter alone, the tables aside.
+	b.ReportMetric(float64(smallTime)/float64(engineTime), "bare-small/engine")
 	checkFull(b, bt)
 }
 
@@ -145,6 +159,12 @@ func benchBare(b *testing.B, counting int) {
 // of the 64×64 arena under a fresh budget, counted as counting says; done
 // closes the state.
 func bareCaller(b *testing.B, counting int) (call func(k int), done func()) {
+	return bareCallerWith(b, counting, nil)
+}
+
+// bareCallerWith is bareCaller with the squares' self tables made by
+// newSelf (L.NewTable when nil).
+func bareCallerWith(b *testing.B, counting int, newSelf func(*lua.LState) *lua.LTable) (call func(k int), done func()) {
 	bud := &budget{}
 	bud.reset(1 << 40)
 	inner, done, err := barelua.Caller(benchPlayer, benchSize, 2, func(L *lua.LState) {
@@ -154,7 +174,7 @@ func bareCaller(b *testing.B, counting int) (call func(k int), done func()) {
 		case bareContext:
 			L.SetContext(bud)
 		}
-	})
+	}, newSelf)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -158,7 +158,7 @@ func checkFull(b *testing.B, bt *luabind.Battle) {
 // bareCaller is barelua.Caller for the bench player on the full board of
 // four teams: the floor BenchmarkWorkers's cases are measured against.
 func bareCaller(b *testing.B, src string) func(k int) {
-	call, done, err := barelua.Caller(src, benchSize, 4, nil)
+	call, done, err := barelua.Caller(src, benchSize, 4, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

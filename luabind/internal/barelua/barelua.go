@@ -15,9 +15,10 @@ import (
 // k%size its row and column, every square with a self table of its own and
 // one shared view), and done, which closes the state. prepare, when not
 // nil, is applied to the state before the player loads (to install an
-// instruction count, say). Like the engine's, the arguments are boxed
-// once: a call allocates nothing of its own.
-func Caller(src string, size, teams int, prepare func(*lua.LState)) (call func(k int) error, done func(), err error) {
+// instruction count, say). newSelf, when not nil, makes the squares' self
+// tables (L.NewTable otherwise). Like the engine's, the arguments are
+// boxed once: a call allocates nothing of its own.
+func Caller(src string, size, teams int, prepare func(*lua.LState), newSelf func(*lua.LState) *lua.LTable) (call func(k int) error, done func(), err error) {
 	L := lua.NewState()
 	if prepare != nil {
 		prepare(L)
@@ -30,9 +31,12 @@ func Caller(src string, size, teams int, prepare func(*lua.LState)) (call func(k
 	}
 	run := L.Get(-1).(*lua.LTable).RawGetString("run")
 	L.Pop(1)
+	if newSelf == nil {
+		newSelf = (*lua.LState).NewTable
+	}
 	selves := make([]*lua.LTable, size*size)
 	for i := range selves {
-		selves[i] = L.NewTable()
+		selves[i] = newSelf(L)
 	}
 	view := L.NewTable()
 	for d := 1; d <= 8; d++ {
