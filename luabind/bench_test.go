@@ -302,64 +302,102 @@ end }`
 // heavyPlayer: the call dominates, not the round around it) and bare (the
 // same run function called through plain gopher-lua). Both report ns/call;
 // engine/bare is the price of the budget, the charged opcodes and the
-// engine's own work per call:
+// engine's own work per call. paired plays a round of the engine and as
+// many bare calls in turns and reports engine/bare itself (issue 12: at
+// most 1.15), so that load coming and going falls on both alike:
 //
 //	go test -run '^$' -bench HeavyCall -count 6 ./luabind/ | tee /tmp/h.txt
 func BenchmarkHeavyCall(b *testing.B) {
 	const size = 4
 	b.Run("engine", func(b *testing.B) {
-		m := fullBoard(b, size, 2)
-		cat := catalogOf(b, map[string]string{"heavy.lua": heavyPlayer}, DefaultLimits())
-		bt, _ := battle(b, cat, []string{"heavy", "heavy"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
-		bt.Step()
+		bt := heavyBattle(b, size)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			bt.Step()
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size*size), "ns/call")
-		if s := bt.Snapshot(); s.Teams[0].Stats.Squares != size*size/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
-			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
-		}
+		checkHeavy(b, bt, size)
 	})
 	b.Run("bare", func(b *testing.B) { benchHeavyBare(b, false) })
 	b.Run("bare+budget", func(b *testing.B) { benchHeavyBare(b, true) })
+	b.Run("paired", func(b *testing.B) {
+		bt := heavyBattle(b, size)
+		call := heavyBareCaller(b, false)
+		var engineTime, bareTime time.Duration
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			bt.Step()
+			t1 := time.Now()
+			for range size * size {
+				call()
+			}
+			bareTime += time.Since(t1)
+			engineTime += t1.Sub(t0)
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(engineTime)/float64(bareTime), "engine/bare")
+		checkHeavy(b, bt, size)
+	})
+}
+
+// heavyBattle is a full size×size arena of two teams of heavyPlayer,
+// warmed up.
+func heavyBattle(b *testing.B, size int) *engine.Battle {
+	cat := catalogOf(b, map[string]string{"heavy.lua": heavyPlayer}, DefaultLimits())
+	bt, _ := battle(b, cat, []string{"heavy", "heavy"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: fullBoard(b, size, 2)})
+	bt.Step()
+	return bt
+}
+
+func checkHeavy(b *testing.B, bt *engine.Battle, size int) {
+	if s := bt.Snapshot(); s.Teams[0].Stats.Squares != size*size/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
+		b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
+	}
 }
 
 // benchHeavyBare calls heavyPlayer's run through plain gopher-lua; with
 // budget, counted as the engine counts (budget.install), which isolates
 // the cost of the counted loop and its charged opcodes.
 func benchHeavyBare(b *testing.B, budgeted bool) {
-	{
-		L := lua.NewState()
-		defer L.Close()
-		if budgeted {
-			bud := &budget{}
-			bud.install(L)
-			bud.reset(1 << 50)
-		}
-		L.SetGlobal("WAIT", lua.LString("wait"))
-		if err := L.DoString(heavyPlayer); err != nil {
+	call := heavyBareCaller(b, budgeted)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		call()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
+}
+
+// heavyBareCaller loads heavyPlayer into plain gopher-lua and returns a
+// function that calls its run once.
+func heavyBareCaller(b *testing.B, budgeted bool) func() {
+	L := lua.NewState()
+	b.Cleanup(L.Close)
+	if budgeted {
+		bud := &budget{}
+		bud.install(L)
+		bud.reset(1 << 50)
+	}
+	L.SetGlobal("WAIT", lua.LString("wait"))
+	if err := L.DoString(heavyPlayer); err != nil {
+		b.Fatal(err)
+	}
+	run := L.Get(-1).(*lua.LTable).RawGetString("run")
+	L.Pop(1)
+	self, view := L.NewTable(), L.NewTable()
+	for d := 1; d <= 8; d++ {
+		view.RawSetInt(d, lua.LNumber(d%2))
+	}
+	return func() {
+		L.Push(run)
+		L.Push(self)
+		L.Push(lua.LNumber(0))
+		L.Push(view)
+		if err := L.PCall(3, 1, nil); err != nil {
 			b.Fatal(err)
 		}
-		run := L.Get(-1).(*lua.LTable).RawGetString("run")
 		L.Pop(1)
-		self, view := L.NewTable(), L.NewTable()
-		for d := 1; d <= 8; d++ {
-			view.RawSetInt(d, lua.LNumber(d%2))
-		}
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			L.Push(run)
-			L.Push(self)
-			L.Push(lua.LNumber(0))
-			L.Push(view)
-			if err := L.PCall(3, 1, nil); err != nil {
-				b.Fatal(err)
-			}
-			L.Pop(1)
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 	}
 }
