@@ -65,6 +65,9 @@ type teamState struct {
 	// retired is set by a backstop retirement: the controller is not
 	// called again and the team's squares wait.
 	retired bool
+	// sent says the team's phase went to its Dispatcher already (its turn
+	// collected and sent); failed, that its controller panicked doing so.
+	sent, failed bool
 }
 
 // Battle is one SquareBattle battle. It is driven by one goroutine (the one
@@ -99,7 +102,9 @@ type Battle struct {
 	backstops []Backstop // backstop events of the round being played, for the Recorder
 	workers   *pool
 	phaseJob  [phaseCount]func(int) // runTeam for each phase, made once
-	err       error                 // the resolver's failure that ended the battle
+	// dispatchers says some team's controller is a Dispatcher.
+	dispatchers bool
+	err         error // the resolver's failure that ended the battle
 }
 
 type attack struct {
@@ -143,7 +148,17 @@ func NewBattle(o Options) (*Battle, error) {
 	if err := b.place(); err != nil {
 		return nil, err
 	}
-	if o.Workers > 1 && len(o.Teams) > 1 {
+	remote := 0
+	for _, t := range o.Teams {
+		if _, ok := t.Controller.(Dispatcher); ok {
+			remote++
+		}
+	}
+	b.dispatchers = remote > 0
+	// When every team decides elsewhere, the battle's goroutine only sends
+	// and reads: helpers would have nothing to do but take the processor
+	// from the processes doing the work (they poll before they sleep).
+	if o.Workers > 1 && len(o.Teams) > 1 && remote < len(o.Teams) {
 		b.workers = newPool(min(o.Workers, len(o.Teams)))
 		for ph := range b.phaseJob {
 			b.phaseJob[ph] = func(t int) { b.runTeam(t, phase(ph)) }
@@ -388,26 +403,17 @@ const (
 // goroutines; it touches only that team's state.
 func (b *Battle) runTeam(t int, p phase) {
 	ts := &b.teams[t]
-	defer func() {
-		// A controller bug must not take the other teams down: the team's
-		// squares wait this round and the fault is counted and shown.
-		if v := recover(); v != nil {
-			r := &ts.turn.Report
-			if p == phaseSettle {
-				r = &ts.settlement.Report
-			}
-			r.Errors++
-			r.Problems = append(r.Problems, Problem{Class: NoClass, Square: -1, Kind: FaultError, Message: fmt.Sprintf("controller failed: %v", v)})
-			if p == phaseTurn {
-				for i := range ts.turn.Intents {
-					ts.turn.Intents[i] = WaitIntent
-				}
-			}
-		}
-	}()
+	defer b.guard(t, p)
+	sent, failed := ts.sent, ts.failed
+	ts.sent, ts.failed = false, false
+	if failed {
+		return
+	}
 	switch p {
 	case phaseTurn:
-		b.collectTurn(t) // a retired team's squares still count down their rest
+		if !sent {
+			b.collectTurn(t) // a retired team's squares still count down their rest
+		}
 		if len(ts.turn.Squares) > 0 && !ts.retired {
 			ts.setup.Controller.Turn(&ts.turn)
 		}
@@ -418,7 +424,66 @@ func (b *Battle) runTeam(t int, p phase) {
 	}
 }
 
+// guard, deferred around a controller's call, keeps a controller bug from
+// taking the other teams down: the team's squares wait this round and the
+// fault is counted and shown.
+func (b *Battle) guard(t int, p phase) {
+	if v := recover(); v != nil {
+		b.controllerFailed(t, p, v)
+	}
+}
+
+func (b *Battle) controllerFailed(t int, p phase, v any) {
+	ts := &b.teams[t]
+	r := &ts.turn.Report
+	if p == phaseSettle {
+		r = &ts.settlement.Report
+	}
+	r.Errors++
+	r.Problems = append(r.Problems, Problem{Class: NoClass, Square: -1, Kind: FaultError, Message: fmt.Sprintf("controller failed: %v", v)})
+	if p == phaseTurn {
+		for i := range ts.turn.Intents {
+			ts.turn.Intents[i] = WaitIntent
+		}
+	}
+}
+
+// dispatch hands the phase to every team whose controller is a
+// Dispatcher, from the battle's goroutine, before any answer is awaited.
+func (b *Battle) dispatch(p phase) {
+	for t := range b.teams {
+		ts := &b.teams[t]
+		d, ok := ts.setup.Controller.(Dispatcher)
+		if !ok {
+			continue
+		}
+		func() {
+			defer func() {
+				if v := recover(); v != nil {
+					ts.failed = true // runTeam leaves the team alone this phase
+					b.controllerFailed(t, p, v)
+				}
+			}()
+			ts.sent = true
+			switch p {
+			case phaseTurn:
+				b.collectTurn(t)
+				if len(ts.turn.Squares) > 0 && !ts.retired {
+					d.SendTurn(&ts.turn)
+				}
+			case phaseSettle:
+				if len(ts.settlement.Births)+len(ts.settlement.Deaths) > 0 && !ts.retired {
+					d.SendSettle(&ts.settlement)
+				}
+			}
+		}()
+	}
+}
+
 func (b *Battle) forEachTeam(p phase) {
+	if b.dispatchers {
+		b.dispatch(p)
+	}
 	if b.workers == nil {
 		for t := range b.teams {
 			b.runTeam(t, p)

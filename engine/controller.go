@@ -16,6 +16,22 @@ type Controller interface {
 	Settle(s *Settlement)
 }
 
+// Dispatcher is a Controller whose decisions are made elsewhere, in
+// another process: each phase the engine first hands every such team its
+// phase (SendTurn, SendSettle), then asks for the answers (Turn, Settle)
+// as it does of any controller, so that all those teams work at the same
+// time whatever the number of the battle's workers. SendTurn and Turn (and
+// SendSettle and Settle) are called in pairs for the same round with the
+// same argument, from the battle's goroutine and then from a worker; a
+// Turn without a SendTurn before it does the whole job itself. What the
+// teams decide cannot depend on this: each team's answer depends on its
+// own phase only.
+type Dispatcher interface {
+	Controller
+	SendTurn(t *Turn)
+	SendSettle(s *Settlement)
+}
+
 // Facts are the read-only facts of the battle that every script may consult.
 type Facts struct {
 	Round     int

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind/internal/barelua"
 )
 
 // benchPlayer (testdata/bench.lua, shared with luabind/worker's
@@ -40,25 +42,7 @@ const benchSize = 64
 func BenchmarkSquareStep(b *testing.B) {
 	squares := benchSize * benchSize
 	b.Run("engine", func(b *testing.B) {
-		var sb strings.Builder
-		for r := 0; r < benchSize; r++ {
-			for c := 0; c < benchSize; c++ {
-				if c > 0 {
-					sb.WriteByte(' ')
-				}
-				sb.WriteString([]string{"0", "1"}[(r+c)%2])
-			}
-			sb.WriteByte('\n')
-		}
-		m, err := engine.ParseMap("bench", []byte(sb.String()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
-		bt, _ := battle(b, cat, []string{"bench", "bench"}, engine.Options{Size: benchSize, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
-		for range 3 { // warm up: every square's self table exists
-			bt.Step()
-		}
+		bt := squareStepBattle(b)
 		b.ReportAllocs()
 		b.ResetTimer()
 		rounds := 0
@@ -68,13 +52,83 @@ func BenchmarkSquareStep(b *testing.B) {
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(rounds*squares)/b.Elapsed().Seconds(), "square-steps/s")
-		if s := bt.Snapshot(); s.Teams[0].Stats.Squares != squares/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
-			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
-		}
+		checkFull(b, bt)
 	})
 	b.Run("bare", func(b *testing.B) { benchBare(b, bareOnly) })
 	b.Run("bare+budget", func(b *testing.B) { benchBare(b, bareBudget) })
 	b.Run("bare+context", func(b *testing.B) { benchBare(b, bareContext) })
+	b.Run("paired", benchPaired)
+}
+
+// benchPaired measures the engine and bare gopher-lua in turns inside one
+// benchmark: a round of the engine (4,096 square-steps), then as many bare
+// calls, and so on, each side's time summed apart. On a machine shared
+// with other work, load that comes and goes falls on both sides alike,
+// where the engine and bare sub-benchmarks, seconds apart, can see very
+// different machines. It reports both sides' ns per square-step and
+// bare/engine, the engine's speed as a fraction of bare gopher-lua's (the
+// figure issue 12 sets at 0.85 or more), and bare-small/engine, the same
+// against bare gopher-lua given the engine's small self tables:
+//
+//	go test -run '^$' -bench 'SquareStep/paired' -count 6 ./luabind/ | benchstat -
+func benchPaired(b *testing.B) {
+	squares := benchSize * benchSize
+	bt := squareStepBattle(b)
+	call, done := bareCaller(b, bareOnly)
+	defer done()
+	small, doneSmall := bareCallerWith(b, bareOnly, newSelf)
+	defer doneSmall()
+	for k := range squares { // warm up the bare sides as the engine's was
+		call(k)
+		small(k)
+	}
+	var engineTime, bareTime, smallTime time.Duration
+	b.ResetTimer()
+	steps := 0
+	for ; steps < b.N; steps += squares {
+		t0 := time.Now()
+		bt.Step()
+		t1 := time.Now()
+		for k := range squares {
+			call(k)
+		}
+		t2 := time.Now()
+		for k := range squares {
+			small(k)
+		}
+		smallTime += time.Since(t2)
+		bareTime += t2.Sub(t1)
+		engineTime += t1.Sub(t0)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(engineTime.Nanoseconds())/float64(steps), "engine-ns/step")
+	b.ReportMetric(float64(bareTime.Nanoseconds())/float64(steps), "bare-ns/step")
+	b.ReportMetric(float64(bareTime)/float64(engineTime), "bare/engine")
+	// The engine makes a square's self with a small string map (newSelf);
+	// bare gopher-lua's default map has room for 32 keys. bare-small is
+	// bare gopher-lua given the engine's self tables: what the engine's
+	// speed is against the interpreter alone, the tables aside.
+	b.ReportMetric(float64(smallTime)/float64(engineTime), "bare-small/engine")
+	checkFull(b, bt)
+}
+
+// squareStepBattle is BenchmarkSquareStep's battle: a full 64×64 arena of
+// two teams of the bench player, warmed up.
+func squareStepBattle(b *testing.B) *engine.Battle {
+	cat := catalogOf(b, map[string]string{"bench.lua": benchPlayer}, DefaultLimits())
+	bt, _ := battle(b, cat, []string{"bench", "bench"}, engine.Options{Size: benchSize, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: fullBoard(b, benchSize, 2)})
+	for range 3 { // warm up: every square's self table exists
+		bt.Step()
+	}
+	return bt
+}
+
+// checkFull fails the benchmark unless the board stayed full and clean, so
+// that every round measured cost the same.
+func checkFull(b *testing.B, bt *engine.Battle) {
+	if s := bt.Snapshot(); s.Teams[0].Stats.Squares != benchSize*benchSize/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
+		b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
+	}
 }
 
 // How benchBare counts instructions.
@@ -89,55 +143,47 @@ const (
 // of the engine's cost is the instruction budget itself.
 func benchBare(b *testing.B, counting int) {
 	squares := benchSize * benchSize
-	{
-		L := lua.NewState()
-		defer L.Close()
-		bud := &budget{}
-		bud.reset(1 << 40)
+	call, done := bareCaller(b, counting)
+	defer done()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		call(i % squares)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
+}
+
+// bareCaller prepares plain gopher-lua with the bench player
+// (barelua.Caller) and returns a function that calls its run for square k
+// of the 64×64 arena under a fresh budget, counted as counting says; done
+// closes the state.
+func bareCaller(b *testing.B, counting int) (call func(k int), done func()) {
+	return bareCallerWith(b, counting, nil)
+}
+
+// bareCallerWith is bareCaller with the squares' self tables made by
+// newSelf (L.NewTable when nil).
+func bareCallerWith(b *testing.B, counting int, newSelf func(*lua.LState) *lua.LTable) (call func(k int), done func()) {
+	bud := &budget{}
+	bud.reset(1 << 40)
+	inner, done, err := barelua.Caller(benchPlayer, benchSize, 2, func(L *lua.LState) {
 		switch counting {
 		case bareBudget:
 			bud.install(L)
 		case bareContext:
 			L.SetContext(bud)
 		}
-		L.SetGlobal("WAIT", lua.LString("wait"))
-		L.SetGlobal("EMPTY", lua.LNumber(-1))
-		if err := L.DoString(benchPlayer[:len("return")] + " " + benchPlayer[len("return"):]); err != nil {
+	}, newSelf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func(k int) {
+		bud.reset(10000)
+		if err := inner(k); err != nil {
 			b.Fatal(err)
 		}
-		run := L.Get(-1).(*lua.LTable).RawGetString("run")
-		L.Pop(1)
-		selves := make([]*lua.LTable, squares)
-		for i := range selves {
-			selves[i] = L.NewTable()
-		}
-		view := L.NewTable()
-		for d := 1; d <= 8; d++ {
-			view.RawSetInt(d, lua.LNumber(d%2))
-		}
-		nums := make([]lua.LValue, benchSize)
-		for i := range nums {
-			nums[i] = lua.LNumber(i)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			bud.reset(10000)
-			k := i % squares
-			L.Push(run)
-			L.Push(selves[k])
-			L.Push(nums[k%2])
-			L.Push(view)
-			L.Push(nums[k/benchSize])
-			L.Push(nums[k%benchSize])
-			if err := L.PCall(5, 4, nil); err != nil {
-				b.Fatal(err)
-			}
-			L.Pop(4)
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "square-steps/s")
-	}
+	}, done
 }
 
 // fullBoard is a size×size map whose cells cycle through teams.
@@ -256,64 +302,102 @@ end }`
 // heavyPlayer: the call dominates, not the round around it) and bare (the
 // same run function called through plain gopher-lua). Both report ns/call;
 // engine/bare is the price of the budget, the charged opcodes and the
-// engine's own work per call:
+// engine's own work per call. paired plays a round of the engine and as
+// many bare calls in turns and reports engine/bare itself (issue 12: at
+// most 1.15), so that load coming and going falls on both alike:
 //
 //	go test -run '^$' -bench HeavyCall -count 6 ./luabind/ | tee /tmp/h.txt
 func BenchmarkHeavyCall(b *testing.B) {
 	const size = 4
 	b.Run("engine", func(b *testing.B) {
-		m := fullBoard(b, size, 2)
-		cat := catalogOf(b, map[string]string{"heavy.lua": heavyPlayer}, DefaultLimits())
-		bt, _ := battle(b, cat, []string{"heavy", "heavy"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: m})
-		bt.Step()
+		bt := heavyBattle(b, size)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			bt.Step()
 		}
 		b.StopTimer()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size*size), "ns/call")
-		if s := bt.Snapshot(); s.Teams[0].Stats.Squares != size*size/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
-			b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
-		}
+		checkHeavy(b, bt, size)
 	})
 	b.Run("bare", func(b *testing.B) { benchHeavyBare(b, false) })
 	b.Run("bare+budget", func(b *testing.B) { benchHeavyBare(b, true) })
+	b.Run("paired", func(b *testing.B) {
+		bt := heavyBattle(b, size)
+		call := heavyBareCaller(b, false)
+		var engineTime, bareTime time.Duration
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			bt.Step()
+			t1 := time.Now()
+			for range size * size {
+				call()
+			}
+			bareTime += time.Since(t1)
+			engineTime += t1.Sub(t0)
+		}
+		b.StopTimer()
+		b.ReportMetric(float64(engineTime)/float64(bareTime), "engine/bare")
+		checkHeavy(b, bt, size)
+	})
+}
+
+// heavyBattle is a full size×size arena of two teams of heavyPlayer,
+// warmed up.
+func heavyBattle(b *testing.B, size int) *engine.Battle {
+	cat := catalogOf(b, map[string]string{"heavy.lua": heavyPlayer}, DefaultLimits())
+	bt, _ := battle(b, cat, []string{"heavy", "heavy"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: fullBoard(b, size, 2)})
+	bt.Step()
+	return bt
+}
+
+func checkHeavy(b *testing.B, bt *engine.Battle, size int) {
+	if s := bt.Snapshot(); s.Teams[0].Stats.Squares != size*size/2 || s.Teams[0].Stats.Errors+s.Teams[0].Stats.Timeouts != 0 {
+		b.Fatalf("the board did not stay full and clean: %+v", s.Teams[0].Stats)
+	}
 }
 
 // benchHeavyBare calls heavyPlayer's run through plain gopher-lua; with
 // budget, counted as the engine counts (budget.install), which isolates
 // the cost of the counted loop and its charged opcodes.
 func benchHeavyBare(b *testing.B, budgeted bool) {
-	{
-		L := lua.NewState()
-		defer L.Close()
-		if budgeted {
-			bud := &budget{}
-			bud.install(L)
-			bud.reset(1 << 50)
-		}
-		L.SetGlobal("WAIT", lua.LString("wait"))
-		if err := L.DoString(heavyPlayer); err != nil {
+	call := heavyBareCaller(b, budgeted)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		call()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
+}
+
+// heavyBareCaller loads heavyPlayer into plain gopher-lua and returns a
+// function that calls its run once.
+func heavyBareCaller(b *testing.B, budgeted bool) func() {
+	L := lua.NewState()
+	b.Cleanup(L.Close)
+	if budgeted {
+		bud := &budget{}
+		bud.install(L)
+		bud.reset(1 << 50)
+	}
+	L.SetGlobal("WAIT", lua.LString("wait"))
+	if err := L.DoString(heavyPlayer); err != nil {
+		b.Fatal(err)
+	}
+	run := L.Get(-1).(*lua.LTable).RawGetString("run")
+	L.Pop(1)
+	self, view := L.NewTable(), L.NewTable()
+	for d := 1; d <= 8; d++ {
+		view.RawSetInt(d, lua.LNumber(d%2))
+	}
+	return func() {
+		L.Push(run)
+		L.Push(self)
+		L.Push(lua.LNumber(0))
+		L.Push(view)
+		if err := L.PCall(3, 1, nil); err != nil {
 			b.Fatal(err)
 		}
-		run := L.Get(-1).(*lua.LTable).RawGetString("run")
 		L.Pop(1)
-		self, view := L.NewTable(), L.NewTable()
-		for d := 1; d <= 8; d++ {
-			view.RawSetInt(d, lua.LNumber(d%2))
-		}
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			L.Push(run)
-			L.Push(self)
-			L.Push(lua.LNumber(0))
-			L.Push(view)
-			if err := L.PCall(3, 1, nil); err != nil {
-				b.Fatal(err)
-			}
-			L.Pop(1)
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 	}
 }

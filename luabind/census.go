@@ -232,18 +232,16 @@ func (c *censusWalk) visit(v lua.LValue) {
 	c.visits++
 	switch v := v.(type) {
 	case *lua.LTable:
-		if _, ok := c.tables[v]; ok {
+		if !firstVisit(c.tables, v) {
 			return
 		}
-		c.tables[v] = struct{}{}
 		c.visits += objectVisits
 		c.push(v.Metatable)
 		c.table(v)
 	case *lua.LFunction:
-		if _, ok := c.funcs[v]; ok {
+		if !firstVisit(c.funcs, v) {
 			return
 		}
-		c.funcs[v] = struct{}{}
 		c.visits += objectVisits
 		c.bytes += 64 + 16*int64(len(v.Upvalues))
 		if v.Env != nil {
@@ -257,15 +255,22 @@ func (c *censusWalk) visit(v lua.LValue) {
 			}
 		}
 	case *lua.LUserData:
-		if _, ok := c.users[v]; ok {
+		if !firstVisit(c.users, v) {
 			return
 		}
-		c.users[v] = struct{}{}
 		c.visits += objectVisits
 		c.bytes += 64
 		c.push(v.Env)
 		c.push(v.Metatable)
 	}
+}
+
+// firstVisit adds o to the set seen and reports whether it was new: one
+// map operation where a lookup and an insertion would be two.
+func firstVisit[T comparable](seen map[T]struct{}, o T) bool {
+	n := len(seen)
+	seen[o] = struct{}{}
+	return len(seen) > n
 }
 
 // table counts a table's own storage and its entries, and pushes its keys
@@ -304,6 +309,10 @@ func (c *censusWalk) table(t *lua.LTable) {
 	// Go's random order, which does not change a sum of objects each
 	// counted once.
 	c.bytes += 16 * int64(len(m.dict)+len(m.strdict))
+	if len(m.keys) <= keyWalkMax {
+		c.entriesByKey(m)
+		return
+	}
 	for k, val := range m.strdict {
 		c.str(k)
 		c.push(val)
@@ -311,6 +320,33 @@ func (c *censusWalk) table(t *lua.LTable) {
 	for k, val := range m.dict {
 		c.push(k)
 		c.push(val)
+	}
+}
+
+// keyWalkMax is the number of keys up to which a table's hash entries are
+// found through its keys slice, one lookup per key, rather than by ranging
+// over its two maps. gopher-lua makes every string map with room for 32
+// entries, and ranging over it scans all of that room: for the small
+// tables that are most of a team's data (a square's self with a field or
+// two) a few lookups cost a fraction of it. Either way the same live
+// entries are counted; only the time differs.
+var keyWalkMax = 8
+
+// entriesByKey counts a table's live hash entries by looking up each of
+// its keys: keys holds every live key once (gopher-lua appends a key the
+// first time it is set and never drops it; compaction keeps the live
+// ones), dead keys find nothing.
+func (c *censusWalk) entriesByKey(m *lTable) {
+	for _, k := range m.keys {
+		if s, ok := k.(lua.LString); ok {
+			if val, ok := m.strdict[string(s)]; ok {
+				c.str(string(s))
+				c.push(val)
+			}
+		} else if val, ok := m.dict[k]; ok {
+			c.push(k)
+			c.push(val)
+		}
 	}
 }
 

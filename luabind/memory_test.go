@@ -35,15 +35,18 @@ func TestCensusSlicesMatchNext(t *testing.T) {
 	for range 12 {
 		b.Step()
 	}
-	t.Cleanup(func() { censusSlices = true })
+	walkMax := keyWalkMax
+	t.Cleanup(func() { censusSlices, keyWalkMax = true, walkMax })
 	for i, tm := range teams {
-		censusSlices = true
-		fast, _ := tm.census()
+		censusSlices, keyWalkMax = true, -1
+		maps, _ := tm.census()
+		keyWalkMax = 1 << 30
+		keys, _ := tm.census()
 		censusSlices = false
 		slow, _ := tm.census()
-		t.Logf("team %d: %d bytes", i, fast)
-		if fast != slow || fast < 10000 {
-			t.Errorf("team %d: census over the slices %d bytes, through Next %d", i, fast, slow)
+		t.Logf("team %d: %d bytes", i, maps)
+		if maps != slow || keys != slow || maps < 10000 {
+			t.Errorf("team %d: census over the maps %d bytes, by keys %d, through Next %d", i, maps, keys, slow)
 		}
 	}
 }

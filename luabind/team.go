@@ -171,7 +171,7 @@ func (tm *Team) boot() {
 	}
 	for id, s := range tm.selves {
 		if s != nil {
-			tm.selves[id] = L.NewTable()
+			tm.selves[id] = newSelf(L)
 		}
 	}
 	clear(tm.pending)
@@ -432,10 +432,25 @@ func (tm *Team) self(id engine.SquareID) *lua.LTable {
 	}
 	s := tm.selves[id]
 	if s == nil {
-		s = tm.L.NewTable()
+		s = newSelf(tm.L)
 		tm.selves[id] = s
 	}
 	return s
+}
+
+// newSelf makes a square's private table. gopher-lua gives a table's
+// string keys a map with room for 32 entries on the first string key
+// (over 2 KiB), where a square keeps a field or a few: made here with room
+// for one, its map stays one small group of eight until the script stores
+// more, as Go's maps grow. Two thousand squares then hold a few hundred
+// KiB instead of several MiB, which keeps the run calls' `self.x` reads
+// and writes, and the census that walks every self, in the cache.
+func newSelf(L *lua.LState) *lua.LTable {
+	t := L.NewTable()
+	if tableLayoutOK {
+		(*lTable)(unsafe.Pointer(t)).strdict = make(map[string]lua.LValue, 1)
+	}
+	return t
 }
 
 // memoryReset rebuilds the team's Lua state after it went over its bound.

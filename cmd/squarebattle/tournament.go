@@ -184,6 +184,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 			return bad(err)
 		}
 		b.Close()
+		reserveWorkers(cfg, workers(cfg)*len(schedule[0].Seats))
 		play = playGame(cat, classes, o, seat, rec)
 	}
 

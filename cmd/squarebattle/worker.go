@@ -56,6 +56,17 @@ func seaterOf(cfg config.Config) (luabind.Seater, error) {
 	return p.Seat, nil
 }
 
+// reserveWorkers has the worker pool of cfg keep n idle workers between
+// battles: what a run that plays n seats at once needs. It does nothing
+// without process isolation.
+func reserveWorkers(cfg config.Config, n int) {
+	pools.mu.Lock()
+	defer pools.mu.Unlock()
+	if p := pools.all[cfg.Isolation]; p != nil {
+		p.Reserve(n)
+	}
+}
+
 // closePools stops every worker this run started.
 func closePools() {
 	pools.mu.Lock()

@@ -8,7 +8,12 @@
 // The parent side is a Pool of worker processes (the same binary, run as
 // the hidden subcommand "__worker") and a Seat per team, an
 // engine.Controller that sends each Turn and Settle to its worker as one
-// framed request (protocol.go) and reads one answer. The child side is
+// framed request (protocol.go; a turn's squares and intents are packed in
+// turn.go) and reads one answer. A Seat is also an engine.Dispatcher: the
+// battle sends every team its request before it reads any answer, so the
+// teams' workers decide at the same time whatever the battle's number of
+// workers. Each worker runs on one processor (GOMAXPROCS=1) and the pipes
+// block, so a request costs a write and a read on each side. The child side is
 // Main and Serve: a luabind.Team per team per battle, behind OS limits
 // (limits_linux.go) it sets on itself before reading a request. A worker
 // that dies or runs past its wall-clock bound is reported to the engine as

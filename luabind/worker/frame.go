@@ -75,10 +75,20 @@ func (e *enc) start(kind byte) {
 	e.b = append(e.b, kind)
 }
 
-func (e *enc) u(v uint64)     { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) i(v int64)      { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) int(v int)      { e.i(int64(v)) }
-func (e *enc) byte(v byte)    { e.b = append(e.b, v) }
+func (e *enc) u(v uint64)  { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) i(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) int(v int)   { e.i(int64(v)) }
+func (e *enc) byte(v byte) { e.b = append(e.b, v) }
+
+// small is u for numbers that are nearly always below 128: one byte,
+// written inline.
+func (e *enc) small(v uint64) {
+	if v < 0x80 {
+		e.b = append(e.b, byte(v))
+		return
+	}
+	e.u(v)
+}
 func (e *enc) bytes(p []byte) { e.u(uint64(len(p))); e.b = append(e.b, p...) }
 func (e *enc) str(s string)   { e.u(uint64(len(s))); e.b = append(e.b, s...) }
 func (e *enc) bool(v bool) {
@@ -126,6 +136,17 @@ func (d *dec) u() uint64 {
 	}
 	d.b = d.b[n:]
 	return v
+}
+
+// small is u with the one-byte case inline (see enc.small). Unlike the
+// other reads it may return a byte of the frame after an error: the error
+// sticks all the same, and what was read is then dropped.
+func (d *dec) small() uint64 {
+	if b := d.b; len(b) > 0 && b[0] < 0x80 {
+		d.b = b[1:]
+		return uint64(b[0])
+	}
+	return d.u()
 }
 
 func (d *dec) i() int64 {

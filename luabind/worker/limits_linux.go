@@ -68,6 +68,19 @@ func prepare(c *exec.Cmd) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
+// pipe makes a pipe whose ends block: the parent waits for an answer in a
+// read(2) the kernel wakes when the worker writes, rather than through the
+// runtime's poller (a read that fails with EAGAIN, a poll, a thread woken
+// to read again). Both ends close on exec; exec.Cmd passes the worker its
+// ends as stdin and stdout.
+func pipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, fmt.Errorf("pipe: %w", err)
+	}
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), nil
+}
+
 // kill ends a worker and its process group.
 func kill(c *exec.Cmd) {
 	if c.Process == nil {

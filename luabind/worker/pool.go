@@ -55,6 +55,7 @@ type Pool struct {
 	idle []*proc
 	all  map[*proc]struct{}
 	shut bool
+	keep int // idle workers kept: Size, or more after Reserve
 
 	catMu    sync.Mutex
 	catalogs []*catalogMsg // encoded catalogs, most recent last
@@ -89,7 +90,7 @@ func NewPool(o Options) (*Pool, error) {
 	if o.MaxCrashes <= 0 {
 		o.MaxCrashes = d.MaxCrashes
 	}
-	p := &Pool{o: o, all: map[*proc]struct{}{}}
+	p := &Pool{o: o, all: map[*proc]struct{}{}, keep: o.Size}
 	w, err := p.get()
 	if err != nil {
 		return nil, err
@@ -126,6 +127,20 @@ func (p *Pool) Pids() []int {
 	return pids
 }
 
+// maxReserve bounds Reserve, as config bounds isolation.pool_size.
+const maxReserve = 4096
+
+// Reserve has the pool keep at least n idle workers from now on (at most
+// maxReserve), for a caller that will play n seats at once, battle after
+// battle: a tournament of two battles at a time of four teams needs eight
+// workers, and with fewer kept it would start and stop the rest, each
+// compiling the catalog again, for every battle.
+func (p *Pool) Reserve(n int) {
+	p.mu.Lock()
+	p.keep = max(p.keep, min(n, maxReserve))
+	p.mu.Unlock()
+}
+
 // get takes an idle worker or starts one.
 func (p *Pool) get() (*proc, error) {
 	p.mu.Lock()
@@ -157,7 +172,7 @@ func (p *Pool) get() (*proc, error) {
 // put gives back a healthy worker that has used cpuMillis of CPU.
 func (p *Pool) put(w *proc, cpuMillis int64) {
 	p.mu.Lock()
-	keep := !p.shut && len(p.idle) < p.o.Size && cpuMillis < int64(p.o.CPUSeconds)*500
+	keep := !p.shut && len(p.idle) < p.keep && cpuMillis < int64(p.o.CPUSeconds)*500
 	if keep {
 		p.idle = append(p.idle, w)
 	} else {
@@ -190,7 +205,10 @@ func (p *Pool) start() (*proc, error) {
 	// A minimal environment: nothing of the user's reaches the worker.
 	c.Env = []string{
 		"GOMEMLIMIT=" + strconv.Itoa(p.o.MemoryMiB) + "MiB",
-		"GOMAXPROCS=2",
+		// One processor: a worker runs one Lua state on one goroutine, and
+		// with a second its runtime would spin up threads to look for work
+		// at every request (three more system calls a round trip).
+		"GOMAXPROCS=1",
 		"GOTRACEBACK=single",
 	}
 	if raceEnabled {
@@ -200,23 +218,32 @@ func (p *Pool) start() (*proc, error) {
 	prepare(c)
 	w := &proc{cmd: c, dir: dir, exited: make(chan struct{})}
 	c.Stderr = &w.stderr
-	in, err := c.StdinPipe()
+	inR, inW, err := pipe()
 	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	out, err := c.StdoutPipe()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	if err := c.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("worker: %w", err)
 	}
-	w.in, w.out = in, bufio.NewReaderSize(out, 64<<10)
+	outR, outW, err := pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	c.Stdin, c.Stdout = inR, outW
+	err = c.Start()
+	inR.Close() // the worker's ends: the parent keeps none
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("worker: %w", err)
+	}
+	w.in, w.out = inW, bufio.NewReaderSize(outR, 64<<10)
 	go func() {
 		_ = c.Wait()
+		outR.Close()
 		os.RemoveAll(dir)
 		close(w.exited)
 	}()
@@ -236,6 +263,7 @@ type proc struct {
 	timedOut atomic.Bool
 	stopped  atomic.Bool
 	catalogs [][32]byte // catalogs the worker holds, as it keeps them
+	sendErr  error      // how writing the request in flight failed
 }
 
 // errTimeout is a request that ran past its wall-clock bound.
@@ -245,15 +273,34 @@ var errTimeout = errors.New("wall-clock bound exceeded")
 // bytes, killing the worker if it takes longer than timeout. The answer's
 // body (after its kind byte) is valid until the next call.
 func (w *proc) call(frame []byte, limit int, timeout time.Duration) (byte, []byte, error) {
-	t := time.AfterFunc(timeout, func() {
-		w.timedOut.Store(true)
-		kill(w.cmd)
-	})
-	_, err := w.in.Write(frame)
+	w.send(frame)
+	return w.recv(limit, timeout)
+}
+
+// send writes a request frame; recv reads the answer. A write error is
+// kept for recv to return.
+func (w *proc) send(frame []byte) {
+	_, w.sendErr = w.in.Write(frame)
+}
+
+// recv reads the answer to the request send wrote, of at most limit bytes,
+// killing the worker if it does not come within timeout. The wall clock
+// starts here, when the parent starts to wait, not when it sent: while it
+// waited for other teams' workers an answer may have been ready in the
+// pipe for a long time, and an answer ready in time must never cost a
+// kill (that would change the battle). A worker that hangs is still killed
+// within timeout of the parent's turn to wait for it.
+func (w *proc) recv(limit int, timeout time.Duration) (byte, []byte, error) {
+	err := w.sendErr
+	w.sendErr = nil
 	if err == nil {
+		clock := time.AfterFunc(timeout, func() {
+			w.timedOut.Store(true)
+			kill(w.cmd)
+		})
 		w.buf, err = readFrame(w.out, w.buf, limit)
+		clock.Stop()
 	}
-	t.Stop()
 	if w.timedOut.Load() {
 		return 0, nil, errTimeout
 	}

@@ -10,12 +10,11 @@ import (
 //
 //	catalog  hash[32] dir entry limits×5 files(name data)… classes(id)…
 //	start    hash[32] index seed size teams killers(name)… entry player
-//	turn     facts squares(id class row col view×8)…
+//	turn     facts squares… (see turn.go)
 //	settle   facts births(parent child class row col)… deaths(square class row col killer collision)…
 //	end
 //
-// Worker to parent: ok (for turn: intents(action dir child become fault)…
-// report lines…; for settle: report lines…; for end: CPU milliseconds
+// Worker to parent: ok (for turn: intents… (see turn.go) report lines…; for settle: report lines…; for end: CPU milliseconds
 // used by the worker so far) or fail (text).
 //
 // facts is round, then a byte of flags: 1 when the battle's constant
@@ -220,23 +219,4 @@ func (l *lineLog) add(s string) {
 		l.lines = l.lines[:len(l.lines)-1]
 	}
 	l.lines = append(l.lines, s)
-}
-
-func putIntent(e *enc, in *engine.Intent) {
-	e.byte(byte(in.Action))
-	e.byte(byte(in.Dir))
-	e.int(int(in.Child))
-	e.int(int(in.Become))
-	e.byte(byte(in.Fault))
-}
-
-func getIntent(d *dec, classes int) engine.Intent {
-	in := engine.Intent{Action: engine.Action(d.byte()), Dir: engine.Direction(d.byte())}
-	in.Child = engine.ClassID(d.int(-1, int64(classes)-1))
-	in.Become = engine.ClassID(d.int(-1, int64(classes)-1))
-	in.Fault = engine.Fault(d.byte())
-	if in.Action > engine.Replicate || in.Dir > 7 || in.Fault > engine.FaultError {
-		d.fail()
-	}
-	return in
 }

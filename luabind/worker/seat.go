@@ -89,6 +89,10 @@ type Seat struct {
 	retired bool
 	e       enc
 	intents []engine.Intent
+	// inFlight is the phase (*engine.Turn or *engine.Settlement) whose
+	// request SendTurn or SendSettle sent, flightErr how sending failed.
+	inFlight  any
+	flightErr error
 }
 
 // ensure makes sure the seat has a worker playing its team.
@@ -169,37 +173,64 @@ func (s *Seat) timeout(n int) time.Duration {
 	return o.CallTimeout + time.Duration(n+1)*time.Duration(s.limits.Instructions)*o.PerInstruction
 }
 
-// Turn asks the worker for the intents of the team's ready squares.
+// SendTurn sends the request for the intents of the team's ready squares;
+// Turn reads the answer. Between the two the worker decides while the
+// engine sends the other teams theirs (engine.Dispatcher).
+func (s *Seat) SendTurn(t *engine.Turn) {
+	if s.retired || len(t.Squares) == 0 {
+		return
+	}
+	s.forget()
+	s.inFlight, s.flightErr = t, s.sendTurn(t)
+}
+
+func (s *Seat) sendTurn(t *engine.Turn) error {
+	if err := s.ensure(); err != nil {
+		return err
+	}
+	e := &s.e
+	e.start(kindTurn)
+	putFacts(e, t.Facts, &s.sent)
+	putSquares(e, t.Squares)
+	s.w.send(e.finish())
+	return nil
+}
+
+// Turn asks the worker for the intents of the team's ready squares, or
+// reads its answer when SendTurn asked already.
 func (s *Seat) Turn(t *engine.Turn) {
 	if s.retired || len(t.Squares) == 0 {
 		return
 	}
 	class := t.Squares[0].Class
-	if err := s.ensure(); err != nil {
-		s.crash(&t.Report, class, err)
-		return
+	err := s.flightErr
+	if s.inFlight != t {
+		s.forget()
+		err = s.sendTurn(t)
 	}
-	e := &s.e
-	e.start(kindTurn)
-	putFacts(e, t.Facts, &s.sent)
-	e.u(uint64(len(t.Squares)))
-	for i := range t.Squares {
-		r := &t.Squares[i]
-		e.int(int(r.ID))
-		e.int(int(r.Class))
-		e.int(r.Row)
-		e.int(r.Col)
-		for _, v := range r.View {
-			e.int(int(v))
-		}
-	}
-	kind, body, err := s.w.call(e.finish(), replyLimit(len(t.Squares)), s.timeout(len(t.Squares)))
+	s.inFlight, s.flightErr = nil, nil
 	if err == nil {
-		err = s.readTurn(t, kind, body)
+		var kind byte
+		var body []byte
+		kind, body, err = s.w.recv(replyLimit(len(t.Squares)), s.timeout(len(t.Squares)))
+		if err == nil {
+			err = s.readTurn(t, kind, body)
+		}
 	}
 	if err != nil {
 		s.crash(&t.Report, class, err)
 	}
+}
+
+// forget drops a request sent for a phase the engine then did not ask
+// about (only after a panic in the engine's dispatch): its answer would
+// come out of turn, so the worker goes, as after a crash but uncounted.
+func (s *Seat) forget() {
+	if s.inFlight != nil && s.w != nil {
+		s.pool.discard(s.w)
+		s.w = nil
+	}
+	s.inFlight, s.flightErr = nil, nil
 }
 
 // readTurn decodes a turn's answer; nothing of it is kept unless all of it
@@ -210,13 +241,7 @@ func (s *Seat) readTurn(t *engine.Turn, kind byte, body []byte) error {
 	}
 	d := &dec{b: body}
 	classes := len(s.cat.files)
-	if d.u() != uint64(len(t.Squares)) {
-		return errMalformed
-	}
-	s.intents = s.intents[:0]
-	for range t.Squares {
-		s.intents = append(s.intents, getIntent(d, classes))
-	}
+	s.intents = getIntents(d, len(t.Squares), classes, s.intents)
 	var rep engine.Report
 	getReport(d, &rep, classes)
 	var lines lineLog
@@ -238,20 +263,19 @@ func mergeReport(dst, src *engine.Report) {
 	dst.Problems = append(dst.Problems, src.Problems...)
 }
 
-// Settle tells the worker's team about births and deaths.
-func (s *Seat) Settle(st *engine.Settlement) {
+// SendSettle sends the births and deaths; Settle reads the answer
+// (engine.Dispatcher).
+func (s *Seat) SendSettle(st *engine.Settlement) {
 	if s.retired {
 		return
 	}
-	class := engine.NoClass
-	if len(st.Births) > 0 {
-		class = st.Births[0].Class
-	} else if len(st.Deaths) > 0 {
-		class = st.Deaths[0].Class
-	}
+	s.forget()
+	s.inFlight, s.flightErr = st, s.sendSettle(st)
+}
+
+func (s *Seat) sendSettle(st *engine.Settlement) error {
 	if err := s.ensure(); err != nil {
-		s.crash(&st.Report, class, err)
-		return
+		return err
 	}
 	e := &s.e
 	e.start(kindSettle)
@@ -273,27 +297,61 @@ func (s *Seat) Settle(st *engine.Settlement) {
 		e.int(dd.Killer)
 		e.bool(dd.Collision)
 	}
-	n := len(st.Births) + len(st.Deaths)
-	kind, body, err := s.w.call(e.finish(), replyLimit(n), s.timeout(n))
-	if err == nil && kind != kindOK {
-		err = s.expectOK(kind, body, nil)
+	s.w.send(e.finish())
+	return nil
+}
+
+// Settle tells the worker's team about births and deaths, or reads its
+// answer when SendSettle told it already.
+func (s *Seat) Settle(st *engine.Settlement) {
+	if s.retired {
+		return
 	}
+	class := engine.NoClass
+	if len(st.Births) > 0 {
+		class = st.Births[0].Class
+	} else if len(st.Deaths) > 0 {
+		class = st.Deaths[0].Class
+	}
+	err := s.flightErr
+	if s.inFlight != st {
+		s.forget()
+		err = s.sendSettle(st)
+	}
+	s.inFlight, s.flightErr = nil, nil
 	if err == nil {
-		d := &dec{b: body}
-		var rep engine.Report
-		getReport(d, &rep, len(s.cat.files))
-		var lines lineLog
-		getLines(d, &lines)
-		if err = d.end(); err == nil {
-			mergeReport(&st.Report, &rep)
-			for _, l := range lines.lines {
-				s.log.add(l)
-			}
+		var kind byte
+		var body []byte
+		n := len(st.Births) + len(st.Deaths)
+		kind, body, err = s.w.recv(replyLimit(n), s.timeout(n))
+		if err == nil && kind != kindOK {
+			err = s.expectOK(kind, body, nil)
+		}
+		if err == nil {
+			err = s.readSettle(st, body)
 		}
 	}
 	if err != nil {
 		s.crash(&st.Report, class, err)
 	}
+}
+
+// readSettle decodes a settle's answer; nothing of it is kept unless all of
+// it is well formed.
+func (s *Seat) readSettle(st *engine.Settlement, body []byte) error {
+	d := &dec{b: body}
+	var rep engine.Report
+	getReport(d, &rep, len(s.cat.files))
+	var lines lineLog
+	getLines(d, &lines)
+	if err := d.end(); err != nil {
+		return err
+	}
+	mergeReport(&st.Report, &rep)
+	for _, l := range lines.lines {
+		s.log.add(l)
+	}
+	return nil
 }
 
 // crash handles a worker that died, hung or broke the protocol: it is
@@ -351,6 +409,7 @@ func (s *Seat) Log() []string { return append([]string(nil), s.log.lines...) }
 // Close ends the team in its worker and gives the worker back to the pool,
 // or kills it if it does not answer.
 func (s *Seat) Close() {
+	s.forget()
 	w := s.w
 	if w == nil {
 		return

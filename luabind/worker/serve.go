@@ -195,20 +195,7 @@ func (s *server) doTurn(d *dec) []byte {
 	}
 	getFacts(d, &s.facts)
 	t := &s.turn
-	n := d.count(12)
-	t.Squares = slices.Grow(t.Squares[:0], n)[:n]
-	t.Intents = slices.Grow(t.Intents[:0], n)[:n]
-	classes := len(s.facts.Classes)
-	for i := range t.Squares {
-		r := &t.Squares[i]
-		r.ID = engine.SquareID(d.int(0, 1<<31-1))
-		r.Class = engine.ClassID(d.int(0, int64(classes)-1))
-		r.Row, r.Col = d.int(0, 1<<20), d.int(0, 1<<20)
-		for k := range r.View {
-			r.View[k] = int32(d.int(engine.Wall, maxTeams))
-		}
-		t.Intents[i] = engine.WaitIntent
-	}
+	getSquares(d, t, len(s.facts.Classes))
 	if err := d.end(); err != nil {
 		return s.answer(err)
 	}
@@ -217,10 +204,7 @@ func (s *server) doTurn(d *dec) []byte {
 	s.team.Turn(t)
 	e := &s.e
 	e.start(kindOK)
-	e.u(uint64(n))
-	for i := range t.Intents {
-		putIntent(e, &t.Intents[i])
-	}
+	putIntents(e, t.Intents)
 	putReport(e, &t.Report)
 	s.putLines()
 	return e.finish()
