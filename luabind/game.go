@@ -158,6 +158,12 @@ type ModBattle struct {
 // NewModBattle fields players[i] as team i. o.Rules, o.Teams, o.Columns
 // and o.Classes are filled in; rulesBudget bounds each call to the rules.
 func NewModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget int) (*ModBattle, error) {
+	return NewWalledModBattle(g, players, o, rulesBudget, nil)
+}
+
+// NewWalledModBattle is NewModBattle with the rules run by rs (in a worker
+// process); rs nil runs them in this process.
+func NewWalledModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget int, rs RulesSeater) (*ModBattle, error) {
 	cat := g.Catalog
 	names := make([]string, len(players))
 	for i, p := range players {
@@ -177,15 +183,17 @@ func NewModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget in
 		teams[i] = NewTeam(TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names, Entry: g.Info.Entry, Player: id})
 		o.Teams[i] = engine.ModTeam{Player: engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat}, Caller: teams[i]}
 	}
-	rules, err := NewRules(cat, g.Rules, o.Seed, len(players), rulesBudget)
+	spec := g.rulesSpec(o.Seed, len(players), rulesBudget)
+	var rules engine.Rules
+	var err error
+	if rs != nil {
+		rules, err = rs.ModRules(spec)
+	} else {
+		rules, err = LoadRules(spec)
+	}
 	if err != nil {
 		closeAll()
 		return nil, err
-	}
-	// Read only from here on: battles of one game may start at once.
-	rules.options = g.options
-	if rules.options == nil {
-		rules.options = g.Info.Options // SetOptions was not called: the defaults
 	}
 	o.Rules = rules
 	o.Columns = g.Info.Columns

@@ -42,6 +42,7 @@ func (p *Pool) catalog(cat *luabind.Catalog) *catalogMsg {
 	}
 	ids := cat.Classes()
 	putStrings(&body, ids)
+	body.str(src.Require)
 	m := &catalogMsg{cat: cat, hash: sha256.Sum256(body.b)}
 	var e enc
 	e.start(kindCatalog)
