@@ -1,0 +1,181 @@
+package worker
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// hostileRules is a rule mod whose turns calls hook (a test hook the
+// sandbox never offers, or nothing) in round 3.
+func hostileRules(t testing.TB, hook string) *luabind.Game {
+	t.Helper()
+	rules := fmt.Sprintf(`local asked = -1
+return {
+  name = "Hostile", columns = {"score"},
+  turns = function(game)
+    if asked == game.round() then return nil end
+    asked = game.round()
+    if game.round() == 3 then %s end
+    return {{team = 0, view = {round = game.round()}}, {team = 1, view = {}}}
+  end,
+  resolve = function(game, calls, answers)
+    for i = 1, #calls do
+      game.set(game.round() %% 4, i - 1, calls[i].team)
+      game.score(calls[i].team, "score", game.round())
+    end
+  end,
+}`, hook)
+	player := `return { name = "P", run = function(view) return 1 end }`
+	g, err := luabind.LoadGame(fstest.MapFS{"rules.lua": {Data: []byte(rules)}, "p.lua": {Data: []byte(player)}}, "scripts/hostile", luabind.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestRulesBackstop fields, behind the wall, rules.lua files that call the
+// test hooks. Each stops only its own battle, at round 3, with one line
+// naming rules.lua and the cause; an honest battle sharing the pool plays
+// on exactly as in this process; and the rules' worker is gone.
+func TestRulesBackstop(t *testing.T) {
+	p := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: 2 * time.Second, PerInstruction: time.Nanosecond})
+	paint := loadGame(t, "paint")
+	honest := engine.ModOptions{Size: 40, Rounds: 40, Seed: 2, Workers: 1}
+	want := modBattle(t, paint, honest, nil)
+	for want.Step() {
+	}
+	cases := []struct{ hook, shown string }{
+		{"go_spin()", "wall-clock"},
+		{"go_alloc()", "out of memory"},
+		{"go_recurse()", "stack"},
+		{"go_exit()", "exit status 3"},
+		{"go_nil()", "nil pointer"},
+		{"kill", "signal: killed"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Trim(c.hook, "()"), func(t *testing.T) {
+			if c.hook == "go_alloc()" && (raceEnabled || !osLimitsEnforced) {
+				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
+			}
+			hook := c.hook
+			if hook == "kill" {
+				hook = "" // killed from outside instead, below
+			}
+			g := hostileRules(t, hook)
+			var wg sync.WaitGroup
+			wg.Add(1)
+			other := modBattle(t, paint, honest, p)
+			go func() {
+				defer wg.Done()
+				for other.Step() {
+				}
+			}()
+			pl := g.Players()[0]
+			seen := &seenRules{Pool: p}
+			b, err := luabind.NewWalledModBattle(g, []*luabind.Class{pl, pl}, engine.ModOptions{Size: 4, Rounds: 10, Seed: 1, Workers: 2}, 1_000_000, seen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			b.Step()
+			b.Step()
+			pid := seen.r.w.cmd.Process.Pid
+			if c.hook == "kill" {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			for b.Step() {
+			}
+			wg.Wait()
+			err = b.Err()
+			if err == nil || b.Round() != 3 {
+				t.Fatalf("round %d, error %v; want the battle stopped in round 3", b.Round(), err)
+			}
+			msg := err.Error()
+			if strings.ContainsAny(msg, "\n\r") || !strings.Contains(msg, "scripts/hostile/rules.lua: the rules' worker process") || !strings.Contains(msg, c.shown) {
+				t.Errorf("error %q, want one line naming scripts/hostile/rules.lua and %q", msg, c.shown)
+			} else {
+				t.Logf("shown as: %s", msg)
+			}
+			s := b.Snapshot()
+			if len(s.FirstProblems) == 0 || s.FirstProblems[len(s.FirstProblems)-1].Message != msg {
+				t.Errorf("problems %+v, want the error among them", s.FirstProblems)
+			}
+			if s.Teams[0].Values[0] != 2 {
+				t.Errorf("score %v, want the board as round 2 left it", s.Teams[0].Values)
+			}
+			if other.Err() != nil || !sameSnapshot(other.Snapshot(), want.Snapshot()) {
+				t.Errorf("the honest battle sharing the pool changed (error %v)", other.Err())
+			}
+			b.Close()
+			other.Close()
+			if slices.Contains(p.Pids(), pid) || alive(pid) {
+				t.Errorf("the rules' worker %d outlived its battle", pid)
+			}
+		})
+	}
+	pids := p.Pids()
+	p.Close()
+	for _, pid := range pids {
+		if alive(pid) {
+			t.Errorf("worker %d outlived the pool", pid)
+		}
+	}
+}
+
+// seenRules is the pool as a RulesSeater that keeps the last rule mod
+// rules it seated, so a test can find their worker.
+type seenRules struct {
+	*Pool
+	r *rulesSeat
+}
+
+func (s *seenRules) ModRules(spec luabind.RulesSpec) (engine.Rules, error) {
+	r, err := s.Pool.ModRules(spec)
+	if err == nil {
+		s.r = r.(*modRules).rulesSeat
+	}
+	return r, err
+}
+
+func sameSnapshot(a, b *engine.Snapshot) bool {
+	return fmt.Sprintf("%+v", a) == fmt.Sprintf("%+v", b)
+}
+
+// TestRulesBrokenWorker: a rules worker that answers with a frame naming
+// a huge size, or with an empty answer where the rules' changes belong,
+// stops the battle with one line naming rules.lua, before it starts or at
+// its first call.
+func TestRulesBrokenWorker(t *testing.T) {
+	g := hostileRules(t, "")
+	pl := g.Players()[0]
+	for _, kind := range []string{"huge", "garbage"} {
+		t.Run(kind, func(t *testing.T) {
+			p, err := NewPool(Options{Command: []string{os.Args[0], "__liar", kind}, Size: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			b, err := luabind.NewWalledModBattle(g, []*luabind.Class{pl, pl}, engine.ModOptions{Size: 4, Rounds: 10, Seed: 1}, 1_000_000, p)
+			if err == nil {
+				defer b.Close()
+				for b.Step() {
+				}
+				err = b.Err()
+			}
+			if err == nil || !strings.Contains(err.Error(), "scripts/hostile/rules.lua: the rules' worker process sent a malformed answer") {
+				t.Fatalf("error %v, want the malformed answer named", err)
+			}
+			t.Logf("shown as: %v", err)
+		})
+	}
+}
