@@ -167,12 +167,16 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if g != nil {
 		o := modOptions(fs, cfg, g)
 		o.Workers = 1
-		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, schedule[0])
+		rs, err := rulesSeaterOf(cfg)
+		if err != nil {
+			return err
+		}
+		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, rs, schedule[0])
 		if err != nil {
 			return bad(err)
 		}
 		b.Close()
-		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, rec)
+		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, rs, rec)
 	} else {
 		o := battleOptions(cfg)
 		seat, err := seaterOf(cfg)
@@ -341,9 +345,9 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 
 // playModGame is playGame for a rule mod. A battle whose rules fail counts
 // for nobody. With a recorder, every battle is also written to a replay.
-func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rec *gameRecorder) tournament.Play {
+func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rs luabind.RulesSeater, rec *gameRecorder) tournament.Play {
 	return func(game tournament.Game) (tournament.Result, error) {
-		b, err := modGameBattle(g, classes, o, rulesBudget, game)
+		b, err := modGameBattle(g, classes, o, rulesBudget, rs, game)
 		if err != nil {
 			return tournament.Result{}, err
 		}
@@ -395,10 +399,11 @@ func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.
 	return b.Snapshot()
 }
 
-// modGameBattle builds a rule mod game's battle: Seats[t] plays team t.
-func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, game tournament.Game) (*luabind.ModBattle, error) {
+// modGameBattle builds a rule mod game's battle: Seats[t] plays team t;
+// rs, when not nil, runs its rules.lua in a worker process.
+func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rs luabind.RulesSeater, game tournament.Game) (*luabind.ModBattle, error) {
 	o.Seed = game.Seed
-	return luabind.NewModBattle(g, seated(classes, game), o, rulesBudget)
+	return luabind.NewWalledModBattle(g, seated(classes, game), o, rulesBudget, rs)
 }
 
 // gameRecorder writes one replay per battle into a folder (--record-dir).

@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
@@ -177,5 +179,46 @@ func TestRulesBrokenWorker(t *testing.T) {
 			}
 			t.Logf("shown as: %v", err)
 		})
+	}
+}
+
+// TestRulesCrashTournament: in a tournament of two battles run at once on
+// one pool, the battle whose rules.lua kills its worker fails with one line
+// naming rules.lua; the other ends as it does in this process.
+func TestRulesCrashTournament(t *testing.T) {
+	p := testPool(t, Options{Size: 2})
+	paint := loadGame(t, "paint")
+	hostile := hostileRules(t, "go_exit()")
+	o := engine.ModOptions{Size: 40, Rounds: 30, Workers: 1}
+	want := modBattle(t, paint, engine.ModOptions{Size: 40, Rounds: 30, Seed: 2, Workers: 1}, nil)
+	for want.Step() {
+	}
+	play := func(game tournament.Game) (tournament.Result, error) {
+		g, players, o := paint, paint.Players(), o
+		if game.Index == 0 {
+			g, players, o.Size = hostile, []*luabind.Class{hostile.Players()[0], hostile.Players()[0]}, 4
+		}
+		o.Seed = game.Seed
+		b, err := luabind.NewWalledModBattle(g, players, o, 1_000_000, p)
+		if err != nil {
+			return tournament.Result{}, err
+		}
+		defer b.Close()
+		for b.Step() {
+		}
+		if err := b.Err(); err != nil {
+			return tournament.Result{}, err
+		}
+		if game.Index == 1 && !sameSnapshot(b.Snapshot(), want.Snapshot()) {
+			return tournament.Result{}, errors.New("the honest battle differs from its play in this process")
+		}
+		return tournament.Result{Rounds: b.Round()}, nil
+	}
+	results := tournament.Run([]tournament.Game{{Index: 0, Seed: 1}, {Index: 1, Seed: 2}}, play, tournament.RunOptions{Workers: 2})
+	if e := results[0].Error; !strings.Contains(e, "scripts/hostile/rules.lua: the rules' worker process died: exit status 3") {
+		t.Errorf("hostile battle: %+v, want its worker's death named", results[0])
+	}
+	if results[1].Error != "" || results[1].Rounds != 30 {
+		t.Errorf("honest battle: %+v, want 30 rounds and no error", results[1])
 	}
 }
