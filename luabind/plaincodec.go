@@ -186,7 +186,10 @@ func (d *PlainDecoder) value(b []byte, depth int) (any, []byte, error) {
 			return bad("table size")
 		}
 		b = b[k:]
-		t := &plainTable{size: 1, height: 1, constant: constant, keys: make([]any, 0, n), vals: make([]any, 0, n)}
+		t := &plainTable{size: 1, height: 1, constant: constant}
+		if n > 0 {
+			t.keys, t.vals = make([]any, 0, n), make([]any, 0, n)
+		}
 		for range n {
 			var pk, pv any
 			var err error
