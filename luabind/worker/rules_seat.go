@@ -148,10 +148,12 @@ func (r *rulesSeat) died(err error) error {
 	return r.dead
 }
 
-// timeout is the wall-clock bound of a rules call about n items.
+// timeout is the wall-clock bound of a rules call about n items (answers,
+// acts): the floor, the rules' budget at PerInstruction (many times what a
+// full budget takes) and room to copy the items.
 func (r *rulesSeat) timeout(n int) time.Duration {
 	o := &r.pool.o
-	return o.CallTimeout + time.Duration(4*int64(r.budget)+100*int64(n))*o.PerInstruction
+	return o.CallTimeout + time.Duration(int64(r.budget)+100*int64(n))*o.PerInstruction
 }
 
 // call sends the request in r.e and returns a decoder over the answer
@@ -164,10 +166,14 @@ func (r *rulesSeat) call(n int) (d *dec, failed error, err error) {
 	if err != nil {
 		return nil, nil, r.died(err)
 	}
-	d = &dec{b: body}
 	if kind != kindOK {
 		return nil, nil, r.died(errMalformed)
 	}
+	return r.status(&dec{b: body})
+}
+
+// status reads the status of one call's part of an answer.
+func (r *rulesSeat) status(d *dec) (_ *dec, failed error, err error) {
 	switch d.byte() {
 	case rulesOK:
 	case rulesFailed:
@@ -215,6 +221,10 @@ func (p *Pool) release(w *proc) {
 type modRules struct {
 	*rulesSeat
 	told bool // the board's constants were sent
+	// ahead is the answer of the turns call the worker ran right after
+	// the last resolve (see rulesHost.modOp), for the engine's next Next.
+	ahead    []byte
+	hasAhead bool
 }
 
 var (
@@ -299,8 +309,15 @@ func (m *modRules) Setup(b *engine.Board) error {
 }
 
 func (m *modRules) Next(b *engine.Board) ([]engine.Call, error) {
-	m.request(opNext, b)
-	d, failed, err := m.call(0)
+	var d *dec
+	var failed, err error
+	if m.hasAhead {
+		m.hasAhead = false
+		d, failed, err = m.status(&dec{b: m.ahead})
+	} else {
+		m.request(opNext, b)
+		d, failed, err = m.call(0)
+	}
 	if err = m.apply(b, d, failed, err); err != nil {
 		return nil, err
 	}
@@ -345,9 +362,9 @@ func (m *modRules) Resolve(b *engine.Board, calls []engine.Call, answers []engin
 	if err = m.apply(b, d, failed, err); err != nil {
 		return err
 	}
-	if d.end() != nil {
-		return m.died(errMalformed)
-	}
+	// What follows is the next turns call's answer, read when the engine
+	// asks for it.
+	m.ahead, m.hasAhead = append(m.ahead[:0], d.b...), true
 	return nil
 }
 

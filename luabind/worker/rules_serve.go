@@ -86,9 +86,8 @@ func (s *server) rulesCall(d *dec) []byte {
 	return reply
 }
 
-// status writes the start of an answer: the rules' own failure, if any.
+// status writes the rules' own failure, if any.
 func status(e *enc, err error) {
-	e.start(kindOK)
 	if err != nil {
 		e.byte(rulesFailed)
 		e.str(err.Error())
@@ -139,6 +138,22 @@ func (h *rulesHost) modCall(e *enc, op byte, d *dec) ([]byte, error) {
 	b.Resize(size)
 	b.SetRound(round)
 	b.Rand().SetState(rand)
+	if op < opSize || op > opResolve {
+		return nil, errMalformed
+	}
+	e.start(kindOK)
+	h.modOp(e, op, answers)
+	return e.finish(), nil
+}
+
+// modOp runs one call of a rule mod's rules on the replica and writes its
+// part of the answer. A resolve that succeeds is followed at once by the
+// call the engine always makes next, turns, whose part follows: one round
+// trip per batch of calls instead of two (a turn queue asks one unit a
+// batch). The engine reads nothing of the board in between, so running it
+// early changes nothing.
+func (h *rulesHost) modOp(e *enc, op byte, answers []engine.Answer) {
+	b := h.board
 	var err error
 	var side int
 	var calls []engine.Call
@@ -152,14 +167,12 @@ func (h *rulesHost) modCall(e *enc, op byte, d *dec) ([]byte, error) {
 		h.calls = calls
 	case opResolve:
 		err = h.mod.Resolve(b, h.calls, answers)
-	default:
-		return nil, errMalformed
 	}
 	status(e, err)
 	putRand(e, b.Rand().State())
 	h.putChanges(e)
 	if err != nil {
-		return e.finish(), nil
+		return
 	}
 	switch op {
 	case opSize:
@@ -174,8 +187,9 @@ func (h *rulesHost) modCall(e *enc, op byte, d *dec) ([]byte, error) {
 			e.int(c.Budget)
 			e.b = h.plainE.Append(e.b, c.View)
 		}
+	case opResolve:
+		h.modOp(e, opNext, nil)
 	}
-	return e.finish(), nil
 }
 
 // putChanges writes what the last call changed on the replica board.
@@ -223,6 +237,7 @@ func (h *rulesHost) putChanges(e *enc) {
 }
 
 func (h *rulesHost) resolverCall(e *enc, op byte, d *dec) ([]byte, error) {
+	e.start(kindOK)
 	switch op {
 	case opPlace:
 		size, teams := d.int(0, maxCells), d.int(0, maxTeams)
