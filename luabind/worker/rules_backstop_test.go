@@ -50,7 +50,11 @@ return {
 // naming rules.lua and the cause; an honest battle sharing the pool plays
 // on exactly as in this process; and the rules' worker is gone.
 func TestRulesBackstop(t *testing.T) {
-	p := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: 2 * time.Second, PerInstruction: time.Nanosecond})
+	// The spin waits out a short wall-clock bound; the other hooks get a
+	// long one, so that a slow death (a stack overflow under the race
+	// detector) is not mistaken for a spin.
+	short := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: 2 * time.Second, PerInstruction: time.Nanosecond})
+	long := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: time.Minute})
 	paint := loadGame(t, "paint")
 	honest := engine.ModOptions{Size: 40, Rounds: 40, Seed: 2, Workers: 1}
 	want := modBattle(t, paint, honest, nil)
@@ -68,6 +72,10 @@ func TestRulesBackstop(t *testing.T) {
 		t.Run(strings.Trim(c.hook, "()"), func(t *testing.T) {
 			if c.hook == "go_alloc()" && (raceEnabled || !osLimitsEnforced) {
 				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
+			}
+			p := long
+			if c.hook == "go_spin()" {
+				p = short
 			}
 			hook := c.hook
 			if hook == "kill" {
@@ -125,11 +133,13 @@ func TestRulesBackstop(t *testing.T) {
 			}
 		})
 	}
-	pids := p.Pids()
-	p.Close()
-	for _, pid := range pids {
-		if alive(pid) {
-			t.Errorf("worker %d outlived the pool", pid)
+	for _, p := range []*Pool{short, long} {
+		pids := p.Pids()
+		p.Close()
+		for _, pid := range pids {
+			if alive(pid) {
+				t.Errorf("worker %d outlived the pool", pid)
+			}
 		}
 	}
 }
