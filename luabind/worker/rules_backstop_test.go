@@ -15,6 +15,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/scripts"
 )
 
 // hostileRules is a rule mod whose turns calls hook (a test hook the
@@ -230,5 +231,43 @@ func TestRulesCrashTournament(t *testing.T) {
 	}
 	if results[1].Error != "" || results[1].Rounds != 30 {
 		t.Errorf("honest battle: %+v, want 30 rounds and no error", results[1])
+	}
+}
+
+// TestResolverBackstop: rules of the squarebattle protocol whose resolve
+// calls a test hook in round 5 stop their battle there with one line naming
+// rules.lua; the teams, in workers of their own, are not charged for it.
+func TestResolverBackstop(t *testing.T) {
+	src, err := scripts.FS.ReadFile("squarebattle-lua/rules.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooked := strings.Replace(string(src), "resolve = function(game, acts, next_id)",
+		"resolve = function(game, acts, next_id)\n    if game.round() == 5 then go_exit() end", 1)
+	if hooked == string(src) {
+		t.Fatal("no resolve function to hook")
+	}
+	g, err := luabind.LoadGame(fstest.MapFS{"rules.lua": {Data: []byte(hooked)}}, "scripts/hooked", luabind.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testPool(t, Options{Size: 3})
+	cat := shipped(t)
+	players := cat.Players()[:2]
+	o := engine.Options{Size: 12, Wrap: true, Rounds: 50, ReplicateRounds: 5, Seed: 4, Workers: 2}
+	b, err := luabind.NewWalledBattle(cat, players, o, g, rulesBudget, p.Seat, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s := b.Run()
+	err = b.Err()
+	if err == nil || s.Round != 5 || !strings.Contains(err.Error(), "scripts/hooked/rules.lua: the rules' worker process died: exit status 3") {
+		t.Fatalf("round %d, error %v; want the battle stopped in round 5 naming rules.lua", s.Round, err)
+	}
+	for _, team := range s.Teams {
+		if team.Stats.Errors != 0 || team.Stats.Timeouts != 0 {
+			t.Errorf("team %d charged: %+v", team.Team, team.Stats)
+		}
 	}
 }
