@@ -400,11 +400,11 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 		players = append(players, cls)
 	}
 	o := engine.ModOptions{Size: su.Size, Wrap: cfg.Arena.Wrap, Rounds: su.Rounds, Seed: su.Seed, Workers: workers(cfg)}
-	rs, err := rulesSeaterOf(cfg)
+	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return nil, err
 	}
-	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, rs)
+	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, err
 	}

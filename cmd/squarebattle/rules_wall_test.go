@@ -51,13 +51,17 @@ func TestTUIRulesWorkerKilled(t *testing.T) {
 	if err != nil || p == nil {
 		t.Fatalf("no pool: %v", err)
 	}
-	// The pool's one worker plays the rules (paint's teams run here).
+	// Every worker goes: the rules' and the two teams'. The rules are
+	// asked first in a round, so their death stops the battle before any
+	// team is asked again.
 	pids := p.Pids()
-	if len(pids) != 1 {
-		t.Fatalf("workers %v, want the rules' one", pids)
+	if len(pids) != 3 {
+		t.Fatalf("workers %v, want the rules' and two teams'", pids)
 	}
-	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
-		t.Fatal(err)
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
 	}
 	keys(".")
 	if text := waitText("1 script problem(s)"); !strings.Contains(text, "Round 3/80") || !strings.Contains(text, "over") {

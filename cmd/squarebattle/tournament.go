@@ -167,16 +167,16 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if g != nil {
 		o := modOptions(fs, cfg, g)
 		o.Workers = 1
-		rs, err := rulesSeaterOf(cfg)
+		seat, rs, err := wallsOf(cfg)
 		if err != nil {
 			return err
 		}
-		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, rs, schedule[0])
+		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, seat, rs, schedule[0])
 		if err != nil {
 			return bad(err)
 		}
 		b.Close()
-		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, rs, rec)
+		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, rec)
 	} else {
 		o := battleOptions(cfg)
 		seat, err := seaterOf(cfg)
@@ -345,9 +345,9 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 
 // playModGame is playGame for a rule mod. A battle whose rules fail counts
 // for nobody. With a recorder, every battle is also written to a replay.
-func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rs luabind.RulesSeater, rec *gameRecorder) tournament.Play {
+func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, rec *gameRecorder) tournament.Play {
 	return func(game tournament.Game) (tournament.Result, error) {
-		b, err := modGameBattle(g, classes, o, rulesBudget, rs, game)
+		b, err := modGameBattle(g, classes, o, rulesBudget, seat, rs, game)
 		if err != nil {
 			return tournament.Result{}, err
 		}
@@ -400,10 +400,11 @@ func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.
 }
 
 // modGameBattle builds a rule mod game's battle: Seats[t] plays team t;
-// rs, when not nil, runs its rules.lua in a worker process.
-func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rs luabind.RulesSeater, game tournament.Game) (*luabind.ModBattle, error) {
+// seat and rs, when not nil, run its teams and its rules.lua in worker
+// processes.
+func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, game tournament.Game) (*luabind.ModBattle, error) {
 	o.Seed = game.Seed
-	return luabind.NewWalledModBattle(g, seated(classes, game), o, rulesBudget, rs)
+	return luabind.NewWalledModBattle(g, seated(classes, game), o, rulesBudget, seat, rs)
 }
 
 // gameRecorder writes one replay per battle into a folder (--record-dir).

@@ -58,7 +58,7 @@ func TestRulesBackstop(t *testing.T) {
 	long := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: time.Minute})
 	paint := loadGame(t, "paint")
 	honest := engine.ModOptions{Size: 40, Rounds: 40, Seed: 2, Workers: 1}
-	want := modBattle(t, paint, honest, nil)
+	want := modBattle(t, paint, honest, nil, nil)
 	for want.Step() {
 	}
 	cases := []struct{ hook, shown string }{
@@ -85,7 +85,7 @@ func TestRulesBackstop(t *testing.T) {
 			g := hostileRules(t, hook)
 			var wg sync.WaitGroup
 			wg.Add(1)
-			other := modBattle(t, paint, honest, p)
+			other := modBattle(t, paint, honest, nil, p)
 			go func() {
 				defer wg.Done()
 				for other.Step() {
@@ -93,7 +93,7 @@ func TestRulesBackstop(t *testing.T) {
 			}()
 			pl := g.Players()[0]
 			seen := &seenRules{Pool: p}
-			b, err := luabind.NewWalledModBattle(g, []*luabind.Class{pl, pl}, engine.ModOptions{Size: 4, Rounds: 10, Seed: 1, Workers: 2}, 1_000_000, seen)
+			b, err := luabind.NewWalledModBattle(g, []*luabind.Class{pl, pl}, engine.ModOptions{Size: 4, Rounds: 10, Seed: 1, Workers: 2}, 1_000_000, nil, seen)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func TestRulesBrokenWorker(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			b, err := luabind.NewWalledModBattle(g, []*luabind.Class{pl, pl}, engine.ModOptions{Size: 4, Rounds: 10, Seed: 1}, 1_000_000, p)
+			b, err := luabind.NewWalledModBattle(g, []*luabind.Class{pl, pl}, engine.ModOptions{Size: 4, Rounds: 10, Seed: 1}, 1_000_000, nil, p)
 			if err == nil {
 				defer b.Close()
 				for b.Step() {
@@ -201,7 +201,7 @@ func TestRulesCrashTournament(t *testing.T) {
 	paint := loadGame(t, "paint")
 	hostile := hostileRules(t, "go_exit()")
 	o := engine.ModOptions{Size: 40, Rounds: 30, Workers: 1}
-	want := modBattle(t, paint, engine.ModOptions{Size: 40, Rounds: 30, Seed: 2, Workers: 1}, nil)
+	want := modBattle(t, paint, engine.ModOptions{Size: 40, Rounds: 30, Seed: 2, Workers: 1}, nil, nil)
 	for want.Step() {
 	}
 	play := func(game tournament.Game) (tournament.Result, error) {
@@ -210,7 +210,7 @@ func TestRulesCrashTournament(t *testing.T) {
 			g, players, o.Size = hostile, []*luabind.Class{hostile.Players()[0], hostile.Players()[0]}, 4
 		}
 		o.Seed = game.Seed
-		b, err := luabind.NewWalledModBattle(g, players, o, 1_000_000, p)
+		b, err := luabind.NewWalledModBattle(g, players, o, 1_000_000, nil, p)
 		if err != nil {
 			return tournament.Result{}, err
 		}

@@ -66,7 +66,7 @@ func BenchmarkRulesWall(b *testing.B) {
 				cpu0, wcpu0 := cpuTime(p), workerCPU(p)
 				for b.Loop() {
 					seed++
-					m, err := luabind.NewWalledModBattle(g, players, engine.ModOptions{Size: gm.size, Rounds: gm.rounds, Seed: seed, Workers: 1}, rulesBudget, rs)
+					m, err := luabind.NewWalledModBattle(g, players, engine.ModOptions{Size: gm.size, Rounds: gm.rounds, Seed: seed, Workers: 1}, rulesBudget, nil, rs)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/luabind"
 )
 
 // Rules (rules.lua of a rule mod) run in a worker of their own, one per
@@ -37,6 +38,7 @@ import (
 const (
 	kindRulesStart byte = 0x40 + iota
 	kindRulesCall
+	kindModCall // a rule mod's calls to one team (modseat.go)
 )
 
 // Operations of a rules call.
@@ -161,3 +163,37 @@ func getAct(d *dec, classes int) engine.Act {
 
 func floatBits(f float64) uint64 { return math.Float64bits(f) }
 func floatFrom(u uint64) float64 { return math.Float64frombits(u) }
+
+// putAnswers writes players' answers: fault, instructions used and, for an
+// answer without a fault, its value, as one message of pe.
+func putAnswers(e *enc, answers []engine.Answer, pe *luabind.PlainEncoder) {
+	pe.Message()
+	for _, a := range answers {
+		e.byte(byte(a.Fault))
+		e.int(a.Used)
+		if a.Fault == engine.NoFault {
+			e.b = pe.Append(e.b, a.Value)
+		}
+	}
+}
+
+// getAnswers reads n answers putAnswers wrote.
+func getAnswers(d *dec, n int, pd *luabind.PlainDecoder) []engine.Answer {
+	pd.Message()
+	answers := make([]engine.Answer, n)
+	for i := range answers {
+		a := &answers[i]
+		a.Fault = engine.Fault(d.byte())
+		a.Used = d.int(0, 1<<40)
+		if a.Fault > engine.FaultError {
+			d.fail()
+		}
+		if a.Fault == engine.NoFault && d.err == nil {
+			var err error
+			if a.Value, d.b, err = pd.Read(d.b); err != nil {
+				d.fail()
+			}
+		}
+	}
+	return answers
+}

@@ -349,15 +349,8 @@ func (m *modRules) Next(b *engine.Board) ([]engine.Call, error) {
 func (m *modRules) Resolve(b *engine.Board, calls []engine.Call, answers []engine.Answer) error {
 	m.request(opResolve, b)
 	e := &m.e
-	m.plainE.Message()
 	e.u(uint64(len(answers)))
-	for _, a := range answers {
-		e.byte(byte(a.Fault))
-		e.int(a.Used)
-		if a.Fault == engine.NoFault {
-			e.b = m.plainE.Append(e.b, a.Value)
-		}
-	}
+	putAnswers(e, answers, &m.plainE)
 	d, failed, err := m.call(len(answers))
 	if err = m.apply(b, d, failed, err); err != nil {
 		return err

@@ -114,23 +114,7 @@ func (h *rulesHost) modCall(e *enc, op byte, d *dec) ([]byte, error) {
 	}
 	var answers []engine.Answer
 	if op == opResolve && d.err == nil {
-		h.plainD.Message()
-		n := d.count(2)
-		answers = make([]engine.Answer, n)
-		for i := range answers {
-			a := &answers[i]
-			a.Fault = engine.Fault(d.byte())
-			a.Used = d.int(0, 1<<40)
-			if a.Fault > engine.FaultError {
-				d.fail()
-			}
-			if a.Fault == engine.NoFault && d.err == nil {
-				var err error
-				if a.Value, d.b, err = h.plainD.Read(d.b); err != nil {
-					d.fail()
-				}
-			}
-		}
+		answers = getAnswers(d, d.count(2), &h.plainD)
 	}
 	if err := d.end(); err != nil {
 		return nil, err

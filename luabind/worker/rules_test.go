@@ -26,11 +26,11 @@ func loadGame(t testing.TB, dir string) *luabind.Game {
 	return g
 }
 
-// modBattle is a battle of every starting player of g, its rules in this
-// process (rs nil) or behind rs.
-func modBattle(t testing.TB, g *luabind.Game, o engine.ModOptions, rs luabind.RulesSeater) *luabind.ModBattle {
+// modBattle is a battle of every starting player of g, its teams and
+// rules in this process (seat, rs nil) or behind them.
+func modBattle(t testing.TB, g *luabind.Game, o engine.ModOptions, seat luabind.Seater, rs luabind.RulesSeater) *luabind.ModBattle {
 	t.Helper()
-	b, err := luabind.NewWalledModBattle(g, g.Players(), o, rulesBudget, rs)
+	b, err := luabind.NewWalledModBattle(g, g.Players(), o, rulesBudget, seat, rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func stepAlike(t *testing.T, want, got interface {
 // battle, round by round, with its rules.lua in this process and in a
 // worker process, for one and two engine workers.
 func TestRulesBehindWallSameBattle(t *testing.T) {
-	p := testPool(t, Options{Size: 2})
+	p := testPool(t, Options{Size: 6})
 	mods := []struct {
 		game   string
 		size   int
@@ -75,12 +75,15 @@ func TestRulesBehindWallSameBattle(t *testing.T) {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("%s/size%d/workers%d", m.game, m.size, workers), func(t *testing.T) {
 				o := engine.ModOptions{Size: m.size, Rounds: m.rounds, Seed: 11, Workers: workers}
-				want := modBattle(t, g, o, nil)
-				got := modBattle(t, g, o, p)
+				want := modBattle(t, g, o, nil, nil)
+				got := modBattle(t, g, o, nil, p)
 				s := stepAlike(t, want, got)
 				if s.Round == 0 || want.Err() != nil || got.Err() != nil {
 					t.Fatalf("round %d, errors %v / %v", s.Round, want.Err(), got.Err())
 				}
+				// And with the teams in workers too.
+				want = modBattle(t, g, o, nil, nil)
+				stepAlike(t, want, modBattle(t, g, o, p.Seat, p))
 			})
 		}
 	}

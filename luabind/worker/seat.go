@@ -89,6 +89,7 @@ type Seat struct {
 	retired bool
 	e       enc
 	intents []engine.Intent
+	mod     *modSent // a rule mod's team: what its worker has been told
 }
 
 // ensure makes sure the seat has a worker playing its team.

@@ -36,6 +36,7 @@ type server struct {
 	catalogs []servedCatalog
 	team     *luabind.Team
 	rules    *rulesHost // a battle's rules, when this worker plays them
+	mod      *modTeam   // what a rule mod's team keeps between calls
 	facts    engine.Facts
 	printed  int64
 	turn     engine.Turn
@@ -99,6 +100,8 @@ func (s *server) handle(f []byte) []byte {
 		err = s.startRules(d)
 	case kindRulesCall:
 		return s.rulesCall(d)
+	case kindModCall:
+		return s.modCall(d)
 	case kindEnd:
 		err = d.end()
 		if err == nil {
@@ -191,6 +194,7 @@ func (s *server) start(d *dec) error {
 	}
 	s.endTeam()
 	s.team = luabind.NewTeam(o)
+	s.mod = nil
 	s.facts = engine.Facts{}
 	s.printed = 0
 	return nil
