@@ -15,7 +15,8 @@ import (
 )
 
 // BenchmarkRulesWall plays whole rule mod battles, one per iteration, with
-// rules.lua in this process ("none") and in a worker process ("process"),
+// rules.lua in this process ("none"), in a worker process ("process"), and
+// with every team in a worker as well ("all", what --isolation process does),
 // the way a tournament plays them (one engine worker; the pool's worker
 // reused from battle to battle). Compare the pairs with benchstat:
 //
@@ -25,7 +26,7 @@ import (
 // (a loop rather than -count, so that the two modes alternate and share
 // whatever else loads the machine)
 func BenchmarkRulesWall(b *testing.B) {
-	p := testPool(b, Options{Size: 2})
+	p := testPool(b, Options{Size: 6})
 	games := []struct {
 		name    string
 		players []string
@@ -55,18 +56,22 @@ func BenchmarkRulesWall(b *testing.B) {
 			}
 			players = append(players, c)
 		}
-		for _, mode := range []string{"none", "process"} {
+		for _, mode := range []string{"none", "process", "all"} {
 			b.Run(gm.name+"/rules="+mode, func(b *testing.B) {
 				var rs luabind.RulesSeater
-				if mode == "process" {
+				var seat luabind.Seater
+				if mode != "none" {
 					rs = p
+				}
+				if mode == "all" { // the teams in workers too
+					seat = p.Seat
 				}
 				ticks := 0
 				seed := uint64(0)
 				cpu0, wcpu0 := cpuTime(p), workerCPU(p)
 				for b.Loop() {
 					seed++
-					m, err := luabind.NewWalledModBattle(g, players, engine.ModOptions{Size: gm.size, Rounds: gm.rounds, Seed: seed, Workers: 1}, rulesBudget, nil, rs)
+					m, err := luabind.NewWalledModBattle(g, players, engine.ModOptions{Size: gm.size, Rounds: gm.rounds, Seed: seed, Workers: 1}, rulesBudget, seat, rs)
 					if err != nil {
 						b.Fatal(err)
 					}
