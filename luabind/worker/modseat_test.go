@@ -78,12 +78,16 @@ func TestModTeamBackstop(t *testing.T) {
 			if c.hook == "go_alloc" && (raceEnabled || !osLimitsEnforced) {
 				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
 			}
-			pool := long
-			if c.hook == "go_spin" {
-				pool = p
-			}
 			g := scoringGame(t, fmt.Sprintf(`return { name = "H", run = function() %s() end }`, c.hook))
-			b, err := luabind.NewWalledModBattle(g, players(g), o, rulesBudget, pool.Seat, pool)
+			// The hostile player, team 1, waits out the short bound when
+			// it spins; team A's bound is one no honest call comes near.
+			seat := func(to luabind.TeamOptions) (luabind.Seat, error) {
+				if to.Index == 1 && c.hook == "go_spin" {
+					return p.Seat(to)
+				}
+				return long.Seat(to)
+			}
+			b, err := luabind.NewWalledModBattle(g, players(g), o, rulesBudget, seat, long)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -85,7 +85,7 @@ func TestRulesBackstop(t *testing.T) {
 			g := hostileRules(t, hook)
 			var wg sync.WaitGroup
 			wg.Add(1)
-			other := modBattle(t, paint, honest, nil, p)
+			other := modBattle(t, paint, honest, nil, long)
 			go func() {
 				defer wg.Done()
 				for other.Step() {
