@@ -38,6 +38,9 @@ var _ luabind.RulesSeater = (*Pool)(nil)
 // protocol, the call fails with one line naming rules.lua and the cause,
 // the engine stops the battle with it (a RulesError), and every later call
 // fails the same way. The worker is never reused after that.
+//
+// A rulesSeat belongs to the goroutine that steps its battle (the engine
+// calls the rules from there only); the Pool it draws from is shared.
 type rulesSeat struct {
 	pool    *Pool
 	w       *proc
