@@ -158,6 +158,7 @@ type Board struct {
 	winner       int
 	decided      bool // the rules named the winner
 	forget       [][]int
+	journal      *journal // cells set since the last TakeChanges; nil unless a replica
 }
 
 // Size is the side of the square board.
@@ -204,6 +205,9 @@ func (b *Board) Set(row, col, team int, m Mark) error {
 		return fmt.Errorf("style %d is not a style", m.Style())
 	}
 	b.cells[i], b.marks[i] = int32(team), m
+	if b.journal != nil {
+		b.journal.note(i)
+	}
 	return nil
 }
 

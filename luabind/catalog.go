@@ -210,6 +210,9 @@ func (c *Catalog) dropBroken() {
 // requireEntry marks every class but except that has no entry function as
 // broken; a rule mod's folder is checked this way once its rules are read.
 func (c *Catalog) requireEntry(entry, except string) {
+	if except == "rules" {
+		c.source.Require = entry
+	}
 	broken := false
 	for id, cls := range c.loaded {
 		if cls.ID == except {

@@ -16,6 +16,10 @@ type CatalogSource struct {
 	Entry  string
 	Limits Limits
 	Files  []SourceFile // in the folder's order; unreadable files left out
+	// Require, when set, is the entry function every class but rules.lua
+	// must have: a rule mod's folder once its rules said what they call
+	// (LoadGame). Classes without it are left out, shifting the ids.
+	Require string
 }
 
 // SourceFile is one script file of a catalog's folder.
@@ -42,5 +46,9 @@ func LoadCatalogSource(s CatalogSource) (*Catalog, error) {
 		}
 		files[f.Name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
 	}
-	return LoadCatalog(CatalogOptions{FS: files, Dir: s.Dir, Limits: s.Limits, Entry: s.Entry})
+	c, err := LoadCatalog(CatalogOptions{FS: files, Dir: s.Dir, Limits: s.Limits, Entry: s.Entry})
+	if err == nil && s.Require != "" {
+		c.requireEntry(s.Require, "rules")
+	}
+	return c, err
 }

@@ -152,40 +152,68 @@ func (g *Game) Find(name string) (*Class, error) {
 // ModBattle is a rule mod battle whose rules and players are Lua.
 type ModBattle struct {
 	*engine.ModBattle
-	Teams []*Team
+	Teams []*Team // the in-process teams; empty when seated elsewhere
+	Seats []Seat  // every team's seat, in-process or not
 }
 
 // NewModBattle fields players[i] as team i. o.Rules, o.Teams, o.Columns
 // and o.Classes are filled in; rulesBudget bounds each call to the rules.
 func NewModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget int) (*ModBattle, error) {
+	return NewWalledModBattle(g, players, o, rulesBudget, nil, nil)
+}
+
+// NewWalledModBattle is NewModBattle with each team's seat built by seat
+// (a worker process; the seat must be an engine.Caller too) and the rules
+// run by rs (in a worker process of their own); nil runs either in this
+// process.
+func NewWalledModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget int, seat Seater, rs RulesSeater) (*ModBattle, error) {
 	cat := g.Catalog
 	names := make([]string, len(players))
 	for i, p := range players {
 		names[i] = p.DisplayName()
 	}
-	teams := make([]*Team, len(players))
+	var teams []*Team
+	seats := make([]Seat, 0, len(players))
 	closeAll := func() {
-		for _, t := range teams {
-			if t != nil {
-				t.Close()
-			}
+		for _, s := range seats {
+			s.Close()
 		}
 	}
 	o.Teams = make([]engine.ModTeam, len(players))
 	for i, p := range players {
 		id := cat.ClassID(p)
-		teams[i] = NewTeam(TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names, Entry: g.Info.Entry, Player: id})
-		o.Teams[i] = engine.ModTeam{Player: engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat}, Caller: teams[i]}
+		to := TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names, Entry: g.Info.Entry, Player: id}
+		var s Seat
+		if seat != nil {
+			var err error
+			if s, err = seat(to); err != nil {
+				closeAll()
+				return nil, err
+			}
+		} else {
+			tm := NewTeam(to)
+			teams = append(teams, tm)
+			s = tm
+		}
+		seats = append(seats, s)
+		caller, ok := s.(engine.Caller)
+		if !ok {
+			closeAll()
+			return nil, fmt.Errorf("team %d's seat cannot play a rule mod", i)
+		}
+		o.Teams[i] = engine.ModTeam{Player: engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat}, Caller: caller}
 	}
-	rules, err := NewRules(cat, g.Rules, o.Seed, len(players), rulesBudget)
+	spec := g.rulesSpec(o.Seed, len(players), rulesBudget)
+	var rules engine.Rules
+	var err error
+	if rs != nil {
+		rules, err = rs.ModRules(spec)
+	} else {
+		rules, err = LoadRules(spec)
+	}
 	if err != nil {
 		closeAll()
 		return nil, err
-	}
-	// Read only from here on: battles of one game may start at once.
-	rules.options = g.options
-	if rules.options == nil {
-		rules.options = g.Info.Options // SetOptions was not called: the defaults
 	}
 	o.Rules = rules
 	o.Columns = g.Info.Columns
@@ -196,13 +224,13 @@ func NewModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBudget in
 		closeAll()
 		return nil, err
 	}
-	return &ModBattle{ModBattle: b, Teams: teams}, nil
+	return &ModBattle{ModBattle: b, Teams: teams, Seats: seats}, nil
 }
 
-// Close stops the battle and closes every Lua state.
+// Close stops the battle and closes every team's seat.
 func (b *ModBattle) Close() {
 	b.ModBattle.Close()
-	for _, t := range b.Teams {
-		t.Close()
+	for _, s := range b.Seats {
+		s.Close()
 	}
 }

@@ -97,7 +97,6 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 		defer delete(c.seen, x)
 		first := c.entries
 		t := &plainTable{size: 1, height: 1}
-		inArray := true
 		for k, val := x.Next(lua.LNil); k != lua.LNil; k, val = x.Next(k) {
 			c.entries++
 			if c.entries > c.limit {
@@ -111,25 +110,7 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if inArray {
-				if n, ok := k.(lua.LNumber); ok && n == lua.LNumber(t.arr+1) {
-					t.arr++
-				} else {
-					inArray = false
-				}
-			}
-			if _, ok := k.(lua.LString); ok {
-				t.strs++
-			}
-			t.size += sizeOf(pk) + sizeOf(pv)
-			if pt, ok := pv.(*plainTable); ok {
-				t.height = max(t.height, pt.height+1)
-			}
-			if pt, ok := pk.(*plainTable); ok {
-				t.height = max(t.height, pt.height+1)
-			}
-			t.keys = append(t.keys, pk)
-			t.vals = append(t.vals, pv)
+			t.add(pk, pv)
 		}
 		t.entries = c.entries - first
 		c.done[x] = t
@@ -137,6 +118,26 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 	default:
 		return nil, fmt.Errorf("%w: a %s value", errNotPlain, v.Type())
 	}
+}
+
+// add appends an entry and keeps the table's summary up to date: its
+// array part (keys 1, 2, ... from the first entry on), string keys, size
+// and height.
+func (t *plainTable) add(k, v any) {
+	if n, ok := k.(lua.LNumber); ok && t.arr == len(t.keys) && n == lua.LNumber(t.arr+1) {
+		t.arr++
+	}
+	if _, ok := k.(lua.LString); ok {
+		t.strs++
+	}
+	t.size += sizeOf(k) + sizeOf(v)
+	for _, x := range [2]any{k, v} {
+		if pt, ok := x.(*plainTable); ok {
+			t.height = max(t.height, pt.height+1)
+		}
+	}
+	t.keys = append(t.keys, k)
+	t.vals = append(t.vals, v)
 }
 
 func (c *plainCopier) tooMany() error {

@@ -35,8 +35,8 @@ type Resolver struct {
 
 // NewResolver loads the rules class of cat (a folder holding rules.lua) for
 // a SquareBattle battle whose classes are classes.
-func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool, budget int) (*Resolver, error) {
-	vm, err := loadRulesVM(cat, rules, 0, 1, budget)
+func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool, budget int, extra ...Global) (*Resolver, error) {
+	vm, err := loadRulesVM(cat, rules, 0, 1, budget, extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -81,8 +81,8 @@ const (
 
 // NewRules loads the rules class of cat into its own Lua state. budget is
 // the instruction budget of one call to the rules (setup, turns, resolve).
-func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int) (*Rules, error) {
-	vm, err := loadRulesVM(cat, rules, seed, teams, budget)
+func NewRules(cat *Catalog, rules engine.ClassID, seed uint64, teams, budget int, extra ...Global) (*Rules, error) {
+	vm, err := loadRulesVM(cat, rules, seed, teams, budget, extra...)
 	if err != nil {
 		return nil, err
 	}

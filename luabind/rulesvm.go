@@ -23,10 +23,11 @@ type rulesVM struct {
 	used   int64       // instructions run by all calls so far
 }
 
-// loadRulesVM runs the rules class id of cat in a fresh sandboxed state.
-func loadRulesVM(cat *Catalog, id engine.ClassID, seed uint64, teams, budget int) (*rulesVM, error) {
+// loadRulesVM runs the rules class id of cat in a fresh sandboxed state;
+// extra are globals only a worker's tests add (TeamOptions.Extra).
+func loadRulesVM(cat *Catalog, id engine.ClassID, seed uint64, teams, budget int, extra ...Global) (*rulesVM, error) {
 	teams = max(teams, 1)
-	tm := NewTeam(TeamOptions{Catalog: cat, Seed: seed, Size: 1, Teams: teams, Killers: make([]string, teams), Entry: "-"})
+	tm := NewTeam(TeamOptions{Catalog: cat, Seed: seed, Size: 1, Teams: teams, Killers: make([]string, teams), Entry: "-", Extra: extra})
 	tm.limits.Instructions = budget
 	tm.facts = &engine.Facts{}
 	cs := tm.class(id)

@@ -118,16 +118,27 @@ func NewResolvedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game
 // NewResolvedSeatedBattle is NewResolvedBattle with seats built by seat
 // (see NewSeatedBattle). The rules of g still run in this process.
 func NewResolvedSeatedBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, budget int, seat Seater) (*Battle, error) {
+	return NewWalledBattle(cat, players, o, g, budget, seat, nil)
+}
+
+// NewWalledBattle is NewResolvedSeatedBattle with the rules of g run by rs
+// (in a worker process); rs nil runs them in this process.
+func NewWalledBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, budget int, seat Seater, rs RulesSeater) (*Battle, error) {
 	if g == nil {
 		return NewSeatedBattle(cat, players, o, seat)
 	}
-	r, err := NewResolver(g.Catalog, g.Rules, cat.Classes(), o.Wrap, budget)
+	spec := g.rulesSpec(0, len(players), budget)
+	spec.Resolver, spec.Classes, spec.Wrap, spec.Size = true, cat.Classes(), o.Wrap, o.Size
+	var r engine.Resolver
+	var err error
+	if rs != nil {
+		r, err = rs.Resolver(spec)
+	} else {
+		r, err = LoadResolver(spec)
+	}
 	if err != nil {
 		return nil, err
 	}
-	// Place tells the rules the arena's size and teams, but a battle that
-	// starts from a map never calls it.
-	r.size, r.teams = o.Size, len(players)
 	o.Resolver = r
 	b, err := NewSeatedBattle(cat, players, o, seat)
 	if err != nil {

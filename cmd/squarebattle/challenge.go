@@ -61,7 +61,11 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	o := modOptions(fs, cfg, g)
 	o.Workers = 1
-	play := playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, nil)
+	seat, rs, err := wallsOf(cfg)
+	if err != nil {
+		return err
+	}
+	play := playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, nil)
 	scores := func(format tournament.Format) ([]int, error) {
 		p := tournament.Params{Format: format, Games: 1, Seed: seed, Players: players}
 		schedule := p.Schedule()

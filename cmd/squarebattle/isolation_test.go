@@ -26,6 +26,26 @@ func TestMain(m *testing.M) {
 // process and --workers 1 and 2 print the same JSON and write the same
 // replay, byte for byte, when the backstop never fires.
 func TestIsolationSameBattle(t *testing.T) {
+	sameUnderIsolation(t, "--seed", "11", "--size", "24", "--rounds", "200")
+}
+
+// TestIsolationSameModBattle: so do the shipped rule mods, whose rules.lua
+// runs in a worker process of its own under --isolation process.
+func TestIsolationSameModBattle(t *testing.T) {
+	for _, args := range [][]string{
+		{"--game", "paint", "--seed", "5", "--rounds", "120"},
+		{"--game", "snake", "--seed", "3", "--rounds", "300", "hungry", "cautious"},
+		{"--game", "orbs", "--seed", "2", "--rounds", "60"},
+		{"--game", "squarebattle-lua", "--seed", "9", "--size", "20", "--rounds", "150"},
+	} {
+		t.Run(args[1], func(t *testing.T) { sameUnderIsolation(t, args...) })
+	}
+}
+
+// sameUnderIsolation runs `run --json --record` with args under every
+// isolation mode and worker count and compares output and replay bytes.
+func sameUnderIsolation(t *testing.T, args ...string) {
+	t.Helper()
 	dir := t.TempDir()
 	var outs, replays []string
 	var names []string
@@ -33,8 +53,7 @@ func TestIsolationSameBattle(t *testing.T) {
 		for _, w := range []string{"1", "2"} {
 			name := iso + "-" + w
 			file := filepath.Join(dir, name+".sbr")
-			code, out, errOut := runMain(t, "run", "--json", "--seed", "11", "--size", "24", "--rounds", "200",
-				"--isolation", iso, "--workers", w, "--record", file)
+			code, out, errOut := runMain(t, append([]string{"run", "--json", "--isolation", iso, "--workers", w, "--record", file}, args...)...)
 			if code != 0 {
 				t.Fatalf("%s: exit %d: %s", name, code, errOut)
 			}

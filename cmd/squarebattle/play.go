@@ -370,11 +370,11 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		Map:             su.Map,
 		MapFile:         su.MapFile,
 	}
-	seat, err := seaterOf(cfg)
+	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return nil, err
 	}
-	b, err := luabind.NewResolvedSeatedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat)
+	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +400,11 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 		players = append(players, cls)
 	}
 	o := engine.ModOptions{Size: su.Size, Wrap: cfg.Arena.Wrap, Rounds: su.Rounds, Seed: su.Seed, Workers: workers(cfg)}
-	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	seat, rs, err := wallsOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -31,21 +30,8 @@ func TestHotReload(t *testing.T) {
 	}
 	cfg, src := dirSource(t, dir)
 	sim := tcell.NewSimulationScreen("")
-	var mu sync.Mutex
-	var screen string
-	app := tui.New(tui.Options{Screen: sim, Source: src, Settings: settingsOf(cfg), Shown: func() {
-		cells, w, h := sim.GetContents()
-		var b strings.Builder
-		for i, c := range cells[:w*h] {
-			b.Write(c.Bytes)
-			if (i+1)%w == 0 {
-				b.WriteByte('\n')
-			}
-		}
-		mu.Lock()
-		screen = b.String()
-		mu.Unlock()
-	}})
+	screen := &screenLog{sim: sim}
+	app := tui.New(tui.Options{Screen: sim, Source: src, Settings: settingsOf(cfg), Shown: screen.shown})
 	stop, err := watchScripts(dir, func() {
 		if src.reload() == nil {
 			app.Reload()
@@ -55,30 +41,11 @@ func TestHotReload(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	done := make(chan error, 1)
-	go func() { done <- app.Run() }()
-	defer func() {
-		sim.InjectKey(tcell.KeyCtrlC, 0, tcell.ModNone)
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	defer runApp(t, app, sim)()
 	// within waits at most 2 s, the promise made to people editing scripts.
 	within := func(what string, cond func(string) bool) {
 		t.Helper()
-		deadline := time.Now().Add(2 * time.Second)
-		for time.Now().Before(deadline) {
-			mu.Lock()
-			s := screen
-			mu.Unlock()
-			if cond(s) {
-				return
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		t.Fatalf("not within 2 s: %s; screen:\n%s", what, screen)
+		screen.within(t, 2*time.Second, what, cond)
 	}
 	has := func(s string) func(string) bool { return func(text string) bool { return strings.Contains(text, s) } }
 	hasNot := func(s string) func(string) bool { return func(text string) bool { return !strings.Contains(text, s) } }

@@ -128,11 +128,11 @@ func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map
 // to the file named by record unless that is empty. rules, when not nil,
 // replaces the built-in rules (a rules.lua of the SquareBattle protocol).
 func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game) (*engine.Snapshot, error) {
-	seat, err := seaterOf(cfg)
+	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return nil, err
 	}
-	b, err := luabind.NewResolvedSeatedBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat)
+	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, bad(err)
 	}

@@ -23,7 +23,11 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 	}
 	o := modOptions(flags, cfg, g)
 	o.Seed, o.Workers = battleSeed(cfg), workers(cfg)
-	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	seat, rs, err := wallsOf(cfg)
+	if err != nil {
+		return err
+	}
+	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return bad(err)
 	}

@@ -167,12 +167,16 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if g != nil {
 		o := modOptions(fs, cfg, g)
 		o.Workers = 1
-		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, schedule[0])
+		seat, rs, err := wallsOf(cfg)
+		if err != nil {
+			return err
+		}
+		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, seat, rs, schedule[0])
 		if err != nil {
 			return bad(err)
 		}
 		b.Close()
-		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, rec)
+		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, rec)
 	} else {
 		o := battleOptions(cfg)
 		seat, err := seaterOf(cfg)
@@ -342,9 +346,9 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 
 // playModGame is playGame for a rule mod. A battle whose rules fail counts
 // for nobody. With a recorder, every battle is also written to a replay.
-func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, rec *gameRecorder) tournament.Play {
+func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, rec *gameRecorder) tournament.Play {
 	return func(game tournament.Game) (tournament.Result, error) {
-		b, err := modGameBattle(g, classes, o, rulesBudget, game)
+		b, err := modGameBattle(g, classes, o, rulesBudget, seat, rs, game)
 		if err != nil {
 			return tournament.Result{}, err
 		}
@@ -396,10 +400,12 @@ func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.
 	return b.Snapshot()
 }
 
-// modGameBattle builds a rule mod game's battle: Seats[t] plays team t.
-func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, game tournament.Game) (*luabind.ModBattle, error) {
+// modGameBattle builds a rule mod game's battle: Seats[t] plays team t;
+// seat and rs, when not nil, run its teams and its rules.lua in worker
+// processes.
+func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, game tournament.Game) (*luabind.ModBattle, error) {
 	o.Seed = game.Seed
-	return luabind.NewModBattle(g, seated(classes, game), o, rulesBudget)
+	return luabind.NewWalledModBattle(g, seated(classes, game), o, rulesBudget, seat, rs)
 }
 
 // gameRecorder writes one replay per battle into a folder (--record-dir).

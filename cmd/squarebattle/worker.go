@@ -30,6 +30,26 @@ var pools struct {
 // seaterOf returns how the battles of cfg seat their teams: nil for
 // in-process teams (isolation.mode none), or the seats of a worker pool.
 func seaterOf(cfg config.Config) (luabind.Seater, error) {
+	p, err := poolOf(cfg)
+	if p == nil {
+		return nil, err
+	}
+	return p.Seat, nil
+}
+
+// rulesSeaterOf returns where the battles of cfg run a game's rules.lua:
+// nil for this process (isolation.mode none), or a worker of the pool.
+func rulesSeaterOf(cfg config.Config) (luabind.RulesSeater, error) {
+	p, err := poolOf(cfg)
+	if p == nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// poolOf returns the worker pool of cfg, started on first use; nil for
+// isolation.mode none.
+func poolOf(cfg config.Config) (*worker.Pool, error) {
 	iso := cfg.Isolation
 	if iso.Mode != config.IsolationProcess {
 		return nil, nil
@@ -37,7 +57,7 @@ func seaterOf(cfg config.Config) (luabind.Seater, error) {
 	pools.mu.Lock()
 	defer pools.mu.Unlock()
 	if p := pools.all[iso]; p != nil {
-		return p.Seat, nil
+		return p, nil
 	}
 	p, err := worker.NewPool(worker.Options{
 		Size:        iso.PoolSize,
@@ -53,7 +73,7 @@ func seaterOf(cfg config.Config) (luabind.Seater, error) {
 		pools.all = map[config.Isolation]*worker.Pool{}
 	}
 	pools.all[iso] = p
-	return p.Seat, nil
+	return p, nil
 }
 
 // reserveWorkers has the worker pool of cfg keep n idle workers between
@@ -76,4 +96,14 @@ func closePools() {
 	for _, p := range all {
 		p.Close()
 	}
+}
+
+// wallsOf returns both: where teams sit and where rules run.
+func wallsOf(cfg config.Config) (luabind.Seater, luabind.RulesSeater, error) {
+	seat, err := seaterOf(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := rulesSeaterOf(cfg)
+	return seat, rs, err
 }

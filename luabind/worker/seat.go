@@ -42,6 +42,7 @@ func (p *Pool) catalog(cat *luabind.Catalog) *catalogMsg {
 	}
 	ids := cat.Classes()
 	putStrings(&body, ids)
+	body.str(src.Require)
 	m := &catalogMsg{cat: cat, hash: sha256.Sum256(body.b)}
 	var e enc
 	e.start(kindCatalog)
@@ -93,6 +94,7 @@ type Seat struct {
 	// request SendTurn or SendSettle sent, flightErr how sending failed.
 	inFlight  any
 	flightErr error
+	mod       *modSent // a rule mod's team: what its worker has been told
 }
 
 // ensure makes sure the seat has a worker playing its team.

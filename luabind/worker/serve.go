@@ -35,6 +35,8 @@ type server struct {
 	o        ServeOptions
 	catalogs []servedCatalog
 	team     *luabind.Team
+	rules    *rulesHost // a battle's rules, when this worker plays them
+	mod      *modTeam   // what a rule mod's team keeps between calls
 	facts    engine.Facts
 	printed  int64
 	turn     engine.Turn
@@ -74,9 +76,7 @@ func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 			return err
 		}
 	}
-	if s.team != nil {
-		s.team.Close()
-	}
+	s.endTeam()
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -96,6 +96,12 @@ func (s *server) handle(f []byte) []byte {
 		return s.doTurn(d)
 	case kindSettle:
 		return s.doSettle(d)
+	case kindRulesStart:
+		err = s.startRules(d)
+	case kindRulesCall:
+		return s.rulesCall(d)
+	case kindModCall:
+		return s.modCall(d)
 	case kindEnd:
 		err = d.end()
 		if err == nil {
@@ -134,6 +140,7 @@ func (s *server) loadCatalog(d *dec) error {
 		src.Files = append(src.Files, luabind.SourceFile{Name: d.str(), Data: d.bytes()})
 	}
 	want := getStrings(d)
+	src.Require = d.str()
 	if err := d.end(); err != nil {
 		return err
 	}
@@ -151,18 +158,28 @@ func (s *server) loadCatalog(d *dec) error {
 	return nil
 }
 
-func (s *server) start(d *dec) error {
+// catalogNamed reads a catalog's hash and returns the catalog, nil if this
+// worker does not hold it (the caller refuses the request after decoding
+// it whole), or false for a request too short to hold a hash.
+func (s *server) catalogNamed(d *dec) (*luabind.Catalog, bool) {
 	var hash [32]byte
 	if len(d.b) < 32 {
-		return errMalformed
+		return nil, false
 	}
 	copy(hash[:], d.b)
 	d.b = d.b[32:]
-	var cat *luabind.Catalog
 	for _, c := range s.catalogs {
 		if c.hash == hash {
-			cat = c.cat
+			return c.cat, true
 		}
+	}
+	return nil, true
+}
+
+func (s *server) start(d *dec) error {
+	cat, ok := s.catalogNamed(d)
+	if !ok {
+		return errMalformed
 	}
 	o := luabind.TeamOptions{Catalog: cat, Index: d.int(0, maxTeams), Seed: d.u(), Size: d.int(0, 1<<20), Teams: d.int(0, maxTeams)}
 	o.Killers = getStrings(d)
@@ -177,6 +194,7 @@ func (s *server) start(d *dec) error {
 	}
 	s.endTeam()
 	s.team = luabind.NewTeam(o)
+	s.mod = nil
 	s.facts = engine.Facts{}
 	s.printed = 0
 	return nil
@@ -186,6 +204,10 @@ func (s *server) endTeam() {
 	if s.team != nil {
 		s.team.Close()
 		s.team = nil
+	}
+	if s.rules != nil {
+		s.rules.close()
+		s.rules = nil
 	}
 }
 
