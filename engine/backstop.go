@@ -117,6 +117,33 @@ func (b *Battle) takeBackstops(t int, r *Report, settle bool) {
 	}
 }
 
+// takeBackstops counts the backstop events of a rule mod team's report
+// and lists them among its problems. The caller itself stops asking a
+// retired team. Rule mod replays do not record these events yet, so a
+// replay of such a battle shows the round of the fault as a difference.
+func (m *ModBattle) takeBackstops(t int, r *Report) {
+	for i, e := range r.Backstops {
+		if i == MaxBackstopsPerReport {
+			break
+		}
+		e.Round, e.Team = m.board.round, t
+		if e.Class < NoClass || int(e.Class) >= len(m.opts.Classes) {
+			e.Class = NoClass
+		}
+		e.Message = clipText(SafeText(e.Message), MaxBackstopText)
+		switch e.Kind {
+		case BackstopTimeout:
+			m.stats[t].Timeouts++
+		case BackstopCrash:
+			m.stats[t].Errors++
+		case BackstopRetired:
+		default:
+			continue
+		}
+		m.problems.add(e.problem())
+	}
+}
+
 // clipText cuts s to at most n bytes on a character boundary, marking the
 // cut with an ellipsis.
 func clipText(s string, n int) string {

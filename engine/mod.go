@@ -495,6 +495,7 @@ func (m *ModBattle) ask(calls []Call) ([]Answer, error) {
 		r := &m.turns[t].Report
 		m.stats[t].Timeouts += r.Timeouts
 		m.stats[t].Errors += r.Errors
+		m.takeBackstops(t, r)
 		for _, p := range r.Problems {
 			p.Team = t
 			if p.Round == 0 {

@@ -176,6 +176,17 @@ func playPTY(tb testing.TB, bin string, sc ptyScreen, fps int, d time.Duration) 
 		fail("no frame after %v", e2eWait)
 	}
 	time.Sleep(d)
+	// On a loaded machine the battle may not have played a round yet
+	// (its workers start first): wait for frames that only rounds draw,
+	// rather than for a time.
+	for deadline := time.Now().Add(e2eWait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		w.mu.Lock()
+		frames := w.frames
+		w.mu.Unlock()
+		if frames >= 3 {
+			break
+		}
+	}
 	if _, err := ptmx.Write([]byte("q")); err != nil {
 		fail("pressing q: %v", err)
 	}
