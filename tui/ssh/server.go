@@ -30,6 +30,9 @@ type Options struct {
 	// Admins hold the fingerprints that may stop battles and remove
 	// players.
 	Admins map[string]bool
+	// PrivateBattles is how many private battles may run at once; 0 lets
+	// no session start one.
+	PrivateBattles int
 	// Hall holds the live battles; nil serves only the exec commands and
 	// the lobby-less screens the session runner allows.
 	Hall *tui.Hall

@@ -173,7 +173,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		User:     id.user,
 		Start:    tui.StartMenu,
 		FPS:      s.o.Limits.FPS,
-		CanStart: id.fingerprint != "",
+		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
 		Replays:  s.replays,
 		Getenv:   getenv(sess.Environ()),
