@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -71,6 +73,16 @@ type driver struct {
 	done  chan struct{}
 	frame atomic.Pointer[frame]
 
+	// boxes are the viewers' mailboxes: every frame published is put in
+	// each, without waiting (see mailbox). mu guards the set only.
+	mu        sync.Mutex
+	boxes     map[*mailbox]struct{}
+	closeOnce sync.Once
+	// onEnd, when set before the goroutine starts, is called on the
+	// driver goroutine once the battle ends (not when it is stopped). It
+	// must not block and must not call the driver's methods.
+	onEnd func()
+
 	// ---- driver goroutine only ----
 	battle Battle // nil for a replay
 	tl     *engine.Timeline
@@ -85,6 +97,7 @@ type driver struct {
 	stream  *replayStream // the battle's replay, in memory
 	seed    uint64
 	record  string // file the battle is written to when it ends or stops; "" none
+	hideDir bool   // messages name record without its folder
 	ended   bool   // the battle ended and its replay is complete
 	stopErr error  // writing record when stopped
 	timeUp  bool
@@ -133,6 +146,17 @@ func newDriver(p pace) *driver {
 // beyond a keyframe stretch) and writing its replay to record, when set,
 // once it ends or is stopped.
 func startLive(b Battle, p pace, keep int, record string) (*driver, error) {
+	d, err := prepareLive(b, p, keep, record)
+	if err != nil {
+		return nil, err
+	}
+	go d.loop()
+	return d, nil
+}
+
+// prepareLive is startLive without starting the goroutine: the caller may
+// set onEnd and hideDir first, then calls go d.loop().
+func prepareLive(b Battle, p pace, keep int, record string) (*driver, error) {
 	d := newDriver(p)
 	d.battle, d.record, d.keep = b, record, max(keep, 0)
 	s := b.Snapshot()
@@ -145,7 +169,6 @@ func startLive(b Battle, p pace, keep int, record string) (*driver, error) {
 	}
 	d.stream = stream
 	d.publish(time.Now())
-	go d.loop()
 	return d, nil
 }
 
@@ -170,6 +193,35 @@ func keyframeEvery(size, keep int) int {
 	return max(engine.DefaultKeyframeEvery, keep*perKey/budget+1)
 }
 
+// subscribe adds a viewer's mailbox and puts the newest frame in it.
+func (d *driver) subscribe(m *mailbox) {
+	d.mu.Lock()
+	if d.boxes == nil {
+		d.boxes = map[*mailbox]struct{}{}
+	}
+	d.boxes[m] = struct{}{}
+	d.mu.Unlock()
+	m.put(d.latest())
+}
+
+// unsubscribe removes a viewer's mailbox; the driver puts nothing more in
+// it.
+func (d *driver) unsubscribe(m *mailbox) {
+	d.mu.Lock()
+	delete(d.boxes, m)
+	d.mu.Unlock()
+}
+
+// stopped reports whether the driver's goroutine ended.
+func (d *driver) stopped() bool {
+	select {
+	case <-d.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // latest returns the newest frame.
 func (d *driver) latest() *frame { return d.frame.Load() }
 
@@ -185,12 +237,18 @@ func (d *driver) send(c command) {
 // stop ends the goroutine, waits for it and closes the battle. It returns
 // the error of writing the --record file of a battle stopped before its
 // end, if any.
+//
+// It may be called more than once and from several goroutines (a hall
+// stops a battle its owner is leaving at the same time): the battle is
+// closed once, and every call returns the same error.
 func (d *driver) stop() error {
 	d.send(command{kind: cmdStop})
 	<-d.done
-	if d.battle != nil {
-		d.battle.Close()
-	}
+	d.closeOnce.Do(func() {
+		if d.battle != nil {
+			d.battle.Close()
+		}
+	})
 	return d.stopErr
 }
 
@@ -436,9 +494,21 @@ func (d *driver) finish() {
 		if err := d.writeReplay(d.record); err != nil {
 			d.note(err.Error())
 		} else {
-			d.note("recorded to " + d.record)
+			d.note("recorded to " + d.showRecord())
 		}
 	}
+	if d.onEnd != nil {
+		d.onEnd()
+	}
+}
+
+// showRecord is how messages name the record file: its base name when the
+// driver was told to hide its folder (a server's data dir).
+func (d *driver) showRecord() string {
+	if d.hideDir {
+		return filepath.Base(d.record)
+	}
+	return d.record
 }
 
 // save writes the battle so far under a name that says which battle and
@@ -501,4 +571,9 @@ func (d *driver) publish(now time.Time) {
 	}
 	d.published = now
 	d.frame.Store(f)
+	d.mu.Lock()
+	for m := range d.boxes {
+		m.put(f)
+	}
+	d.mu.Unlock()
 }

@@ -99,14 +99,15 @@ func newMarching(tb testing.TB, w, h int, d depth, fit bool) *marching {
 	a := New(Options{Screen: scr, Source: src, Settings: Settings{Size: 150, Rounds: 1 << 20, FPS: 30}})
 	a.setTheme()
 	a.th.depth = d
-	a.colours = []int{0, 1, 2, 3}
-	a.driver, err = startLive(testBattle{b}, pace{fps: 30, paused: true}, DefaultRewind, "")
+	dr, err := startLive(testBattle{b}, pace{fps: 30, paused: true}, DefaultRewind, "")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(a.stopBattle)
-	a.screen = battleScreen
-	a.view.fit = fit
+	v := newViewer(dr, []int{0, 1, 2, 3})
+	v.control, v.own = true, true
+	a.attach(v)
+	tb.Cleanup(a.leave)
+	a.w.view.fit = fit
 	a.dirty = true
 	a.draw()
 	return &marching{a: a, tty: tty}
@@ -115,9 +116,9 @@ func newMarching(tb testing.TB, w, h int, d depth, fit bool) *marching {
 // play plays n rounds, one at a time.
 func (m *marching) play(n int) {
 	for range n {
-		seq := m.a.driver.latest().seq
-		m.a.driver.send(command{kind: cmdStep})
-		for m.a.driver.latest().seq == seq {
+		seq := m.a.w.d.latest().seq
+		m.a.w.d.send(command{kind: cmdStep})
+		for m.a.w.d.latest().seq == seq {
 		}
 	}
 }
@@ -138,7 +139,7 @@ func frameBytes(t *testing.T, w, h int, d depth, fit bool, frames int) float64 {
 		m.play(1)
 		m.draw()
 	}
-	if s := m.a.driver.latest().snap; s.Teams[0].Stats.Squares != 100 {
+	if s := m.a.w.d.latest().snap; s.Teams[0].Stats.Squares != 100 {
 		t.Fatalf("the marchers were not left alone: %+v", s.Teams[0].Stats)
 	}
 	return float64(m.tty.written.Load()-before) / float64(frames)

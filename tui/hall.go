@@ -3,7 +3,15 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -96,9 +104,53 @@ type BattleInfo struct {
 // battle publishes immutable frames; it never waits for a viewer: each
 // viewer has a mailbox of one frame that a newer frame replaces.
 //
-// Concurrency: every method is safe for concurrent use.
+// A private battle holds one of MaxPrivate running slots from its start
+// until it ends or its owner leaves it (which stops it: a battle nobody
+// owns would hold a slot for ever); further requests wait in a queue, in
+// order.
+//
+// Concurrency: every method is safe for concurrent use. mu guards the
+// fields below it; no driver is ever stopped while mu is held (a driver
+// that ends calls back into the hall).
 type Hall struct {
-	o HallOptions
+	o    HallOptions
+	log  *slog.Logger
+	wake chan struct{} // the supervisor has news (capacity 1)
+	quit chan struct{}
+	done chan struct{}
+
+	mu       sync.Mutex
+	closed   bool
+	seq      int
+	featured *liveBattle
+	live     map[string]*liveBattle
+	running  int       // private battles holding a slot
+	queue    []*ticket // private battles waiting for a slot, in order
+	ended    []*liveBattle
+}
+
+// liveBattle is a battle in the hall: its driver and who may watch it.
+// The fields above the line never change after it starts.
+type liveBattle struct {
+	id, title, owner string
+	featured         bool
+	setup            Setup
+	d                *driver
+
+	shared  atomic.Bool
+	viewers atomic.Int32
+	over    atomic.Bool
+	slot    bool // holds a running slot (Hall.mu)
+}
+
+// ticket is a session's request for a private battle.
+type ticket struct {
+	owner string
+	su    Setup
+	p     pace
+	// set under Hall.mu once decided: the battle, or why it failed
+	b   *liveBattle
+	err error
 }
 
 // NewHall starts a hall and its featured battle.
@@ -106,21 +158,472 @@ func NewHall(o HallOptions) (*Hall, error) {
 	if o.Source == nil {
 		return nil, errors.New("hall: no source")
 	}
-	return &Hall{o: o}, nil
+	if o.MaxPrivate <= 0 {
+		o.MaxPrivate = 2
+	}
+	if o.Settings.FPS < 1 {
+		o.Settings.FPS = 30
+	}
+	if o.Settings.Size < 2 {
+		o.Settings.Size = 32
+	}
+	if o.Settings.Rounds < 1 {
+		o.Settings.Rounds = 1000
+	}
+	if o.Featured.Linger == 0 {
+		o.Featured.Linger = 10 * time.Second
+	}
+	if o.NewSeed == nil {
+		o.NewSeed = func() uint64 { return 1 + rand.Uint64N(1<<53-1) }
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	h := &Hall{o: o, log: log, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
+		live: map[string]*liveBattle{}}
+	if err := h.startFeatured(); err != nil {
+		return nil, err
+	}
+	go h.supervise()
+	return h, nil
 }
 
-// Close stops every battle, saves those that ended (and, when ReplayDir
-// is set, the unfinished ones as unfinished replays), and waits for the
-// hall's goroutines. Sessions watching see the battle stop; Close does
-// not end them (their ctx does).
-func (h *Hall) Close() error { return nil }
+// Close stops every battle, saves what should be saved (when ReplayDir is
+// set: finished battles are already saved, unfinished ones are saved as
+// they stand) and waits for the hall's goroutines. Sessions watching see
+// their battle stop; Close does not end them (their ctx does). Requests
+// waiting in the queue fail with ErrHallClosed.
+func (h *Hall) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	var all []*liveBattle
+	for _, b := range h.live {
+		all = append(all, b)
+	}
+	for _, t := range h.queue {
+		t.err = ErrHallClosed
+	}
+	h.queue, h.featured = nil, nil
+	h.live = map[string]*liveBattle{}
+	h.mu.Unlock()
+	close(h.quit)
+	<-h.done
+	var errs []error
+	for _, b := range all {
+		if err := b.d.stop(); err != nil {
+			errs = append(errs, fmt.Errorf("battle %s: %w", b.id, err))
+		}
+		h.logEvent("battle stopped", b, "why", "closing")
+	}
+	return errors.Join(errs...)
+}
 
 // Battles lists what user may watch: the featured battle, the shared
-// ones, and user's own (queued ones included), the featured first and the
-// rest by ID.
-func (h *Hall) Battles(user string) []BattleInfo { return nil }
+// ones, and user's own (queued ones included, with no ID), the featured
+// first and the rest by ID.
+func (h *Hall) Battles(user string) []BattleInfo {
+	h.mu.Lock()
+	var bs []*liveBattle
+	for _, b := range h.live {
+		if b.visibleTo(user) {
+			bs = append(bs, b)
+		}
+	}
+	var queued []BattleInfo
+	for _, t := range h.queue {
+		if user != "" && t.owner == user {
+			queued = append(queued, BattleInfo{Title: titleOf(t.su.Players), Owner: t.owner, Rounds: t.su.Rounds,
+				Players: slices.Clone(t.su.Players), Queued: true})
+		}
+	}
+	h.mu.Unlock()
+	slices.SortFunc(bs, func(a, b *liveBattle) int {
+		if a.featured != b.featured {
+			if a.featured {
+				return -1
+			}
+			return 1
+		}
+		x, _ := strconv.Atoi(a.id)
+		y, _ := strconv.Atoi(b.id)
+		return x - y
+	})
+	out := make([]BattleInfo, 0, len(bs)+len(queued))
+	for _, b := range bs {
+		out = append(out, b.info())
+	}
+	return append(out, queued...)
+}
 
 // Stop ends a live battle (an admin's order), saving it as Close does. It
 // returns ErrNoBattle for an unknown ID. Stopping the featured battle
-// starts the next one.
-func (h *Hall) Stop(id string) error { return fmt.Errorf("%s: %w", id, ErrNoBattle) }
+// starts the next one; a private battle's owner sees it stop.
+func (h *Hall) Stop(id string) error {
+	h.mu.Lock()
+	b := h.live[id]
+	if b == nil {
+		h.mu.Unlock()
+		return fmt.Errorf("battle %q: %w", id, ErrNoBattle)
+	}
+	delete(h.live, id)
+	h.freeSlot(b)
+	featured := b == h.featured
+	if featured {
+		h.featured = nil
+	}
+	h.mu.Unlock()
+	err := b.d.stop()
+	h.logEvent("battle stopped", b, "why", "admin")
+	if featured {
+		if ferr := h.startFeatured(); ferr != nil {
+			h.log.Warn("featured battle", "err", ferr)
+		}
+	}
+	h.poke()
+	return err
+}
+
+// visibleTo reports whether user may watch b.
+func (b *liveBattle) visibleTo(user string) bool {
+	return b.featured || b.shared.Load() || (user != "" && b.owner == user)
+}
+
+func (b *liveBattle) info() BattleInfo {
+	f := b.d.latest()
+	return BattleInfo{ID: b.id, Title: b.title, Owner: b.owner, Shared: b.shared.Load(), Featured: b.featured,
+		Round: f.snap.Round, Rounds: f.snap.Rounds, Viewers: int(b.viewers.Load()), Players: slices.Clone(b.setup.Players),
+		Over: b.over.Load()}
+}
+
+// titleOf names a battle by its players: "a vs b vs c".
+func titleOf(players []string) string { return strings.Join(players, " vs ") }
+
+// find returns the battle id ("" the featured one) if user may watch it.
+func (h *Hall) find(id, user string) (*liveBattle, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrHallClosed
+	}
+	if id == "" {
+		if h.featured == nil {
+			return nil, fmt.Errorf("the featured battle is starting: %w", ErrNoBattle)
+		}
+		return h.featured, nil
+	}
+	if b := h.live[id]; b != nil && b.visibleTo(user) {
+		return b, nil
+	}
+	return nil, fmt.Errorf("battle %q: %w", id, ErrNoBattle)
+}
+
+// currentFeatured is the featured battle now (nil between two).
+func (h *Hall) currentFeatured() *liveBattle {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.featured
+}
+
+// checkCaps refuses a private battle over the hall's caps.
+func (h *Hall) checkCaps(su Setup) error {
+	if h.o.MaxSize > 0 && su.Size > h.o.MaxSize {
+		return &CapError{What: "board size", Asked: su.Size, Cap: h.o.MaxSize}
+	}
+	if h.o.MaxRounds > 0 && su.Rounds > h.o.MaxRounds {
+		return &CapError{What: "round limit", Asked: su.Rounds, Cap: h.o.MaxRounds}
+	}
+	return nil
+}
+
+// request asks for a private battle for owner. It starts at once when a
+// slot is free (on the caller's goroutine: building a battle compiles its
+// players) or waits in the queue; ticketState tells which.
+func (h *Hall) request(owner string, su Setup, p pace) (*ticket, error) {
+	if err := h.checkCaps(su); err != nil {
+		return nil, err
+	}
+	t := &ticket{owner: owner, su: su, p: p}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrHallClosed
+	}
+	if h.running >= h.o.MaxPrivate || len(h.queue) > 0 {
+		h.queue = append(h.queue, t)
+		h.mu.Unlock()
+		h.log.Info("battle queued", "owner", owner, "players", titleOf(su.Players))
+		return t, nil
+	}
+	h.running++
+	h.mu.Unlock()
+	h.begin(t)
+	return t, nil
+}
+
+// begin builds and starts a ticket's battle; the ticket already holds a
+// running slot, which a failure gives back.
+func (h *Hall) begin(t *ticket) {
+	b, err := h.launch(t.owner, t.su, t.p, false)
+	h.mu.Lock()
+	switch {
+	case err != nil:
+		t.err = err
+		h.running--
+	case h.closed || t.err != nil: // closed, or cancelled while building
+		if t.err == nil {
+			t.err = ErrHallClosed
+		}
+		h.running--
+	default:
+		b.slot = true
+		t.b = b
+		h.live[b.id] = b
+		b = nil
+	}
+	h.mu.Unlock()
+	if b != nil {
+		_ = b.d.stop()
+	}
+	if err != nil {
+		h.poke()
+	}
+}
+
+// ticketState is the battle a ticket got (nil while it waits) or why it
+// failed.
+func (h *Hall) ticketState(t *ticket) (*liveBattle, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return t.b, t.err
+}
+
+// position is a waiting ticket's place in the queue, from 1; 0 when it
+// is not waiting.
+func (h *Hall) position(t *ticket) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Index(h.queue, t) + 1
+}
+
+// cancel withdraws a ticket: out of the queue, or its battle stopped.
+func (h *Hall) cancel(t *ticket) {
+	h.mu.Lock()
+	if i := slices.Index(h.queue, t); i >= 0 {
+		h.queue = slices.Delete(h.queue, i, i+1)
+	}
+	b := t.b
+	if b == nil && t.err == nil {
+		t.err = errors.New("cancelled")
+	}
+	h.mu.Unlock()
+	if b != nil {
+		h.release(b)
+	}
+}
+
+// release is an owner leaving its battle: the battle stops (saved when
+// ReplayDir is set) and its slot goes to the next in the queue.
+func (h *Hall) release(b *liveBattle) {
+	h.mu.Lock()
+	if h.live[b.id] == b {
+		delete(h.live, b.id)
+	}
+	h.freeSlot(b)
+	h.mu.Unlock()
+	if !b.d.stopped() {
+		h.logEvent("battle stopped", b, "why", "owner left")
+	}
+	_ = b.d.stop()
+	h.poke()
+}
+
+// freeSlot gives back b's running slot, once. Call with mu held.
+func (h *Hall) freeSlot(b *liveBattle) {
+	if b.slot {
+		b.slot = false
+		h.running--
+	}
+}
+
+// poke wakes the supervisor without waiting.
+func (h *Hall) poke() {
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// launch builds a battle and starts its driver.
+func (h *Hall) launch(owner string, su Setup, p pace, featured bool) (*liveBattle, error) {
+	battle, err := h.o.Source.NewBattle(su)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	h.seq++
+	id := strconv.Itoa(h.seq)
+	h.mu.Unlock()
+	record := ""
+	if h.o.ReplayDir != "" {
+		record = filepath.Join(h.o.ReplayDir, time.Now().UTC().Format("20060102-150405")+"-"+id+".sbr")
+	}
+	keep := h.o.Settings.Rewind
+	if keep == 0 {
+		keep = DefaultRewind
+	}
+	p.fps = h.o.Settings.FPS
+	d, err := prepareLive(battle, p, keep, record)
+	if err != nil {
+		battle.Close()
+		return nil, err
+	}
+	b := &liveBattle{id: id, title: titleOf(su.Players), owner: owner, featured: featured, setup: su, d: d}
+	d.hideDir = true
+	d.onEnd = func() { h.battleEnded(b) }
+	go d.loop()
+	h.logEvent("battle started", b, "size", su.Size, "rounds", su.Rounds, "seed", su.Seed)
+	return b, nil
+}
+
+// battleEnded runs on the battle's driver goroutine when it ends: it only
+// queues the news for the supervisor.
+func (h *Hall) battleEnded(b *liveBattle) {
+	b.over.Store(true)
+	h.mu.Lock()
+	h.ended = append(h.ended, b)
+	h.mu.Unlock()
+	h.poke()
+}
+
+// featuredSetup is the next featured battle.
+func (h *Hall) featuredSetup() (Setup, error) {
+	f := h.o.Featured
+	su := Setup{Game: f.Game, Size: f.Size, Rounds: f.Rounds, Seed: f.Seed, Players: slices.Clone(f.Players)}
+	if su.Size <= 0 {
+		su.Size = h.o.Settings.Size
+	}
+	if su.Rounds <= 0 {
+		su.Rounds = h.o.Settings.Rounds
+	}
+	if su.Seed == 0 {
+		su.Seed = h.o.NewSeed()
+	}
+	if len(su.Players) == 0 {
+		var ids []string
+		for _, e := range gameEntries(h.o.Source, su.Game) {
+			if e.Starting() {
+				ids = append(ids, e.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return su, errors.New("hall: no starting players for the featured battle")
+		}
+		slices.Sort(ids)
+		r := rand.New(rand.NewPCG(su.Seed, 0x5eed))
+		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		su.Players = ids[:min(4, len(ids))]
+	}
+	return su, nil
+}
+
+// gameEntries are a game's players ("" SquareBattle).
+func gameEntries(src Source, game string) []Entry {
+	if gs, ok := src.(GameSource); ok && game != "" {
+		return gs.GameEntries(game)
+	}
+	return src.Entries()
+}
+
+// startFeatured starts the next featured battle and stops the last one.
+func (h *Hall) startFeatured() error {
+	su, err := h.featuredSetup()
+	if err != nil {
+		return err
+	}
+	p := pace{speed: h.o.Settings.Speed, limit: h.o.Settings.TimeLimit}
+	b, err := h.launch("", su, p, true)
+	if err != nil {
+		return fmt.Errorf("featured battle: %w", err)
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		_ = b.d.stop()
+		return ErrHallClosed
+	}
+	old := h.featured
+	h.featured = b
+	h.live[b.id] = b
+	if old != nil && h.live[old.id] == old {
+		delete(h.live, old.id)
+	}
+	h.mu.Unlock()
+	if old != nil {
+		_ = old.d.stop()
+	}
+	return nil
+}
+
+// supervise is the hall's goroutine: it notes battles that ended, starts
+// the next featured battle once the last has lingered, and gives free
+// slots to the queue.
+func (h *Hall) supervise() {
+	defer close(h.done)
+	next := time.NewTimer(time.Hour)
+	next.Stop()
+	defer next.Stop()
+	for {
+		select {
+		case <-h.quit:
+			return
+		case <-h.wake:
+		case <-next.C:
+			if err := h.startFeatured(); err != nil && !errors.Is(err, ErrHallClosed) {
+				h.log.Warn("featured battle", "err", err)
+				next.Reset(max(h.o.Featured.Linger, time.Second)) // try again, not in a loop
+			}
+		}
+		h.mu.Lock()
+		ended := h.ended
+		h.ended = nil
+		for _, b := range ended {
+			h.freeSlot(b)
+		}
+		h.mu.Unlock()
+		for _, b := range ended {
+			f := b.d.latest()
+			h.logEvent("battle ended", b, "round", f.snap.Round, "winner", f.snap.Winner)
+			if b.featured && b == h.currentFeatured() {
+				next.Reset(max(h.o.Featured.Linger, 0))
+			}
+		}
+		h.promote()
+	}
+}
+
+// promote gives free slots to the queue, in order.
+func (h *Hall) promote() {
+	for {
+		h.mu.Lock()
+		if h.closed || h.running >= h.o.MaxPrivate || len(h.queue) == 0 {
+			h.mu.Unlock()
+			return
+		}
+		t := h.queue[0]
+		h.queue = h.queue[1:]
+		h.running++
+		h.mu.Unlock()
+		h.begin(t)
+	}
+}
+
+// logEvent writes one line about a battle.
+func (h *Hall) logEvent(msg string, b *liveBattle, kv ...any) {
+	args := append([]any{"battle", b.id, "owner", b.owner, "players", b.title}, kv...)
+	h.log.Info(msg, args...)
+}

@@ -149,8 +149,8 @@ func open(t *testing.T, w, h int, charset string, o Options) *session {
 	o.Shown = func() {
 		text := screenText(sim)
 		s.mu.Lock()
-		if s.app.screen == battleScreen && s.app.last != nil {
-			s.snap, s.view, s.frame, s.arena = s.app.last.snap, s.app.view, s.app.last, s.app.layout().arena
+		if w := s.app.w; s.app.screen == battleScreen && w != nil && w.last != nil {
+			s.snap, s.view, s.frame, s.arena = w.last.snap, w.view, w.last, s.app.layout().arena
 		}
 		s.text = text
 		s.frames++

@@ -147,3 +147,60 @@ func lookup(table []binding, ev *tcell.EventKey) action {
 	}
 	return actNone
 }
+
+// actShare is the owner's s in the hall: share the battle (or make it
+// private again).
+const actShare = actStart + 1
+
+// hallTail are the keys a battle screen has in an SSH session: Esc goes
+// back to the menu, q and Ctrl-C quit the session.
+var hallTail = []binding{
+	{[]key{k(tcell.KeyEscape)}, "Esc", "back to the menu (closes an overlay first)", actBack2Lobby},
+	{[]key{r('q'), k(tcell.KeyCtrlC)}, "q Ctrl-C", "quit", actQuit},
+}
+
+// ownerKeys are the owner's keys for a private battle in the hall: the
+// local table, with s to share and without writing files on the server.
+var ownerKeys = concat(viewKeys, []binding{
+	{[]key{r('s')}, "s", "share the battle: others can watch it (again: private)", actShare},
+	{[]key{r('r')}, "r", "replay with the same seed (after the end)", actReplay},
+	{[]key{r('n')}, "n", "new battle with a new seed (after the end)", actNewSeed},
+}, hallTail)
+
+// hallReplayKeys are a recording's keys in an SSH session.
+var hallReplayKeys = concat(viewKeys, []binding{
+	{[]key{r('r')}, "r", "watch again from the first round", actReplay},
+}, hallTail)
+
+// spectatorKeys are what help lists for a viewer of someone else's battle:
+// the view is theirs, the battle is not. (The owner's keys still reach
+// battleKey, which says who may use them.)
+var spectatorKeys = concat([]binding{
+	{[]key{}, "Space + - …", "pause, step, rewind, speed: only the battle's owner", actNone},
+}, without(viewKeys, controls), hallTail)
+
+// controls are the actions that change the battle for all its viewers.
+var controls = map[action]bool{
+	actPause: true, actStep: true, actBack: true, actStep10: true, actBack10: true, actStep100: true, actBack100: true,
+	actOldest: true, actLive: true, actGoto: true, actFaster: true, actSlower: true, actSave: true,
+	actReplay: true, actNewSeed: true, actShare: true,
+}
+
+// without is table less the rows doing one of acts (and help-only rows).
+func without(table []binding, acts map[action]bool) []binding {
+	var out []binding
+	for _, b := range table {
+		if !acts[b.act] && b.act != actNone {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func concat(tables ...[]binding) []binding {
+	var out []binding
+	for _, t := range tables {
+		out = append(out, t...)
+	}
+	return out
+}

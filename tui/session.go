@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -76,10 +77,86 @@ type SessionOptions struct {
 // The battles it watches never wait for it: it draws the newest frame at
 // its own pace and skips the rest.
 //
+// RunSession initialises scr itself. It returns an error only when scr
+// cannot be initialised or the start asked for cannot be shown (an
+// unknown battle for StartWatch, no Replay for StartReplay): then nothing
+// was drawn and the caller may say so on the connection in plain text.
+//
 // The local program is a session too (see New), without a Hall.
 func RunSession(ctx context.Context, scr tcell.Screen, o SessionOptions) error {
 	if scr == nil {
 		return errors.New("session: no screen")
 	}
-	return errors.New("session: not yet wired")
+	a, err := newSession(ctx, scr, o)
+	if err != nil {
+		return err
+	}
+	if err := scr.Init(); err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	defer scr.Fini()
+	return a.loop(a.openSession)
+}
+
+// newSession makes the App of a session, checking what it is to show.
+func newSession(ctx context.Context, scr tcell.Screen, o SessionOptions) (*App, error) {
+	if o.Hall == nil && o.Start != StartReplay {
+		return nil, errors.New("session: no hall (the local program uses New)")
+	}
+	if o.Start == "" {
+		o.Start = StartMenu
+	}
+	switch o.Start {
+	case StartMenu, StartLobby:
+	case StartWatch:
+		if _, err := o.Hall.find(o.WatchID, o.User); err != nil {
+			return nil, err
+		}
+	case StartReplay:
+		if o.Replay == nil {
+			return nil, errors.New("session: no replay to show")
+		}
+	default:
+		return nil, fmt.Errorf("session: unknown start %q", o.Start)
+	}
+	set := o.Settings
+	var src Source
+	if o.Hall != nil {
+		if set == (Settings{}) {
+			set = o.Hall.o.Settings
+		}
+		src = o.Hall.o.Source
+	}
+	if o.FPS < 1 {
+		o.FPS = 15
+	}
+	a := New(Options{Screen: scr, Source: src, Settings: set, NewSeed: o.NewSeed, Shown: o.Shown,
+		Replay: o.Replay, ReplayFile: o.ReplayFile})
+	a.hall, a.so, a.ctx, a.fps = o.Hall, o, ctx, o.FPS
+	if o.Getenv != nil {
+		a.getenv = o.Getenv
+	}
+	a.screen = menuScreen
+	return a, nil
+}
+
+// openSession shows the session's first screen.
+func (a *App) openSession() error {
+	switch a.so.Start {
+	case StartLobby:
+		if a.so.CanStart {
+			a.initGames("")
+			a.screen = lobbyScreen
+		}
+	case StartWatch:
+		if err := a.watch(a.so.WatchID); err != nil {
+			a.menu.message = err.Error() // gone since newSession looked
+		}
+	case StartReplay:
+		a.watchReplay(a.so.Replay)
+	}
+	if a.hall != nil && a.screen != lobbyScreen {
+		a.initGames("") // the lobby is ready when the menu opens it
+	}
+	return nil
 }

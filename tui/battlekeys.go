@@ -1,0 +1,197 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// The battle screen's keys, for a live battle and a replay alike.
+
+// battleKey handles a key on the battle screen.
+func (a *App) battleKey(ev *tcell.EventKey) error {
+	v := a.w
+	if v.prompting {
+		if done := a.promptKey(ev); done {
+			return nil
+		}
+	}
+	if v.over != noOverlay && ev.Key() == tcell.KeyEscape {
+		v.over = noOverlay
+		return nil
+	}
+	act := lookup(a.lookupKeys(), ev)
+	if v.over != noOverlay && act != actQuit {
+		if v.over == errorsOverlay && act != actErrors && act != actBack2Lobby {
+			// fall through: keys keep working under the problem list
+		} else {
+			v.over = noOverlay
+			return nil
+		}
+	}
+	if a.hall != nil && a.hallKey(act, ev) {
+		return nil
+	}
+	d := v.d
+	f := d.latest()
+	r := a.layout().arena
+	switch act {
+	case actQuit:
+		return errQuit
+	case actPause:
+		if f.end && !f.past {
+			a.flash(a.endNote())
+		}
+		d.send(command{kind: cmdPause})
+	case actStep, actStep10, actStep100:
+		n := map[action]int{actStep: 1, actStep10: 10, actStep100: 100}[act]
+		switch {
+		case f.snap.Round < f.live:
+		case f.end:
+			a.flash(a.endNote())
+		case n > 1:
+			a.flash("this is the live round: . or Right plays one more")
+		}
+		d.send(command{kind: cmdStep, n: n})
+	case actBack, actBack10, actBack100:
+		n := map[action]int{actBack: 1, actBack10: 10, actBack100: 100}[act]
+		if f.snap.Round <= f.first {
+			a.flash(a.oldestNote(f))
+		}
+		d.send(command{kind: cmdBack, n: n})
+	case actOldest:
+		d.send(command{kind: cmdSeek, n: f.first})
+	case actLive:
+		d.send(command{kind: cmdSeek, n: -1})
+	case actGoto:
+		v.prompting, v.typing = true, ""
+	case actFaster, actSlower:
+		dir := 1
+		if act == actSlower {
+			dir = -1
+		}
+		n := nextSpeed(a.lobby.set.Speed, dir)
+		a.lobby.set.Speed = n
+		d.send(command{kind: cmdSpeed, n: n})
+	case actLeft:
+		v.view.pan(-8, 0, f.snap.Size, r, a.asciiArena())
+	case actRight:
+		v.view.pan(8, 0, f.snap.Size, r, a.asciiArena())
+	case actUp:
+		v.view.pan(0, -4, f.snap.Size, r, a.asciiArena())
+	case actDown:
+		v.view.pan(0, 4, f.snap.Size, r, a.asciiArena())
+	case actFit:
+		v.view.fit = !v.view.fit
+		if v.view.fit {
+			a.flash("fit: whole arena")
+		} else {
+			a.flash("full size: pan with hjkl or the mouse")
+		}
+	case actErrors:
+		v.over = errorsOverlay
+	case actColours:
+		a.th.depth = (a.th.depth + 1) % depthCount
+		a.flash(a.th.depth.String())
+	case actRedraw:
+		a.s.Sync()
+	case actHelp:
+		v.over = helpOverlay
+	case actSave:
+		a.flash("saving…")
+		d.send(command{kind: cmdSave})
+	case actReplay, actNewSeed:
+		if a.replaying() {
+			d.send(command{kind: cmdRestart})
+			return nil
+		}
+		if !f.end {
+			a.flash("the battle is still on")
+			return nil
+		}
+		su := v.setup
+		if act == actNewSeed {
+			su.Seed = a.o.NewSeed()
+			a.lobby.seed, a.lobby.random = su.Seed, true
+		}
+		return a.start(su)
+	case actBack2Lobby:
+		a.leave()
+		a.screen = lobbyScreen
+	}
+	return nil
+}
+
+// promptKey edits the round typed after g: digits and Backspace edit,
+// Enter goes there, Esc cancels. Any other key closes the prompt and does
+// what it does; done reports that the key was used up.
+func (a *App) promptKey(ev *tcell.EventKey) (done bool) {
+	v := a.w
+	switch {
+	case ev.Key() == tcell.KeyRune && ev.Rune() >= '0' && ev.Rune() <= '9':
+		if len(v.typing) < 9 {
+			v.typing += string(ev.Rune())
+		}
+		return true
+	case ev.Key() == tcell.KeyBackspace || ev.Key() == tcell.KeyBackspace2:
+		if v.typing != "" {
+			v.typing = v.typing[:len(v.typing)-1]
+		}
+		return true
+	case ev.Key() == tcell.KeyEscape:
+		v.prompting = false
+		return true
+	case ev.Key() == tcell.KeyEnter:
+		v.prompting = false
+		if v.typing != "" {
+			a.goTo(atoi(v.typing))
+		}
+		return true
+	}
+	v.prompting = false
+	return false
+}
+
+// goTo shows round n: a recorded one, or, past the live round of a live
+// battle, the battle runs at full speed up to it and pauses there.
+func (a *App) goTo(n int) {
+	f := a.w.d.latest()
+	switch {
+	case n < f.first:
+		a.flash(a.oldestNote(f))
+		n = f.first
+	case n > f.live && (a.replaying() || f.end):
+		a.flash(a.endNote())
+		n = f.live
+	case n > f.live && n > f.snap.Rounds:
+		a.flash(fmt.Sprintf("the battle ends by round %d", f.snap.Rounds))
+		n = f.snap.Rounds
+	case n > f.live:
+		a.flash(fmt.Sprintf("playing on to round %d…", n))
+	}
+	a.w.d.send(command{kind: cmdSeek, n: n})
+}
+
+func atoi(digits string) int {
+	n := 0
+	for _, c := range digits {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// oldestNote says why the view cannot go further back.
+func (a *App) oldestNote(f *frame) string {
+	if f.first == 0 {
+		return "this is round 0, the start"
+	}
+	return fmt.Sprintf("round %d is the oldest kept (tui.rewind)", f.first)
+}
+
+// endNote says why the view cannot go further forward.
+func (a *App) endNote() string {
+	if a.replaying() {
+		return "the recording ends here"
+	}
+	return "the battle is over"
+}

@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// The battle screen: the arena, the team table, the status bar and what
+// covers them.
+
+// battleLayout places the arena, the team table and the status bar.
+type battleLayout struct {
+	arena, table rect
+	status       int // status bar row
+}
+
+// layout: with room, the table sits right of the arena; otherwise under it.
+func (a *App) layout() battleLayout {
+	w, h := a.s.Size()
+	teams := 1
+	rows := 2
+	if a.w != nil && a.w.last != nil {
+		teams = len(a.w.last.snap.Teams)
+		rows = tableRows(a.w.last.snap)
+	}
+	l := battleLayout{status: h - 1}
+	const side = tableMinW + 14
+	if w >= 2*side-10 {
+		l.table = rect{w - side, 0, side, h - 1}
+		l.arena = rect{0, 0, w - side - 1, h - 1}
+		return l
+	}
+	th := min(rows, max((h-1)/2, 1+teams))
+	th = min(th, h-1-3)
+	l.arena = rect{0, 0, w, h - 1 - th}
+	l.table = rect{0, h - 1 - th, w, th}
+	return l
+}
+
+func (a *App) drawBattle(w, h int) {
+	v := a.w
+	f := v.d.latest()
+	v.last, v.shown = f, f.seq
+	if f.msgSeq != v.msgSeq {
+		v.msgSeq = f.msgSeq
+		a.note, a.noteTil = f.msg, time.Now().Add(4*time.Second)
+	}
+	l := a.layout()
+	v.view.draw(a.c, a.th, v.colours, f.snap, l.arena)
+	if l.table.x > 0 {
+		for y := 0; y < l.table.h; y++ {
+			a.c.s.Put(l.table.x-1, y, a.c.g.bar, a.th.dim())
+		}
+	}
+	drawTeams(a.c, a.th, v.colours, f.snap, f.squares, l.table)
+	note := a.note
+	if v.prompting {
+		note = "go to round: " + v.typing + "_  (Enter, Esc)"
+	}
+	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
+	switch {
+	case v.over == helpOverlay:
+		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)
+	case v.over == errorsOverlay:
+		lines := problemLines(f.snap, a.th)
+		if dmg := a.damage(); dmg != "" {
+			lines = append([]line{{"This replay is damaged:", a.th.warn()}, {dmg, tcell.StyleDefault}, {}}, lines...)
+		}
+		drawBox(a.c, "Script problems", lines, w, h)
+	case f.snap.Over:
+		title, lines := victoryLines(f.snap, a.timeUp(f), min(w-8, 70), a.th, a.victoryHint())
+		drawBox(a.c, title, lines, w, h)
+	case f.end && a.replaying():
+		title, lines := recordingEndLines(f.snap, a.damage(), min(w-8, 70), a.th)
+		drawBox(a.c, title, lines, w, h)
+	}
+}
+
+// timeUp reports whether the interactive time limit ended the battle.
+func (a *App) timeUp(f *frame) bool {
+	if a.replaying() {
+		return a.w.rep.Result != nil && a.w.rep.Result.Reason == "time limit"
+	}
+	return f.timeUp
+}
+
+// damage is the replay's one-line damage report, or "".
+func (a *App) damage() string {
+	if a.replaying() && a.w.rep.Damage != nil {
+		return a.w.rep.Damage.Error()
+	}
+	return ""
+}
+
+func (a *App) victoryHint() string {
+	if a.replaying() {
+		return "r watch again   Left rewind   q quit"
+	}
+	return "r replay (same seed)   n new seed   Left rewind   Esc lobby   q quit"
+}
+
+// statusOf gathers what the status bar shows.
+func (a *App) statusOf(f *frame, note string) status {
+	return status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
+}
