@@ -43,7 +43,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 		return bad(errors.New("isolation.mode: serve runs players from strangers and needs process (got none)"))
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	a, err := newArena(cfg, log)
+	a, err := newArena(cfg, log, nil)
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,9 @@ type serveArena struct {
 
 // newArena opens the data dir and the host key, builds the catalog of the
 // shipped and uploaded players, starts the hall and makes the server.
-func newArena(cfg config.Config, log *slog.Logger) (*serveArena, error) {
+// wrap, when not nil, stands between the hall and the players (tests play
+// their battles on a map).
+func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.Source) (*serveArena, error) {
 	sc := cfg.Serve
 	dir := sc.DataDir
 	if dir == "" {
@@ -119,10 +121,14 @@ func newArena(cfg config.Config, log *slog.Logger) (*serveArena, error) {
 			return nil, bad(fmt.Errorf("serve.admins: %w", err))
 		}
 	}
+	var src tui.Source = a.src
+	if wrap != nil {
+		src = wrap(a.src)
+	}
 	set := settingsOf(cfg)
 	set.FPS = sc.FPS
 	a.hall, err = tui.NewHall(tui.HallOptions{
-		Source:   a.src,
+		Source:   src,
 		Settings: set,
 		Featured: tui.FeaturedOptions{Players: sc.FeaturedIDs(), Size: sc.FeaturedSize, Rounds: sc.FeaturedRounds,
 			Seed: uint64(sc.FeaturedSeed)},

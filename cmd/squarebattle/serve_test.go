@@ -34,7 +34,7 @@ func init() {
 func startArena(t *testing.T, cfg config.Config) string {
 	t.Helper()
 	checkEnv = []string{serveTestMain + "=1"}
-	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
