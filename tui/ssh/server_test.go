@@ -294,7 +294,7 @@ func TestTerminal(t *testing.T) {
 	c := dial(t, ts.addr, "alice", newKey(t))
 	tm := openTerminal(t, c, "xterm", 80, 24, "")
 	tm.waitFor(t, "size 80x24")
-	tm.waitFor(t, "user alice start menu")
+	tm.waitFor(t, "user alice~")
 	tm.sess.WindowChange(30, 100)
 	tm.waitFor(t, "size 100x30")
 	tm.sess.WindowChange(100000, 100000)

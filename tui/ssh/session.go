@@ -179,7 +179,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		Getenv:   getenv(sess.Environ()),
 	}
 	if o.User == "" && id.fingerprint != "" {
-		o.User = id.login // a key without an upload yet: named by its login
+		o.User = provisional(id)
 	}
 	switch args0(args) {
 	case "watch":
@@ -227,6 +227,26 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		return exitOK, cause.Error()
 	}
 	return exitOK, ""
+}
+
+// provisional names a key that has no user name yet (it has uploaded
+// nothing): its login and the start of its fingerprint, joined by '~',
+// which a user name never holds. The hall tells owners apart by this name,
+// so two keys logging in as the same login never share private battles,
+// and nobody shows up under a name another key holds.
+func provisional(id identity) string {
+	login := id.login
+	if login == "" {
+		login = "key"
+	}
+	fp := strings.TrimPrefix(id.fingerprint, "SHA256:")
+	var b strings.Builder
+	for _, r := range fp {
+		if r < 128 && isNameByte(byte(r)) && b.Len() < 8 {
+			b.WriteRune(r)
+		}
+	}
+	return login + "~" + b.String()
 }
 
 func args0(args []string) string {
