@@ -76,7 +76,7 @@ func startLoadArena(tb testing.TB, speed int) *loadArena {
 	cfg.Serve.FeaturedPlayers = "explorer,explorer,explorer,explorer"
 	cfg.Serve.FeaturedRounds = 10_000_000
 	cfg.TUI.Speed = speed // 0 unthrottled: the rounds/s measure what viewers cost
-	cfg.TUI.Rewind = 0 // memory must not grow with the rounds played
+	cfg.TUI.Rewind = 0    // memory must not grow with the rounds played
 	cfg.Workers = 1
 	logs := &syncLog{}
 	a, err := newArena(cfg, slog.New(slog.NewTextHandler(logs, nil)), func(p *playSource) tui.Source { return marchSource{p, m} })
