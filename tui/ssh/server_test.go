@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,48 @@ func TestStalledClient(t *testing.T) {
 	waitCounts(t, ts.Server, 0, 0)
 	if _, _, st := run(t, dial(t, ts.addr, "y", nil), "help", nil); st != 0 {
 		t.Fatal("server unwell after a stalled client")
+	}
+}
+
+// TestDisconnectMidFrame: clients that vanish while frames flow (closing
+// the connection, or the TCP socket under it) leave no session, no
+// connection and no goroutine behind.
+func TestDisconnectMidFrame(t *testing.T) {
+	ts := startServer(t, func(o *Options) { o.Session = testUI(true) })
+	c := dial(t, ts.addr, "warmup", nil)
+	run(t, c, "help", nil)
+	c.Close()
+	waitCounts(t, ts.Server, 0, 0)
+	base := runtime.NumGoroutine()
+	for i := range 10 {
+		raw, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, chans, reqs, err := gossh.NewClientConn(raw, ts.addr, &gossh.ClientConfig{User: "x",
+			Auth:            []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })},
+			HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := gossh.NewClient(conn, chans, reqs)
+		tm := openTerminal(t, c, "xterm-256color", 200, 60, "")
+		for len(tm.output()) < 20000 {
+			time.Sleep(time.Millisecond)
+		}
+		if i%2 == 0 {
+			raw.Close() // the socket goes mid-frame
+		} else {
+			c.Close()
+		}
+	}
+	waitCounts(t, ts.Server, 0, 0)
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > base+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
