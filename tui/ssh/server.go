@@ -68,6 +68,7 @@ type Server struct {
 	ups  *uploads
 
 	mu       sync.Mutex
+	listener net.Listener
 	sessions map[*liveSession]struct{}
 	closing  bool
 	wg       sync.WaitGroup // sessions in their handlers
@@ -120,37 +121,50 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// Serve accepts connections on l until Shutdown. It returns
-// gssh.ErrServerClosed after a Shutdown.
+// Serve accepts connections on l until Shutdown, which closes l; then it
+// returns an error.
 func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	s.listener = l
+	closing := s.closing
+	s.mu.Unlock()
+	if closing {
+		l.Close()
+		return gssh.ErrServerClosed
+	}
 	s.log.Info("serving", "event", "listen", "addr", l.Addr().String(), "host_key", Fingerprint(s.o.HostKey.PublicKey()))
 	return s.srv.Serve(l)
 }
 
-// Shutdown stops accepting, tells every session the server is going
-// (each ends with a message), waits for them until ctx ends, then closes
-// whatever is left. The hall's battles are the caller's to close after.
+// Shutdown stops accepting, ends every session with a message (the
+// server is shutting down), waits for them until ctx ends, then closes
+// every connection left. The hall's battles are the caller's to close
+// after. (gliderlabs' own Shutdown waits on a WaitGroup that a connection
+// accepted meanwhile may still Add to: a race, so it is not used.)
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closing = true
+	l := s.listener
 	for ls := range s.sessions {
 		select {
-		case ls.notice <- "the server is shutting down":
+		case ls.notice <- ErrShutdown.Error():
 		default:
 		}
 		ls.cancel(ErrShutdown)
 	}
 	s.mu.Unlock()
+	if l != nil {
+		l.Close()
+	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
-	err := s.srv.Shutdown(ctx)
-	if err != nil {
-		s.srv.Close()
-	}
+	var err error
 	select {
 	case <-done:
 	case <-ctx.Done():
+		err = ctx.Err()
 	}
+	s.srv.Close()
 	s.log.Info("stopped", "event", "shutdown")
 	return err
 }
