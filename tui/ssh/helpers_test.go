@@ -58,13 +58,13 @@ func testUI(busy bool) func(context.Context, tcell.Screen, tui.SessionOptions) e
 			if busy {
 				for y := 0; y < h; y++ {
 					for x := 0; x < w; x++ {
-						scr.SetContent(x, y, rune('a'+(x+y+frame)%26), nil, tcell.StyleDefault.Background(tcell.Color(16+(x+frame)%200)))
+						scr.SetContent(x, y, rune('a'+(x+y+frame)%26), nil, tcell.StyleDefault.Background(tcell.PaletteColor(16+(x+frame)%200)))
 					}
 				}
 			} else {
 				scr.Clear()
 			}
-			line := fmt.Sprintf("%s size %dx%d key %s user %s start %s watch %s", notice, w, h, last, o.User, o.Start, o.WatchID)
+			line := fmt.Sprintf("%s size %dx%d key %s user %s start %s watch %s █", notice, w, h, last, o.User, o.Start, o.WatchID)
 			for i, r := range line {
 				scr.SetContent(i, 0, r, nil, tcell.StyleDefault)
 			}
@@ -234,11 +234,17 @@ type clientTerm struct {
 	done chan error
 }
 
-func openTerminal(t testing.TB, c *gossh.Client, term string, w, h int, cmd string) *clientTerm {
+func openTerminal(t testing.TB, c *gossh.Client, term string, w, h int, cmd string, env ...string) *clientTerm {
 	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := sess.Setenv(k, v); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := sess.RequestPty(term, h, w, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)

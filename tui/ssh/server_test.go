@@ -2,6 +2,7 @@ package ssh
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -414,5 +415,60 @@ func TestDisconnectMidFrame(t *testing.T) {
 			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestTerminalPerClient: the charset and the colours follow each client's
+// environment, not the server's: LANG=C gets ASCII only, NO_COLOR no
+// colour sequences, while a UTF-8 client beside them gets both.
+func TestTerminalPerClient(t *testing.T) {
+	ts := startServer(t, func(o *Options) { o.Session = testUI(true) })
+	c := dial(t, ts.addr, "x", nil)
+	for _, tt := range []struct {
+		env             []string
+		utf8, colour256 bool
+	}{
+		{[]string{"LANG=C.UTF-8"}, true, true},
+		{[]string{"LANG=C"}, false, true},
+		{[]string{"LC_ALL=en_US.ISO-8859-1", "LANG=en_US.UTF-8"}, false, true},
+		{[]string{"NO_COLOR=1"}, true, false},
+	} {
+		tm := openTerminal(t, c, "xterm-256color", 60, 10, "", tt.env...)
+		tm.waitFor(t, "size 60x10")
+		time.Sleep(100 * time.Millisecond)
+		tm.in.Write([]byte("q"))
+		tm.wait(t)
+		out := tm.output()
+		hasUTF8 := strings.Contains(out, "█")
+		high := strings.IndexFunc(out, func(r rune) bool { return r >= 0x80 }) >= 0
+		colour := strings.Contains(out, "\x1b[48;5;")
+		if hasUTF8 != tt.utf8 || (!tt.utf8 && high) || colour != tt.colour256 {
+			t.Errorf("env %v: block %v, non-ASCII %v, 256 colours %v; want UTF-8 %v, colours %v", tt.env, hasUTF8, high, colour, tt.utf8, tt.colour256)
+		}
+	}
+}
+
+// TestShutdownAndTimeLimit: Shutdown ends a watching session with a
+// message; a session past the time limit ends with another.
+func TestShutdownAndTimeLimit(t *testing.T) {
+	ts := startServer(t, func(o *Options) { o.Limits.MaxSession = 700 * time.Millisecond })
+	c := dial(t, ts.addr, "x", nil)
+	tm := openTerminal(t, c, "xterm", 80, 24, "")
+	tm.waitFor(t, "time limit (serve.max_session)")
+	tm.wait(t)
+
+	ts = startServer(t, nil)
+	c = dial(t, ts.addr, "x", nil)
+	tm = openTerminal(t, c, "xterm", 80, 24, "")
+	tm.waitFor(t, "size 80x24")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor(t, "the server is shutting down")
+	tm.wait(t)
+	if _, err := dialErr(ts.addr, "x", nil); err == nil {
+		t.Error("a connection after Shutdown got in")
 	}
 }
