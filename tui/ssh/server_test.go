@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 // TestExecCommands: the commands that work without a terminal, with
@@ -470,5 +473,42 @@ func TestShutdownAndTimeLimit(t *testing.T) {
 	tm.wait(t)
 	if _, err := dialErr(ts.addr, "x", nil); err == nil {
 		t.Error("a connection after Shutdown got in")
+	}
+}
+
+// TestFiniWithFullQueue: a client that keeps typing and resizing while the
+// session reads no events fills tcell's event queue; tcell's Fini waits
+// for its input goroutines, stuck on that queue, so the tty drains it
+// until the screen is finalised. The session ends; nothing is left.
+func TestFiniWithFullQueue(t *testing.T) {
+	deaf := func(ctx context.Context, scr tcell.Screen, _ tui.SessionOptions) error {
+		if err := scr.Init(); err != nil {
+			return err
+		}
+		defer scr.Fini()
+		scr.SetContent(0, 0, 'D', nil, tcell.StyleDefault)
+		scr.Sync()
+		<-ctx.Done()
+		return nil
+	}
+	ts := startServer(t, func(o *Options) { o.Session = deaf; o.Limits.Idle = 2 * time.Second })
+	c := dial(t, ts.addr, "x", nil)
+	base := runtime.NumGoroutine()
+	tm := openTerminal(t, c, "xterm", 80, 24, "")
+	tm.waitFor(t, "D")
+	for i := range 2000 {
+		tm.in.Write([]byte("abcdefgh"))
+		if i%10 == 0 {
+			tm.sess.WindowChange(24+i%7, 80+i%13)
+		}
+	}
+	c.Close()
+	waitCounts(t, ts.Server, 0, 0)
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > base+2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines, %d before", runtime.NumGoroutine(), base)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

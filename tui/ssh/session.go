@@ -215,7 +215,9 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		fmt.Fprintf(sess.Stderr(), "squarebattle: terminal: %v\n", err)
 		return exitFailure, "terminal"
 	}
+	t.scr = scr
 	err = s.o.Session(ctx, scr, o)
+	t.finish()
 	cause := context.Cause(ctx)
 	switch {
 	case err != nil:

@@ -63,11 +63,15 @@ type tty struct {
 	w, h     int
 	onResize func()
 	carry    []byte // an incomplete UTF-8 sequence held back by an ASCII session
+
+	scr       tcell.Screen // the screen over this tty, for draining its events
+	drainOnce sync.Once
+	finished  chan struct{} // closed once the session's screen is finalised
 }
 
 func newTty(sess gssh.Session, win gssh.Window, winch <-chan gssh.Window, deadline time.Duration, ascii bool, drop func(string)) *tty {
 	pr, pw := io.Pipe()
-	t := &tty{sess: sess, pr: pr, pw: pw, deadline: deadline, drop: drop, ascii: ascii}
+	t := &tty{sess: sess, pr: pr, pw: pw, deadline: deadline, drop: drop, ascii: ascii, finished: make(chan struct{})}
 	t.w, t.h = clampWindow(win.Width, win.Height)
 	t.lastInput.Store(time.Now().UnixNano())
 	go t.pump()
@@ -93,17 +97,41 @@ func (t *tty) pump() {
 	}
 }
 
+// resizeGap is the shortest time between two resize notifications to
+// tcell: each makes tcell start a goroutine that posts an event, so a
+// storm of window changes is coalesced (the latest size always arrives).
+const resizeGap = 20 * time.Millisecond
+
 func (t *tty) watchWindow(winch <-chan gssh.Window) {
+	var last time.Time
+	var pending *time.Timer
+	notify := func() {
+		t.mu.Lock()
+		cb := t.onResize
+		t.mu.Unlock()
+		if cb != nil {
+			cb() // tcell's callback never blocks: a one-slot queue it skips when full
+		}
+	}
 	for win := range winch {
 		w, h := clampWindow(win.Width, win.Height)
 		t.mu.Lock()
 		changed := w != t.w || h != t.h
 		t.w, t.h = w, h
-		cb := t.onResize
 		t.mu.Unlock()
-		if changed && cb != nil {
-			cb() // tcell's callback never blocks: a one-slot queue it skips when full
+		switch {
+		case !changed:
+		case time.Since(last) >= resizeGap:
+			last = time.Now()
+			notify()
+		case pending == nil || !pending.Stop():
+			pending = time.AfterFunc(resizeGap, notify)
+		default:
+			pending.Reset(resizeGap)
 		}
+	}
+	if pending != nil {
+		pending.Stop()
 	}
 }
 
@@ -116,10 +144,47 @@ func (t *tty) Start() error { return nil }
 func (t *tty) Stop() error  { return nil }
 
 // Drain wakes tcell's reader: the pipe is closed for good (a session's
-// screen is never resumed).
+// screen is never resumed). tcell's Fini then waits for its input
+// goroutines, which may be stuck posting to a full event queue (a client
+// typing or resizing while the session stopped reading events), so Drain
+// also empties that queue until the screen is finalised (finish).
 func (t *tty) Drain() error {
 	t.pr.CloseWithError(io.EOF)
+	t.drainOnce.Do(func() {
+		if t.scr == nil {
+			return
+		}
+		go func() {
+			grace := time.NewTimer(time.Hour)
+			defer grace.Stop()
+			finished := t.finished
+			for {
+				select {
+				case <-finished:
+					// tcell may still post a resize it started before; take
+					// those for a moment more.
+					grace.Reset(50 * time.Millisecond)
+					finished = nil
+				case <-grace.C:
+					return
+				default:
+				}
+				if t.scr.PollEvent() == nil { // finalised and nothing queued
+					time.Sleep(time.Millisecond)
+				}
+			}
+		}()
+	})
 	return nil
+}
+
+// finish is called once the session's screen is finalised.
+func (t *tty) finish() {
+	select {
+	case <-t.finished:
+	default:
+		close(t.finished)
+	}
 }
 
 func (t *tty) Close() error {
