@@ -237,6 +237,10 @@ func waitCounts(t testing.TB, s *Server, conns, sessions int) {
 			return
 		}
 		if time.Now().After(deadline) {
+			if dump := os.Getenv("SSH_TEST_STACKS"); dump != "" {
+				buf := make([]byte, 8<<20)
+				os.WriteFile(dump, buf[:runtime.Stack(buf, true)], 0o644)
+			}
 			t.Fatalf("open connections %d sessions %d, want %d %d", c, ss, conns, sessions)
 		}
 		time.Sleep(10 * time.Millisecond)

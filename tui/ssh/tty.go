@@ -66,6 +66,7 @@ type tty struct {
 
 	scr       tcell.Screen // the screen over this tty, for draining its events
 	drainOnce sync.Once
+	draining  atomic.Bool
 	finished  chan struct{} // closed once the session's screen is finalised
 }
 
@@ -149,6 +150,7 @@ func (t *tty) Stop() error  { return nil }
 // typing or resizing while the session stopped reading events), so Drain
 // also empties that queue until the screen is finalised (finish).
 func (t *tty) Drain() error {
+	t.draining.Store(true)
 	t.pr.CloseWithError(io.EOF)
 	t.drainOnce.Do(func() {
 		if t.scr == nil {
@@ -204,7 +206,30 @@ func (t *tty) WindowSize() (tcell.WindowSize, error) {
 	return tcell.WindowSize{Width: t.w, Height: t.h}, nil
 }
 
-func (t *tty) Read(p []byte) (int, error) { return t.pr.Read(p) }
+// maxChunk bounds what one Read hands tcell: each byte may become an event.
+const maxChunk = 64
+
+// Read hands tcell the client's input, but only once the session has
+// taken every event already queued. tcell's input goroutines block when
+// its event queue (256) is full, and its Fini waits for them; a client
+// typing faster than the session reads events would otherwise wedge the
+// screen for good when the session ends. With at most maxChunk bytes in
+// flight beyond an empty queue, the queue cannot fill. (Keys a flooding
+// client types meanwhile wait in the pipe and the SSH window.)
+func (t *tty) Read(p []byte) (int, error) {
+	if t.scr != nil {
+		for t.scr.HasPendingEvent() {
+			if t.draining.Load() {
+				return 0, io.EOF
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	if len(p) > maxChunk {
+		p = p[:maxChunk]
+	}
+	return t.pr.Read(p)
+}
 
 // errWriteTimeout is what a write that ran past the deadline returns.
 var errWriteTimeout = errors.New("write to client timed out")
