@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 // configuration, no known_hosts, one key.
 type openSSH struct {
 	key, port string
+	proc      *os.Process
 }
 
 func (o openSSH) args(user string, extra ...string) []string {
@@ -32,7 +34,7 @@ func (o openSSH) args(user string, extra ...string) []string {
 // startServe runs `squarebattle serve` (the built binary) on a free
 // loopback port with a fresh data dir and returns how to reach it. The
 // featured battle is short and fast, so replays appear within seconds.
-func startServe(t *testing.T, bin string) openSSH {
+func startServe(t *testing.T, bin, data string) openSSH {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -41,7 +43,6 @@ func startServe(t *testing.T, bin string) openSSH {
 	addr := l.Addr().String()
 	l.Close()
 	work, env := isolated(t)
-	data := filepath.Join(work, "data")
 	cmd := exec.Command(bin, "serve", "--listen", addr)
 	cmd.Dir = work
 	cmd.Env = append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data, "SQUAREBATTLE_SERVE_FEATURED_SIZE=16",
@@ -93,7 +94,7 @@ func startServe(t *testing.T, bin string) openSSH {
 		t.Fatal(err)
 	}
 	_, port, _ := net.SplitHostPort(addr)
-	return openSSH{key: key, port: port}
+	return openSSH{key: key, port: port, proc: cmd.Process}
 }
 
 // TestServeOpenSSH drives `squarebattle serve` with OpenSSH's ssh: submit
@@ -110,7 +111,8 @@ func TestServeOpenSSH(t *testing.T) {
 		}
 	}
 	bin := buildBinary(t)
-	o := startServe(t, bin)
+	data := t.TempDir()
+	o := startServe(t, bin, data)
 	work := t.TempDir()
 
 	exec1 := func(stdin string, args ...string) (string, int) {
@@ -210,5 +212,20 @@ func TestServeOpenSSH(t *testing.T) {
 		tm := term(t, "replay", id)
 		tm.waitFor(has("REPLAY of"), "the replay")
 		quit(t, tm, "q")
+
+		// kill -9, then a new server on the same data dir: the player,
+		// its owner's name and the replay are all there.
+		o.proc.Signal(syscall.SIGKILL)
+		o2 := startServe(t, bin, data)
+		o2.key = o.key
+		if out, st := exec1("", o2.args("alice", "players")...); st != 0 || !strings.Contains(out, "alice.southpaw") {
+			t.Fatalf("players after kill -9: status %d\n%s", st, out)
+		}
+		if out, _ := exec1("", o2.args("alice", "replays")...); !strings.Contains(out, id) {
+			t.Fatalf("replays after kill -9 lack %s:\n%s", id, out)
+		}
+		if out, st := exec1(good, o2.args("alice", "submit", "southpaw")...); st != 0 || !strings.Contains(out, "replaces the older version") {
+			t.Fatalf("alice after kill -9: status %d\n%s", st, out)
+		}
 	})
 }
