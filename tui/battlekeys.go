@@ -29,7 +29,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 			return nil
 		}
 	}
-	if a.hall != nil && a.hallKey(act, ev) {
+	if a.hall != nil && a.hallKey(act) {
 		return nil
 	}
 	d := v.d

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -97,10 +98,34 @@ func (a *App) victoryHint() string {
 	if a.replaying() {
 		return "r watch again   Left rewind   q quit"
 	}
+	switch {
+	case a.hall != nil && !a.w.control:
+		return "Esc menu   q quit"
+	case a.hall != nil:
+		return "r replay (same seed)   n new seed   Left rewind   Esc menu   q quit"
+	}
 	return "r replay (same seed)   n new seed   Left rewind   Esc lobby   q quit"
 }
 
 // statusOf gathers what the status bar shows.
 func (a *App) statusOf(f *frame, note string) status {
-	return status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
+	st := status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
+	if v := a.w; v.b != nil {
+		st.label = "battle " + v.b.id
+		switch {
+		case v.b.featured:
+			st.label += " (featured)"
+		case v.control && v.b.shared.Load():
+			st.label += " (yours, shared)"
+		case v.control:
+			st.label += " (yours, private: s shares)"
+		default:
+			st.label += " (watching)"
+		}
+		if n := v.b.viewers.Load(); n > 1 {
+			st.label += fmt.Sprintf(", %d viewers", n)
+		}
+		st.spectator = !v.control
+	}
+	return st
 }

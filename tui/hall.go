@@ -26,10 +26,13 @@ var (
 	ErrOverCap = errors.New("over the hall's cap")
 )
 
+// DefaultMaxTeams is HallOptions.MaxTeams when it is 0.
+const DefaultMaxTeams = 16
+
 // CapError says which cap a private battle's setup broke. It unwraps to
 // ErrOverCap.
 type CapError struct {
-	What       string // "board size" or "round limit"
+	What       string // "board size", "round limit" or "team count"
 	Asked, Cap int
 }
 
@@ -57,7 +60,8 @@ type FeaturedOptions struct {
 	Linger time.Duration
 }
 
-// HallOptions configure a Hall. The zero value of a cap means no cap.
+// HallOptions configure a Hall. A zero MaxSize or MaxRounds means no cap;
+// a zero MaxPrivate or MaxTeams takes its default.
 type HallOptions struct {
 	// Source builds every battle of the hall; a GameSource offers rule
 	// mods too. The hall calls it from its own goroutines and from
@@ -73,6 +77,10 @@ type HallOptions struct {
 	MaxPrivate int
 	// MaxSize and MaxRounds cap private battles' setups (0: no cap).
 	MaxSize, MaxRounds int
+	// MaxTeams caps a private battle's teams (each is a Lua VM): 0 means
+	// DefaultMaxTeams, as a lobby would otherwise let a board of N×N
+	// cells take N² teams.
+	MaxTeams int
 	// ReplayDir, when set, receives every finished battle as a replay,
 	// written atomically (temp + rename); "" saves none.
 	ReplayDir string
@@ -127,6 +135,7 @@ type Hall struct {
 	running  int       // private battles holding a slot
 	queue    []*ticket // private battles waiting for a slot, in order
 	ended    []*liveBattle
+	sessions map[*App]struct{} // running sessions, for Reload
 }
 
 // liveBattle is a battle in the hall: its driver and who may watch it.
@@ -143,16 +152,6 @@ type liveBattle struct {
 	slot    bool // holds a running slot (Hall.mu)
 }
 
-// ticket is a session's request for a private battle.
-type ticket struct {
-	owner string
-	su    Setup
-	p     pace
-	// set under Hall.mu once decided: the battle, or why it failed
-	b   *liveBattle
-	err error
-}
-
 // NewHall starts a hall and its featured battle.
 func NewHall(o HallOptions) (*Hall, error) {
 	if o.Source == nil {
@@ -160,6 +159,9 @@ func NewHall(o HallOptions) (*Hall, error) {
 	}
 	if o.MaxPrivate <= 0 {
 		o.MaxPrivate = 2
+	}
+	if o.MaxTeams <= 0 {
+		o.MaxTeams = DefaultMaxTeams
 	}
 	if o.Settings.FPS < 1 {
 		o.Settings.FPS = 30
@@ -181,7 +183,7 @@ func NewHall(o HallOptions) (*Hall, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	h := &Hall{o: o, log: log, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
-		live: map[string]*liveBattle{}}
+		live: map[string]*liveBattle{}, sessions: map[*App]struct{}{}}
 	if err := h.startFeatured(); err != nil {
 		return nil, err
 	}
@@ -288,6 +290,35 @@ func (h *Hall) Stop(id string) error {
 	return err
 }
 
+// Reload tells every session that the source's players changed (an
+// upload): lobbies and player lists show them at once. It never waits for
+// a session (an event that does not fit a session's queue is dropped; the
+// session's next screen reads the players anew anyway).
+func (h *Hall) Reload() {
+	h.mu.Lock()
+	apps := make([]*App, 0, len(h.sessions))
+	for a := range h.sessions {
+		apps = append(apps, a)
+	}
+	h.mu.Unlock()
+	for _, a := range apps {
+		a.Reload()
+	}
+}
+
+// join and part keep the set of running sessions.
+func (h *Hall) join(a *App) {
+	h.mu.Lock()
+	h.sessions[a] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *Hall) part(a *App) {
+	h.mu.Lock()
+	delete(h.sessions, a)
+	h.mu.Unlock()
+}
+
 // visibleTo reports whether user may watch b.
 func (b *liveBattle) visibleTo(user string) bool {
 	return b.featured || b.shared.Load() || (user != "" && b.owner == user)
@@ -327,127 +358,6 @@ func (h *Hall) currentFeatured() *liveBattle {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.featured
-}
-
-// checkCaps refuses a private battle over the hall's caps.
-func (h *Hall) checkCaps(su Setup) error {
-	if h.o.MaxSize > 0 && su.Size > h.o.MaxSize {
-		return &CapError{What: "board size", Asked: su.Size, Cap: h.o.MaxSize}
-	}
-	if h.o.MaxRounds > 0 && su.Rounds > h.o.MaxRounds {
-		return &CapError{What: "round limit", Asked: su.Rounds, Cap: h.o.MaxRounds}
-	}
-	return nil
-}
-
-// request asks for a private battle for owner. It starts at once when a
-// slot is free (on the caller's goroutine: building a battle compiles its
-// players) or waits in the queue; ticketState tells which.
-func (h *Hall) request(owner string, su Setup, p pace) (*ticket, error) {
-	if err := h.checkCaps(su); err != nil {
-		return nil, err
-	}
-	t := &ticket{owner: owner, su: su, p: p}
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		return nil, ErrHallClosed
-	}
-	if h.running >= h.o.MaxPrivate || len(h.queue) > 0 {
-		h.queue = append(h.queue, t)
-		h.mu.Unlock()
-		h.log.Info("battle queued", "owner", owner, "players", titleOf(su.Players))
-		return t, nil
-	}
-	h.running++
-	h.mu.Unlock()
-	h.begin(t)
-	return t, nil
-}
-
-// begin builds and starts a ticket's battle; the ticket already holds a
-// running slot, which a failure gives back.
-func (h *Hall) begin(t *ticket) {
-	b, err := h.launch(t.owner, t.su, t.p, false)
-	h.mu.Lock()
-	switch {
-	case err != nil:
-		t.err = err
-		h.running--
-	case h.closed || t.err != nil: // closed, or cancelled while building
-		if t.err == nil {
-			t.err = ErrHallClosed
-		}
-		h.running--
-	default:
-		b.slot = true
-		t.b = b
-		h.live[b.id] = b
-		b = nil
-	}
-	h.mu.Unlock()
-	if b != nil {
-		_ = b.d.stop()
-	}
-	if err != nil {
-		h.poke()
-	}
-}
-
-// ticketState is the battle a ticket got (nil while it waits) or why it
-// failed.
-func (h *Hall) ticketState(t *ticket) (*liveBattle, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return t.b, t.err
-}
-
-// position is a waiting ticket's place in the queue, from 1; 0 when it
-// is not waiting.
-func (h *Hall) position(t *ticket) int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return slices.Index(h.queue, t) + 1
-}
-
-// cancel withdraws a ticket: out of the queue, or its battle stopped.
-func (h *Hall) cancel(t *ticket) {
-	h.mu.Lock()
-	if i := slices.Index(h.queue, t); i >= 0 {
-		h.queue = slices.Delete(h.queue, i, i+1)
-	}
-	b := t.b
-	if b == nil && t.err == nil {
-		t.err = errors.New("cancelled")
-	}
-	h.mu.Unlock()
-	if b != nil {
-		h.release(b)
-	}
-}
-
-// release is an owner leaving its battle: the battle stops (saved when
-// ReplayDir is set) and its slot goes to the next in the queue.
-func (h *Hall) release(b *liveBattle) {
-	h.mu.Lock()
-	if h.live[b.id] == b {
-		delete(h.live, b.id)
-	}
-	h.freeSlot(b)
-	h.mu.Unlock()
-	if !b.d.stopped() {
-		h.logEvent("battle stopped", b, "why", "owner left")
-	}
-	_ = b.d.stop()
-	h.poke()
-}
-
-// freeSlot gives back b's running slot, once. Call with mu held.
-func (h *Hall) freeSlot(b *liveBattle) {
-	if b.slot {
-		b.slot = false
-		h.running--
-	}
 }
 
 // poke wakes the supervisor without waiting.
@@ -498,128 +408,6 @@ func (h *Hall) battleEnded(b *liveBattle) {
 	h.ended = append(h.ended, b)
 	h.mu.Unlock()
 	h.poke()
-}
-
-// featuredSetup is the next featured battle.
-func (h *Hall) featuredSetup() (Setup, error) {
-	f := h.o.Featured
-	su := Setup{Game: f.Game, Size: f.Size, Rounds: f.Rounds, Seed: f.Seed, Players: slices.Clone(f.Players)}
-	if su.Size <= 0 {
-		su.Size = h.o.Settings.Size
-	}
-	if su.Rounds <= 0 {
-		su.Rounds = h.o.Settings.Rounds
-	}
-	if su.Seed == 0 {
-		su.Seed = h.o.NewSeed()
-	}
-	if len(su.Players) == 0 {
-		var ids []string
-		for _, e := range gameEntries(h.o.Source, su.Game) {
-			if e.Starting() {
-				ids = append(ids, e.ID)
-			}
-		}
-		if len(ids) == 0 {
-			return su, errors.New("hall: no starting players for the featured battle")
-		}
-		slices.Sort(ids)
-		r := rand.New(rand.NewPCG(su.Seed, 0x5eed))
-		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
-		su.Players = ids[:min(4, len(ids))]
-	}
-	return su, nil
-}
-
-// gameEntries are a game's players ("" SquareBattle).
-func gameEntries(src Source, game string) []Entry {
-	if gs, ok := src.(GameSource); ok && game != "" {
-		return gs.GameEntries(game)
-	}
-	return src.Entries()
-}
-
-// startFeatured starts the next featured battle and stops the last one.
-func (h *Hall) startFeatured() error {
-	su, err := h.featuredSetup()
-	if err != nil {
-		return err
-	}
-	p := pace{speed: h.o.Settings.Speed, limit: h.o.Settings.TimeLimit}
-	b, err := h.launch("", su, p, true)
-	if err != nil {
-		return fmt.Errorf("featured battle: %w", err)
-	}
-	h.mu.Lock()
-	if h.closed {
-		h.mu.Unlock()
-		_ = b.d.stop()
-		return ErrHallClosed
-	}
-	old := h.featured
-	h.featured = b
-	h.live[b.id] = b
-	if old != nil && h.live[old.id] == old {
-		delete(h.live, old.id)
-	}
-	h.mu.Unlock()
-	if old != nil {
-		_ = old.d.stop()
-	}
-	return nil
-}
-
-// supervise is the hall's goroutine: it notes battles that ended, starts
-// the next featured battle once the last has lingered, and gives free
-// slots to the queue.
-func (h *Hall) supervise() {
-	defer close(h.done)
-	next := time.NewTimer(time.Hour)
-	next.Stop()
-	defer next.Stop()
-	for {
-		select {
-		case <-h.quit:
-			return
-		case <-h.wake:
-		case <-next.C:
-			if err := h.startFeatured(); err != nil && !errors.Is(err, ErrHallClosed) {
-				h.log.Warn("featured battle", "err", err)
-				next.Reset(max(h.o.Featured.Linger, time.Second)) // try again, not in a loop
-			}
-		}
-		h.mu.Lock()
-		ended := h.ended
-		h.ended = nil
-		for _, b := range ended {
-			h.freeSlot(b)
-		}
-		h.mu.Unlock()
-		for _, b := range ended {
-			f := b.d.latest()
-			h.logEvent("battle ended", b, "round", f.snap.Round, "winner", f.snap.Winner)
-			if b.featured && b == h.currentFeatured() {
-				next.Reset(max(h.o.Featured.Linger, 0))
-			}
-		}
-		h.promote()
-	}
-}
-
-// promote gives free slots to the queue, in order.
-func (h *Hall) promote() {
-	for {
-		h.mu.Lock()
-		if h.closed || h.running >= h.o.MaxPrivate || len(h.queue) == 0 {
-			h.mu.Unlock()
-			return
-		}
-		t := h.queue[0]
-		h.queue = h.queue[1:]
-		h.running++
-		h.mu.Unlock()
-		h.begin(t)
-	}
 }
 
 // logEvent writes one line about a battle.

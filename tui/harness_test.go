@@ -146,20 +146,24 @@ func open(t *testing.T, w, h int, charset string, o Options) *session {
 		o.Settings = Settings{Size: 32, Rounds: 300, Speed: 20, FPS: 60}
 	}
 	o.NewSeed = func() uint64 { return 4242 }
-	o.Shown = func() {
-		text := screenText(sim)
-		s.mu.Lock()
-		if w := s.app.w; s.app.screen == battleScreen && w != nil && w.last != nil {
-			s.snap, s.view, s.frame, s.arena = w.last.snap, w.view, w.last, s.app.layout().arena
-		}
-		s.text = text
-		s.frames++
-		s.mu.Unlock()
-	}
+	o.Shown = s.shown
 	s.app = New(o)
 	go func() { s.done <- s.app.Run() }()
 	t.Cleanup(func() { s.quit() })
 	return s
+}
+
+// shown records what the session showed; it runs on the session's
+// goroutine after every Show.
+func (s *session) shown() {
+	text := screenText(s.sim)
+	s.mu.Lock()
+	if w := s.app.w; s.app.screen == battleScreen && w != nil && w.last != nil {
+		s.snap, s.view, s.frame, s.arena = w.last.snap, w.view, w.last, s.app.layout().arena
+	}
+	s.text = text
+	s.frames++
+	s.mu.Unlock()
 }
 
 // screenText is what a simulated terminal shows, a line per row with

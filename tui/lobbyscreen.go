@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/gdamore/tcell/v2"
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+)
 
 // The lobby as a session drives it: its keys, its mouse, its games. The
 // lobby's own state and drawing are in lobby.go.
@@ -118,7 +122,7 @@ func (a *App) lobbyKey(ev *tcell.EventKey) error {
 		switch l.area {
 		case areaPlayers:
 			if c := l.cursor[areaPlayers]; c < len(l.entries) {
-				l.addTeam(l.entries[c])
+				a.addTeam(l.entries[c])
 			}
 		case areaTeams:
 			l.removeTeam(l.cursor[areaTeams])
@@ -175,8 +179,18 @@ func (a *App) lobbyMouse(ev *tcell.EventMouse) {
 	if x < l.listW && y >= 3 && y < 3+l.listRows {
 		if n := l.top + y - 3; n < len(l.entries) {
 			l.area, l.cursor[areaPlayers] = areaPlayers, n
-			l.addTeam(l.entries[n])
+			a.addTeam(l.entries[n])
 			a.dirty = true
 		}
 	}
+}
+
+// addTeam adds a team in the lobby; in a hall no more than its cap (a held
+// Enter key must not grow the list without end).
+func (a *App) addTeam(e Entry) {
+	if a.hall != nil && len(a.lobby.teams) >= a.hall.o.MaxTeams {
+		a.lobby.message = fmt.Sprintf("this server allows %d teams a battle", a.hall.o.MaxTeams)
+		return
+	}
+	a.lobby.addTeam(e)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 )
 
 // The SSH session's menu and the screens it opens: the live battles, the
@@ -19,7 +20,6 @@ type menu struct {
 	cursor  int // on the menu
 	row     int // on a list
 	top     int // first list row shown
-	help    bool
 	message string
 
 	battles []BattleInfo // the list as last drawn
@@ -156,6 +156,7 @@ func (a *App) openItem(item int) error {
 			return nil
 		}
 		a.leave()
+		a.lobby.setEntries(a.entries()) // uploads since it was last open
 		a.screen = lobbyScreen
 	case itemPlayers:
 		a.screen = playersScreen
@@ -189,8 +190,9 @@ func (a *App) drawMenu(w, h int) {
 	}
 	titles := map[screenKind]string{menuScreen: "the arena", listScreen: "live battles", playersScreen: "players",
 		replaysScreen: "recent replays", helpScreen: "help", queueScreen: "waiting for a free slot"}
-	c.text(0, 0, w, " SquareBattle "+c.g.dot+" "+titles[a.screen], th.accent())
-	c.right(0, 0, w, who+" ", th.accent())
+	whoW := min(uniseg.StringWidth(who)+1, w/2)
+	c.text(0, 0, w-whoW, " SquareBattle "+c.g.dot+" "+titles[a.screen], th.accent())
+	c.right(w-whoW, 0, whoW, who+" ", th.accent())
 	hint := "Up/Down move " + c.g.dot + " Enter open " + c.g.dot + " Esc back " + c.g.dot + " q quit"
 	switch a.screen {
 	case menuScreen:

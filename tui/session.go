@@ -84,6 +84,12 @@ type SessionOptions struct {
 //
 // The local program is a session too (see New), without a Hall.
 func RunSession(ctx context.Context, scr tcell.Screen, o SessionOptions) error {
+	return runSession(ctx, scr, o, nil)
+}
+
+// runSession is RunSession; made, when set, sees the session's App before
+// it starts (tests read what it shows through it).
+func runSession(ctx context.Context, scr tcell.Screen, o SessionOptions, made func(*App)) error {
 	if scr == nil {
 		return errors.New("session: no screen")
 	}
@@ -91,10 +97,17 @@ func RunSession(ctx context.Context, scr tcell.Screen, o SessionOptions) error {
 	if err != nil {
 		return err
 	}
+	if made != nil {
+		made(a)
+	}
 	if err := scr.Init(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	defer scr.Fini()
+	if a.hall != nil {
+		a.hall.join(a)
+		defer a.hall.part(a)
+	}
 	return a.loop(a.openSession)
 }
 

@@ -4,6 +4,12 @@
 // live battle from the UI goroutine: a driver goroutine steps the battle and
 // publishes immutable engine snapshots, which the UI draws at a capped
 // frame rate.
+//
+// A session (App) is one screen and at most one viewer onto a battle. The
+// local program is one session whose battles are its own; over SSH a Hall
+// holds the battles many sessions watch at once. A driver hands each
+// viewer its frames through a mailbox that keeps only the newest, so a
+// battle never waits for a viewer, however slow its terminal.
 package tui
 
 import (

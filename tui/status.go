@@ -48,6 +48,10 @@ type status struct {
 	note    string // a flash or the g prompt
 	replay  bool   // the frame is from a recording
 	damaged bool   // the recording is damaged (e tells where)
+	// label names a hall's battle and whose it is; spectator: the viewer
+	// may not change it (the key hints say what it may do).
+	label     string
+	spectator bool
 }
 
 // drawStatus paints the status bar: the battle's state on the left, the key
@@ -70,6 +74,9 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 	// A flash or the prompt comes early, where it is seen and not cut.
 	if st.note != "" {
 		parts = append(parts, part{text: st.note})
+	}
+	if st.label != "" {
+		parts = append(parts, part{text: st.label})
 	}
 	actual := "-"
 	if f.speed > 0 {
@@ -114,12 +121,18 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 	d := c.g.dot
 	var hints string
 	switch {
+	case st.spectator:
+		hints = "hjkl pan " + d + " f fit " + d + " c colours " + d + " ? help " + d + " Esc menu " + d + " q quit"
 	case f.past:
 		hints = "Left/Right step " + d + " End live " + d + " Space play on " + d + " ? help"
 	case s.Over && st.replay, f.end && st.replay:
 		hints = "r watch again " + d + " Left rewind " + d + " q quit"
 	case s.Over:
-		hints = "r replay " + d + " n new seed " + d + " Left rewind " + d + " Esc lobby " + d + " q quit"
+		back := "Esc lobby"
+		if st.label != "" {
+			back = "Esc menu"
+		}
+		hints = "r replay " + d + " n new seed " + d + " Left rewind " + d + " " + back + " " + d + " q quit"
 	default:
 		hints = "Space pause " + d + " Left rewind " + d + " +/- speed " + d + " ? help " + d + " q quit"
 	}

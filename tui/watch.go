@@ -1,9 +1,6 @@
 package tui
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // What a session does with the hall's battles: watch one, start and share
 // its own, follow the featured battle, wait in the queue.
@@ -34,7 +31,7 @@ func (a *App) lookupKeys() []binding {
 
 // hallKey handles what a battle key means in an SSH session before the
 // common table does; done reports that it did.
-func (a *App) hallKey(act action, ev interface{ Rune() rune }) (done bool) {
+func (a *App) hallKey(act action) (done bool) {
 	v := a.w
 	switch {
 	case act == actBack2Lobby:
@@ -44,7 +41,7 @@ func (a *App) hallKey(act action, ev interface{ Rune() rune }) (done bool) {
 		a.flash("this battle was stopped: Esc for the menu")
 		return true
 	case !v.control && controls[act]:
-		a.flash("you are watching: only the battle's owner can pause, step, rewind or change the speed")
+		a.flash("only the owner can pause or change this battle")
 		return true
 	case act == actShare:
 		shared := !v.b.shared.Load()
@@ -67,7 +64,7 @@ func (a *App) hallKey(act action, ev interface{ Rune() rune }) (done bool) {
 func (a *App) toMenu() {
 	a.leave()
 	a.cancelTicket()
-	a.screen, a.menu.help = menuScreen, false
+	a.screen = menuScreen
 	a.dirty = true
 }
 
@@ -166,13 +163,4 @@ func (a *App) followHall() {
 		v.gone = true
 		a.flash("this battle was stopped: Esc for the menu")
 	}
-}
-
-// errText is an error for a one-line message.
-func errText(err error) string {
-	var ce *CapError
-	if errors.As(err, &ce) {
-		return ce.Error()
-	}
-	return err.Error()
 }

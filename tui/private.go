@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+)
+
+// Private battles: the ones sessions start. Each holds one of the hall's
+// MaxPrivate running slots from its start until it ends or its owner
+// leaves it; requests beyond wait in a queue, in order.
+
+// ticket is a session's request for a private battle.
+type ticket struct {
+	owner string
+	su    Setup
+	p     pace
+	// set under Hall.mu once decided: the battle, or why it failed
+	b   *liveBattle
+	err error
+}
+
+// checkCaps refuses a private battle over the hall's caps.
+func (h *Hall) checkCaps(su Setup) error {
+	if h.o.MaxSize > 0 && su.Size > h.o.MaxSize {
+		return &CapError{What: "board size", Asked: su.Size, Cap: h.o.MaxSize}
+	}
+	if h.o.MaxRounds > 0 && su.Rounds > h.o.MaxRounds {
+		return &CapError{What: "round limit", Asked: su.Rounds, Cap: h.o.MaxRounds}
+	}
+	if len(su.Players) > h.o.MaxTeams {
+		return &CapError{What: "team count", Asked: len(su.Players), Cap: h.o.MaxTeams}
+	}
+	return nil
+}
+
+// request asks for a private battle for owner. It starts at once when a
+// slot is free (on the caller's goroutine: building a battle compiles its
+// players) or waits in the queue; ticketState tells which.
+func (h *Hall) request(owner string, su Setup, p pace) (*ticket, error) {
+	if err := h.checkCaps(su); err != nil {
+		return nil, err
+	}
+	t := &ticket{owner: owner, su: su, p: p}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil, ErrHallClosed
+	}
+	if h.running >= h.o.MaxPrivate || len(h.queue) > 0 {
+		h.queue = append(h.queue, t)
+		h.mu.Unlock()
+		h.log.Info("battle queued", "owner", owner, "players", titleOf(su.Players))
+		return t, nil
+	}
+	h.running++
+	h.mu.Unlock()
+	h.begin(t)
+	return t, nil
+}
+
+// begin builds and starts a ticket's battle; the ticket already holds a
+// running slot, which a failure gives back.
+func (h *Hall) begin(t *ticket) {
+	b, err := h.launch(t.owner, t.su, t.p, false)
+	h.mu.Lock()
+	switch {
+	case err != nil:
+		t.err = err
+		h.running--
+	case h.closed || t.err != nil: // closed, or cancelled while building
+		if t.err == nil {
+			t.err = ErrHallClosed
+		}
+		h.running--
+	default:
+		b.slot = true
+		t.b = b
+		h.live[b.id] = b
+		b = nil
+	}
+	h.mu.Unlock()
+	if b != nil {
+		_ = b.d.stop()
+	}
+	if err != nil {
+		h.poke()
+	}
+}
+
+// ticketState is the battle a ticket got (nil while it waits) or why it
+// failed.
+func (h *Hall) ticketState(t *ticket) (*liveBattle, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return t.b, t.err
+}
+
+// position is a waiting ticket's place in the queue, from 1; 0 when it
+// is not waiting.
+func (h *Hall) position(t *ticket) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Index(h.queue, t) + 1
+}
+
+// cancel withdraws a ticket: out of the queue, or its battle stopped.
+func (h *Hall) cancel(t *ticket) {
+	h.mu.Lock()
+	if i := slices.Index(h.queue, t); i >= 0 {
+		h.queue = slices.Delete(h.queue, i, i+1)
+	}
+	b := t.b
+	if b == nil && t.err == nil {
+		t.err = errors.New("cancelled")
+	}
+	h.mu.Unlock()
+	if b != nil {
+		h.release(b)
+	}
+}
+
+// release is an owner leaving its battle: the battle stops (saved when
+// ReplayDir is set) and its slot goes to the next in the queue.
+func (h *Hall) release(b *liveBattle) {
+	h.mu.Lock()
+	if h.live[b.id] == b {
+		delete(h.live, b.id)
+	}
+	h.freeSlot(b)
+	h.mu.Unlock()
+	if !b.d.stopped() {
+		h.logEvent("battle stopped", b, "why", "owner left")
+	}
+	_ = b.d.stop()
+	h.poke()
+}
+
+// freeSlot gives back b's running slot, once. Call with mu held.
+func (h *Hall) freeSlot(b *liveBattle) {
+	if b.slot {
+		b.slot = false
+		h.running--
+	}
+}
