@@ -73,8 +73,8 @@ func (a *serveArena) catalog() (*luabind.Catalog, error) {
 	return a.loadFiles(files)
 }
 
-// reload rebuilds the catalog after an upload or a removal; every lobby
-// lists the new one from then on (the source is read on each listing).
+// reload rebuilds the catalog after an upload or a removal and tells the
+// hall, whose sessions show the new players at once.
 func (a *serveArena) reload() {
 	cat, err := a.catalog()
 	if err != nil {
@@ -84,6 +84,9 @@ func (a *serveArena) reload() {
 	a.src.mu.Lock()
 	a.src.cat = cat
 	a.src.mu.Unlock()
+	if a.hall != nil {
+		a.hall.Reload()
+	}
 }
 
 // players lists the catalog for `ssh HOST players`.

@@ -180,6 +180,12 @@ func TestServeOpenSSH(t *testing.T) {
 		tm.waitFor(has("Watch the featured battle"), "the menu again")
 		tm.send("Down", "Down", "Enter")
 		tm.waitFor(has("Southpaw", "Start Battle"), "the lobby, with the uploaded player")
+		north := filepath.Join(work, "northpaw.lua")
+		os.WriteFile(north, []byte(`return { name = "Northpaw", run = function(self) return MOVE, N end }`), 0o644)
+		if out, st := exec1(north, o.args("alice", "submit", "northpaw")...); st != 0 {
+			t.Fatalf("submit northpaw: status %d\n%s", st, out)
+		}
+		tm.waitFor(has("Northpaw", "Southpaw"), "the open lobby showing a player submitted meanwhile")
 		tm.send("Enter", "Down", "Enter", "s")
 		tm.waitFor(round, "the private battle")
 		tm.send("Escape")
