@@ -31,8 +31,10 @@ func (l Limits) check() error {
 		return fmt.Errorf("ssh: session and connection limits must be at least 1")
 	case l.Handshake <= 0, l.Idle <= 0, l.MaxSession <= 0, l.Write <= 0:
 		return fmt.Errorf("ssh: timeouts must be positive")
-	case l.ScriptBytes < 1, l.FPS < 1, l.UploadsPerHour < 0, l.PlayersPerUser < 0:
+	case l.ScriptBytes < 1, l.FPS < 1:
 		return fmt.Errorf("ssh: script bytes and fps must be at least 1")
+	case l.UploadsPerHour < 0, l.PlayersPerUser < 0:
+		return fmt.Errorf("ssh: upload limits must not be negative")
 	}
 	return nil
 }

@@ -49,10 +49,9 @@ func (p PlayerInfo) ID() string { return p.User + "." + p.Name }
 
 // ReplayInfo describes one saved replay.
 type ReplayInfo struct {
-	ID      string
-	Saved   time.Time
-	Bytes   int64
-	Summary string // first line the hall wrote beside it, if any
+	ID    string
+	Saved time.Time
+	Bytes int64
 }
 
 // ErrNameTaken is returned when a user name belongs to another key.
