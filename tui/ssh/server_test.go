@@ -230,7 +230,7 @@ func readAll(c net.Conn) ([]byte, error) {
 // as given.
 func waitCounts(t testing.TB, s *Server, conns, sessions int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for {
 		c, ss := s.Counts()
 		if c == conns && ss == sessions {
@@ -359,7 +359,7 @@ func TestStalledClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess.RequestPty("xterm-256color", 256, 512, nil)
+	sess.RequestPty("xterm-256color", 60, 200, nil)
 	sess.Stdout = nil // x/crypto then never reads: the window shuts
 	stdout, _ := sess.StdoutPipe()
 	_ = stdout
