@@ -34,6 +34,8 @@ type Config struct {
 	// Isolation says where team VMs run: in this process, or in worker
 	// processes behind OS limits (luabind/worker).
 	Isolation Isolation `mapstructure:"isolation" yaml:"isolation" json:"isolation"`
+	// Serve configures `squarebattle serve`, the SSH arena (tui/ssh).
+	Serve Serve `mapstructure:"serve" yaml:"serve" json:"serve"`
 	// Options are a rule mod's own settings (its rules.lua declares them
 	// and their defaults), by name, as written: "options.growth: 2" in a
 	// file, SQUAREBATTLE_OPTIONS_GROWTH=2, or --option growth=2. The game
@@ -115,6 +117,7 @@ func Default() Config {
 		TUI: TUI{Speed: 20, FPS: 30, Rewind: 5000},
 		Isolation: Isolation{Mode: IsolationProcess, PoolSize: 4, CallTimeout: 10, MemoryMiB: 1024,
 			CPUSeconds: 3600, MaxCrashes: 3},
+		Serve: DefaultServe(),
 	}
 }
 
@@ -233,6 +236,7 @@ func (c Config) check() []*FieldError {
 	if m := c.Isolation.Mode; m != IsolationNone && m != IsolationProcess {
 		errs = append(errs, &FieldError{Key: "isolation.mode", Value: m, Reason: "must be none or process"})
 	}
+	errs = append(errs, c.Serve.check()...)
 	for i := range keys {
 		k := &keys[i]
 		if !k.bounded {

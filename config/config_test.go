@@ -46,6 +46,22 @@ func TestValidateBounds(t *testing.T) {
 		{"isolation.memory_mib", func(c *Config, v int64) { c.Isolation.MemoryMiB = int(v) }, 64, 1 << 20},
 		{"isolation.cpu_seconds", func(c *Config, v int64) { c.Isolation.CPUSeconds = int(v) }, 1, 100_000_000},
 		{"isolation.max_crashes", func(c *Config, v int64) { c.Isolation.MaxCrashes = int(v) }, 1, 1_000_000},
+		{"serve.sessions", func(c *Config, v int64) { c.Serve.Sessions = int(v) }, 1, 100_000},
+		{"serve.sessions_per_ip", func(c *Config, v int64) { c.Serve.SessionsPerIP = int(v) }, 1, 100_000},
+		{"serve.connections_per_minute", func(c *Config, v int64) { c.Serve.ConnectionsPerMinute = int(v) }, 1, 1_000_000},
+		{"serve.handshake_timeout", func(c *Config, v int64) { c.Serve.HandshakeTimeout = int(v) }, 1, 3600},
+		{"serve.idle_timeout", func(c *Config, v int64) { c.Serve.IdleTimeout = int(v) }, 10, 86400 * 7},
+		{"serve.max_session", func(c *Config, v int64) { c.Serve.MaxSession = int(v) }, 10, 86400 * 30},
+		{"serve.write_timeout", func(c *Config, v int64) { c.Serve.WriteTimeout = int(v) }, 1, 3600},
+		{"serve.uploads_per_hour", func(c *Config, v int64) { c.Serve.UploadsPerHour = int(v) }, 0, 100_000},
+		{"serve.players_per_user", func(c *Config, v int64) { c.Serve.PlayersPerUser = int(v) }, 0, 10_000},
+		{"serve.private_battles", func(c *Config, v int64) { c.Serve.PrivateBattles = int(v) }, 0, 10_000},
+		{"serve.max_size", func(c *Config, v int64) { c.Serve.MaxSize = int(v) }, 2, 2000},
+		{"serve.max_rounds", func(c *Config, v int64) { c.Serve.MaxRounds = int(v) }, 1, 10_000_000},
+		{"serve.fps", func(c *Config, v int64) { c.Serve.FPS = int(v) }, 1, 240},
+		{"serve.featured_size", func(c *Config, v int64) { c.Serve.FeaturedSize = int(v) }, 0, 2000},
+		{"serve.featured_rounds", func(c *Config, v int64) { c.Serve.FeaturedRounds = int(v) }, 0, 10_000_000},
+		{"serve.featured_seed", func(c *Config, v int64) { c.Serve.FeaturedSeed = v }, 0, 1<<53 - 1},
 	}
 	for _, tt := range tests {
 		cases := []struct {
@@ -247,6 +263,27 @@ func TestDefaultYAML(t *testing.T) {
 	}
 }
 
+// TestServeListen: serve.listen must be an address to listen on, and
+// serve.featured_size 1 (neither "arena.size" nor an arena) is refused.
+func TestServeListen(t *testing.T) {
+	for _, tt := range []struct {
+		listen string
+		size   int
+		ok     bool
+	}{
+		{"127.0.0.1:2222", 0, true}, {":2222", 2, true}, {"[::1]:0", 0, true},
+		{"", 0, false}, {"2222", 0, false}, {"host:http", 0, false}, {"host:70000", 0, false}, {"a b:22", 0, false},
+		{":2222", 1, false},
+	} {
+		c := Default()
+		c.Serve.Listen, c.Serve.FeaturedSize = tt.listen, tt.size
+		err := c.Validate()
+		if (err == nil) != tt.ok || (err != nil && !errors.Is(err, ErrInvalid)) {
+			t.Errorf("listen %q size %d: Validate() = %v, want ok %v", tt.listen, tt.size, err, tt.ok)
+		}
+	}
+}
+
 // TestIsolationMode: only none and process are modes.
 func TestIsolationMode(t *testing.T) {
 	for _, tt := range []struct {
@@ -281,6 +318,11 @@ func TestYAMLRoundTrip(t *testing.T) {
 		},
 		TUI:       TUI{Speed: 0, FPS: 240, Rewind: 7},
 		Isolation: Isolation{Mode: IsolationNone, PoolSize: 1, CallTimeout: 86400, MemoryMiB: 64, CPUSeconds: 1, MaxCrashes: 1},
+		Serve: Serve{Listen: "[::1]:0", DataDir: "data: dir", HostKey: "k", Sessions: 1, SessionsPerIP: 100_000,
+			ConnectionsPerMinute: 1, HandshakeTimeout: 3600, IdleTimeout: 10, MaxSession: 86400 * 30, WriteTimeout: 1,
+			UploadsPerHour: 0, PlayersPerUser: 10_000, PrivateBattles: 0, MaxSize: 2, MaxRounds: 1, FPS: 240,
+			Anonymous: false, Allowlist: "allow", Admins: "admins", FeaturedPlayers: "a, b", FeaturedSize: 2000,
+			FeaturedRounds: 1, FeaturedSeed: 1<<53 - 1},
 	}
 	for name, want := range map[string]Config{"default": Default(), "custom": custom} {
 		t.Run(name, func(t *testing.T) {

@@ -96,10 +96,33 @@ var keys = []keySpec{
 	intKey("isolation.memory_mib", 64, 1<<20, func(c *Config) any { return &c.Isolation.MemoryMiB }),
 	intKey("isolation.cpu_seconds", 1, 100_000_000, func(c *Config) any { return &c.Isolation.CPUSeconds }),
 	intKey("isolation.max_crashes", 1, 1_000_000, func(c *Config) any { return &c.Isolation.MaxCrashes }),
+	{name: "serve.listen", kind: kindString, field: func(c *Config) any { return &c.Serve.Listen }},
+	{name: "serve.data_dir", kind: kindString, field: func(c *Config) any { return &c.Serve.DataDir }},
+	{name: "serve.host_key", kind: kindString, field: func(c *Config) any { return &c.Serve.HostKey }},
+	intKey("serve.sessions", 1, 100_000, func(c *Config) any { return &c.Serve.Sessions }),
+	intKey("serve.sessions_per_ip", 1, 100_000, func(c *Config) any { return &c.Serve.SessionsPerIP }),
+	intKey("serve.connections_per_minute", 1, 1_000_000, func(c *Config) any { return &c.Serve.ConnectionsPerMinute }),
+	intKey("serve.handshake_timeout", 1, 3600, func(c *Config) any { return &c.Serve.HandshakeTimeout }),
+	intKey("serve.idle_timeout", 10, 86400*7, func(c *Config) any { return &c.Serve.IdleTimeout }),
+	intKey("serve.max_session", 10, 86400*30, func(c *Config) any { return &c.Serve.MaxSession }),
+	intKey("serve.write_timeout", 1, 3600, func(c *Config) any { return &c.Serve.WriteTimeout }),
+	intKey("serve.uploads_per_hour", 0, 100_000, func(c *Config) any { return &c.Serve.UploadsPerHour }),
+	intKey("serve.players_per_user", 0, 10_000, func(c *Config) any { return &c.Serve.PlayersPerUser }),
+	intKey("serve.private_battles", 0, 10_000, func(c *Config) any { return &c.Serve.PrivateBattles }),
+	intKey("serve.max_size", 2, 2000, func(c *Config) any { return &c.Serve.MaxSize }),
+	intKey("serve.max_rounds", 1, 10_000_000, func(c *Config) any { return &c.Serve.MaxRounds }),
+	intKey("serve.fps", 1, 240, func(c *Config) any { return &c.Serve.FPS }),
+	{name: "serve.anonymous", kind: kindBool, field: func(c *Config) any { return &c.Serve.Anonymous }},
+	{name: "serve.allowlist", kind: kindString, field: func(c *Config) any { return &c.Serve.Allowlist }},
+	{name: "serve.admins", kind: kindString, field: func(c *Config) any { return &c.Serve.Admins }},
+	{name: "serve.featured_players", kind: kindString, field: func(c *Config) any { return &c.Serve.FeaturedPlayers }},
+	intKey("serve.featured_size", 0, 2000, func(c *Config) any { return &c.Serve.FeaturedSize }),
+	intKey("serve.featured_rounds", 0, 10_000_000, func(c *Config) any { return &c.Serve.FeaturedRounds }),
+	intKey("serve.featured_seed", 0, 1<<53-1, func(c *Config) any { return &c.Serve.FeaturedSeed }),
 }
 
 // sections are the keys that hold a mapping rather than a value.
-var sections = []string{"arena", "rules", "limits", "tui", "isolation"}
+var sections = []string{"arena", "rules", "limits", "tui", "isolation", "serve"}
 
 func lookupKey(name string) *keySpec {
 	for i := range keys {
@@ -141,6 +164,8 @@ func DefaultFlagKeys() map[string]string {
 		"rounds":  "rules.rounds",
 		// --isolation none|process
 		"isolation": "isolation.mode",
+		// squarebattle serve --listen ADDR
+		"listen": "serve.listen",
 	}
 }
 

@@ -41,6 +41,7 @@ func commands() []command {
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
 		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
+		{"serve", "run the SSH arena: ssh -p 2222 HOST to watch battles together and submit players", serveCommand},
 	}
 }
 

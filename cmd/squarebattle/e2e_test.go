@@ -319,16 +319,22 @@ type tmuxRun struct {
 // its exit status can be read.
 func startTmux(t *testing.T, bin string, args ...string) *tmuxRun {
 	t.Helper()
+	work, env := isolated(t)
+	cmd := append(append([]string{"env", "-i"}, env...), "TERM=xterm-256color", bin)
+	return startTmuxSize(t, 100, 30, work, append(cmd, args...))
+}
+
+// startTmuxSize starts a private tmux server with one w×h pane running
+// cmd in work.
+func startTmuxSize(t *testing.T, w, h int, work string, cmd []string) *tmuxRun {
+	t.Helper()
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "tmux.conf")
 	if err := os.WriteFile(conf, []byte("set-option -g remain-on-exit on\nset-option -g status off\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tm := &tmuxRun{t: t, sock: filepath.Join(dir, "tmux.sock")}
-	work, env := isolated(t)
-	cmd := append(append([]string{"env", "-i"}, env...), "TERM=xterm-256color", bin)
-	cmd = append(cmd, args...)
-	newSession := append([]string{"-f", conf, "new-session", "-d", "-x", "100", "-y", "30", "-s", "sb", "-c", work}, cmd...)
+	newSession := append([]string{"-f", conf, "new-session", "-d", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "-s", "sb", "-c", work}, cmd...)
 	if out, err := tm.tmux(newSession...); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/tui"
+	tuissh "github.com/squarebattle/squarebattle/tui/ssh"
+)
+
+// serveCommand runs the SSH arena in the foreground until SIGINT or
+// SIGTERM (see docs/serve.md). The server itself lives in tui/ssh; this
+// wires the configuration, the scripts and the hall to it.
+func serveCommand(args []string, stdout, stderr io.Writer) error {
+	var c commonFlags
+	fs := newFlagSet("serve", &c)
+	fs.String("listen", "", "address to listen on (default serve.listen, 127.0.0.1:2222; :2222 for every interface)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: squarebattle serve [flags]\n\nRuns the SSH arena: ssh -p 2222 HOST opens its menu. See docs/serve.md.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := loadConfig(fs, &c)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return bad(fmt.Errorf("serve takes no arguments"))
+	}
+	if cfg.Isolation.Mode != config.IsolationProcess {
+		return bad(errors.New("isolation.mode: serve runs players from strangers and needs process (got none)"))
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	a, err := newArena(cfg, log, nil)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	l, err := net.Listen("tcp", cfg.Serve.Listen)
+	if err != nil {
+		return bad(fmt.Errorf("serve.listen: %w", err))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- a.srv.Serve(l) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("signal received, stopping", "event", "signal")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return a.srv.Shutdown(sctx)
+}
+
+// serveArena is the server with everything it runs on.
+type serveArena struct {
+	cfg   config.Config
+	store *tuissh.Store
+	src   *playSource
+	hall  *tui.Hall
+	srv   *tuissh.Server
+	log   *slog.Logger
+}
+
+// newArena opens the data dir and the host key, builds the catalog of the
+// shipped and uploaded players, starts the hall and makes the server.
+// wrap, when not nil, stands between the hall and the players (tests play
+// their battles on a map).
+func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.Source) (*serveArena, error) {
+	sc := cfg.Serve
+	dir := sc.DataDir
+	if dir == "" {
+		d, err := userDataDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	store, err := tuissh.OpenStore(dir)
+	if err != nil {
+		return nil, fmt.Errorf("serve.data_dir: %w", err)
+	}
+	keyFile := sc.HostKey
+	if keyFile == "" {
+		keyFile = filepath.Join(store.Dir(), "host_ed25519")
+	}
+	host, created, err := tuissh.LoadHostKey(keyFile)
+	if err != nil {
+		return nil, bad(err)
+	}
+	log.Info("host key", "event", "host_key", "file", keyFile, "created", created, "fingerprint", tuissh.Fingerprint(host.PublicKey()))
+	a := &serveArena{cfg: cfg, store: store, log: log}
+	cat, err := a.catalog()
+	if err != nil {
+		return nil, err
+	}
+	a.src = newPlaySource(cfg, cat, nil, nil)
+	var allow, admins map[string]bool
+	if sc.Allowlist != "" {
+		if allow, err = tuissh.ReadAuthorizedKeys(sc.Allowlist); err != nil {
+			return nil, bad(fmt.Errorf("serve.allowlist: %w", err))
+		}
+	}
+	if sc.Admins != "" {
+		if admins, err = tuissh.ReadAuthorizedKeys(sc.Admins); err != nil {
+			return nil, bad(fmt.Errorf("serve.admins: %w", err))
+		}
+	}
+	var src tui.Source = a.src
+	if wrap != nil {
+		src = wrap(a.src)
+	}
+	set := settingsOf(cfg)
+	set.FPS = sc.FPS
+	a.hall, err = tui.NewHall(tui.HallOptions{
+		Source:   src,
+		Settings: set,
+		Featured: tui.FeaturedOptions{Players: sc.FeaturedIDs(), Size: sc.FeaturedSize, Rounds: sc.FeaturedRounds,
+			Seed: uint64(sc.FeaturedSeed)},
+		MaxPrivate: max(sc.PrivateBattles, 1),
+		MaxSize:    sc.MaxSize,
+		MaxRounds:  sc.MaxRounds,
+		ReplayDir:  store.ReplayDir(),
+		Logger:     log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.srv, err = tuissh.New(tuissh.Options{
+		HostKey:        host,
+		Store:          store,
+		Limits:         limitsOfServe(cfg),
+		Anonymous:      sc.Anonymous,
+		Allowlist:      allow,
+		Admins:         admins,
+		PrivateBattles: sc.PrivateBattles,
+		Hall:           a.hall,
+		Check:          a.check,
+		Changed:        a.reload,
+		Players:        a.players,
+		Logger:         log,
+	})
+	if err != nil {
+		a.hall.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *serveArena) close() {
+	if err := a.hall.Close(); err != nil {
+		a.log.Error("closing the hall", "event", "error", "reason", err.Error())
+	}
+}
+
+// limitsOfServe turns the serve section into the server's limits.
+func limitsOfServe(cfg config.Config) tuissh.Limits {
+	sc := cfg.Serve
+	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	return tuissh.Limits{
+		Sessions: sc.Sessions, SessionsPerIP: sc.SessionsPerIP, ConnectionsPerMinute: sc.ConnectionsPerMinute,
+		Handshake: sec(sc.HandshakeTimeout), Idle: sec(sc.IdleTimeout), MaxSession: sec(sc.MaxSession),
+		Write: sec(sc.WriteTimeout), UploadsPerHour: sc.UploadsPerHour, PlayersPerUser: sc.PlayersPerUser,
+		ScriptBytes: cfg.Limits.ScriptBytes, FPS: sc.FPS,
+	}
+}
+
+// userDataDir is $XDG_DATA_HOME/squarebattle/serve, or
+// ~/.local/share/squarebattle/serve.
+func userDataDir() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "squarebattle", "serve"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("serve.data_dir is empty and there is no home folder: %w", err)
+	}
+	return filepath.Join(home, ".local", "share", "squarebattle", "serve"), nil
+}

@@ -1,0 +1,108 @@
+package ssh
+
+import (
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
+)
+
+// fallbackTerm is used when the client's TERM is empty or unknown: nearly
+// every terminal emulates it.
+const fallbackTerm = "xterm-256color"
+
+// terminal is how one client's terminal is driven, decided from what that
+// client sent (its pty request's TERM and its environment), never from
+// the server's own environment.
+type terminal struct {
+	info  *terminfo.Terminfo // a private copy: tcell's entries are shared
+	ascii bool               // the client's locale is not UTF-8
+}
+
+// serverEnv lists the variables through which tcell would let the
+// server's environment decide every client's terminal.
+var serverEnv = []string{"NO_COLOR", "COLORTERM", "TCELL_TRUECOLOR", "TCELL_ALTSCREEN", "LINES", "COLUMNS", "RUNEWIDTH_EASTASIAN"}
+
+var neutralOnce sync.Once
+
+// neutralizeEnv clears serverEnv and makes tcell's charset UTF-8 for the
+// whole process (tcell reads LC_ALL/LC_CTYPE/LANG of the process when a
+// screen starts). Each session then picks its own charset and colours
+// (terminalFor); the local terminal UI never runs in a serving process.
+func neutralizeEnv() {
+	neutralOnce.Do(func() {
+		for _, k := range serverEnv {
+			os.Unsetenv(k)
+		}
+		os.Setenv("LC_ALL", "C.UTF-8")
+	})
+}
+
+// terminalFor picks the terminfo for term (falling back to xterm-256color)
+// and applies the client's environment: COLORTERM=truecolor (or a
+// *-truecolor TERM) turns on 24-bit colour, NO_COLOR turns colour off, and
+// a locale whose charset is not UTF-8 (LC_ALL, LC_CTYPE, LANG, in that
+// order, as POSIX says) makes the session ASCII.
+func terminalFor(term string, environ []string) terminal {
+	env := map[string]string{}
+	for _, kv := range environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	var base *terminfo.Terminfo
+	if term != "" && len(term) < 64 {
+		base, _ = terminfo.LookupTerminfo(term)
+	}
+	if base == nil {
+		base, _ = terminfo.LookupTerminfo(fallbackTerm)
+	}
+	ti := *base
+	switch env["COLORTERM"] {
+	case "truecolor", "24bit", "24-bit":
+		ti.TrueColor = true
+	}
+	if ti.TrueColor && ti.SetFgRGB == "" {
+		ti.SetFgRGB = "\x1b[38;2;%p1%d;%p2%d;%p3%dm"
+		ti.SetBgRGB = "\x1b[48;2;%p1%d;%p2%d;%p3%dm"
+		ti.SetFgBgRGB = "\x1b[38;2;%p1%d;%p2%d;%p3%d;48;2;%p4%d;%p5%d;%p6%dm"
+	}
+	if !ti.TrueColor {
+		ti.SetFgRGB, ti.SetBgRGB, ti.SetFgBgRGB = "", "", ""
+	}
+	if _, ok := env["NO_COLOR"]; ok {
+		ti.Colors = 0
+		ti.SetFg, ti.SetBg, ti.SetFgBg = "", "", ""
+		ti.SetFgRGB, ti.SetBgRGB, ti.SetFgBgRGB = "", "", ""
+	}
+	return terminal{info: &ti, ascii: !utf8Locale(env)}
+}
+
+func utf8Locale(env map[string]string) bool {
+	locale := env["LC_ALL"]
+	if locale == "" {
+		locale = env["LC_CTYPE"]
+	}
+	if locale == "" {
+		locale = env["LANG"]
+	}
+	switch {
+	case locale == "":
+		return true // most clients send no locale at all; assume UTF-8
+	case locale == "C" || locale == "POSIX":
+		return false
+	}
+	_, cs, ok := strings.Cut(strings.SplitN(locale, "@", 2)[0], ".")
+	if !ok {
+		return true
+	}
+	cs = strings.ToLower(strings.ReplaceAll(cs, "-", ""))
+	return cs == "utf8"
+}
+
+// newScreen makes a tcell screen for a session (not yet initialised).
+func (tm terminal) newScreen(t tcell.Tty) (tcell.Screen, error) {
+	return tcell.NewTerminfoScreenFromTtyTerminfo(t, tm.info)
+}
