@@ -148,6 +148,14 @@ func (c *Catalog) add(cls *Class) {
 	c.ids = append(c.ids, cls.ID)
 }
 
+// MaxNameBytes and MaxSpeechBytes bound a player's display name and its
+// victory and defeat speeches: they reach every table, lobby and SSH
+// viewer's screen, so a file must not be able to fill those with text.
+const (
+	MaxNameBytes   = 64
+	MaxSpeechBytes = 280
+)
+
 // readPlayerInfo runs every compiled script's top level to read its name
 // and speeches and to find scripts whose top level fails; those are then
 // dropped from the usable classes, as are players whose names would pass
@@ -170,9 +178,15 @@ func (c *Catalog) readPlayerInfo(entry string) {
 			for _, f := range []struct {
 				key string
 				dst *string
-			}{{"name", &cls.Name}, {"victory", &cls.Victory}, {"defeat", &cls.Defeat}} {
+				max int
+			}{{"name", &cls.Name, MaxNameBytes}, {"victory", &cls.Victory, MaxSpeechBytes}, {"defeat", &cls.Defeat, MaxSpeechBytes}} {
 				switch v := cs.table.RawGetString(f.key).(type) {
 				case lua.LString:
+					if len(v) > f.max {
+						cls.Err = fmt.Errorf("%s: %s is %d bytes long; at most %d", cls.File, f.key, len(v), f.max)
+						broken = true
+						continue
+					}
 					*f.dst = engine.SafeText(strings.TrimSpace(string(v)))
 				case *lua.LNilType:
 				default:

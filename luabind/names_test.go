@@ -93,3 +93,38 @@ func TestPlayerTextSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayerTextBounded: a name or a speech too long for the screens it
+// reaches is a load problem naming the file and the key, not a wall of text
+// in every lobby.
+func TestPlayerTextBounded(t *testing.T) {
+	long := strings.Repeat("x", MaxNameBytes+1)
+	speech := strings.Repeat("y", MaxSpeechBytes+1)
+	cat := catalogOf(t, map[string]string{
+		"longname.lua":   `return { name = "` + long + `", run = function() end }`,
+		"longspeech.lua": `return { name = "Talker", defeat = "` + speech + `", run = function() end }`,
+		"fits.lua":       `return { name = "` + long[:MaxNameBytes] + `", victory = "` + speech[:MaxSpeechBytes] + `", run = function() end }`,
+	}, DefaultLimits())
+	want := map[string]string{
+		"longname":   "t/longname.lua: name is 65 bytes long; at most 64",
+		"longspeech": "t/longspeech.lua: defeat is 281 bytes long; at most 280",
+		"fits":       "",
+	}
+	for _, cls := range cat.All {
+		w, ok := want[cls.ID]
+		if !ok {
+			continue
+		}
+		got := ""
+		if cls.Err != nil {
+			got = cls.Err.Error()
+		}
+		if got != w {
+			t.Errorf("%s: problem %q, want %q", cls.ID, got, w)
+		}
+		delete(want, cls.ID)
+	}
+	if len(want) > 0 {
+		t.Errorf("classes not listed: %v", want)
+	}
+}
