@@ -219,9 +219,8 @@ func (tm *Team) luaToNumber(L *lua.LState) int {
 }
 
 // parseInBase reads s as strtoul(s, &end, base) followed by nothing but
-// white space. A value beyond 2^64-1 is 2^64-1, as strtoul saturates; a
-// minus sign negates the result (Lua 5.1 on a 64-bit PC would wrap it
-// around 2^64 instead, which is of no use to anyone).
+// white space, as Lua 5.1 on a 64-bit PC does: a value beyond 2^64-1 is
+// 2^64-1, as strtoul saturates, and a minus sign negates modulo 2^64.
 func parseInBase(s string, base int) (float64, bool) {
 	const space = " \t\n\v\f\r"
 	s = strings.TrimLeft(s, space)
@@ -253,13 +252,12 @@ func parseInBase(s string, base int) (float64, bool) {
 		return 0, false
 	}
 	if saturated {
-		n = math.MaxUint64
+		return math.MaxUint64, true // strtoul's ULONG_MAX, whatever the sign
 	}
-	f := float64(n)
 	if neg {
-		f = -f
+		n = -n // strtoul negates in unsigned arithmetic: "-1" is 2^64-1
 	}
-	return f, true
+	return float64(n), true
 }
 
 // digitValue is the value of c as a digit in bases up to 36, or 36.

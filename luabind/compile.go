@@ -52,6 +52,7 @@ func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, e
 	if err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimSpace(err.Error()))
 	}
+	canonicalConstants(proto) // nan.go
 	if err := checkConstantKeys(name, proto); err != nil {
 		return nil, err
 	}

@@ -40,6 +40,15 @@ func foldArith(e ast.Expr) ast.Expr {
 			return e
 		}
 		v = arith(op, a, b)
+		switch {
+		case v == v:
+		case a != a:
+			v = a // as the machine's arithmetic keeps a NaN operand
+		case b != b:
+			v = b
+		default:
+			v = machineNaN // made here, as 0/0 is (nan.go)
+		}
 	default:
 		return e
 	}
@@ -68,7 +77,7 @@ func numConst(e ast.Expr) (float64, bool) {
 	if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
 		return f, true
 	}
-	return math.NaN(), true
+	return machineNaN, true
 }
 
 // numberExpr is an expression the compiler turns into exactly v: a
@@ -88,6 +97,13 @@ func numberExpr(v float64, at ast.Expr) ast.Expr {
 		return d
 	}
 	switch {
+	case math.IsNaN(v) && math.Signbit(v) != math.Signbit(machineNaN):
+		// 0/0 negated, which canonicalConstants (nan.go) turns into
+		// posNaN: the folds here compute with this machine's NaNs.
+		neg := &ast.UnaryMinusOpExpr{Expr: div("0", "0")}
+		neg.SetLine(at.Line())
+		neg.SetLastLine(at.LastLine())
+		return neg
 	case math.IsNaN(v):
 		return div("0", "0")
 	case math.IsInf(v, 1):

@@ -17,12 +17,14 @@ import (
 // differently). Everything the sandbox turns into text or into a Go int
 // goes through the functions below instead.
 
-// numberString formats n as Lua 5.1 does ("%.14g"), with infinities as
-// "inf"/"-inf" and every NaN as "nan": the sign of a NaN made by arithmetic
-// differs between amd64 (negative) and arm64 (positive), so it is not shown.
+// numberString formats n as Lua 5.1 does on a PC ("%.14g"), with
+// infinities as "inf"/"-inf" and NaNs as "nan" or "-nan" by their sign,
+// which nan.go makes the same on every machine.
 func numberString(n lua.LNumber) string {
 	f := float64(n)
 	switch {
+	case f != f && math.Signbit(f):
+		return "-nan"
 	case f != f:
 		return "nan"
 	case math.IsInf(f, 1):
@@ -144,7 +146,10 @@ func parseNumber(s string) (float64, bool) {
 	case strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity"):
 		f = math.Inf(1)
 	case strings.EqualFold(body, "nan"):
-		return math.NaN(), true
+		if neg {
+			return negNaN, true
+		}
+		return posNaN, true
 	default:
 		if !decimalSyntax(body) {
 			return 0, false
