@@ -277,7 +277,8 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 			nums = append(nums, s)
 			total += int64(len(s))
 		default:
-			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
+			// Debian's lua5.1 names the type too.
+			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
 		}
 		if k < j {
 			total += int64(len(sep))
