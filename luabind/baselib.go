@@ -52,8 +52,18 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 
 // luaToString is tostring without memory addresses: a script that keyed its
 // decisions on an address would make battles irreproducible.
+//
+// As in Lua 5.1, tostring returns whatever a __tostring metamethod
+// returns, a string or not; print and the other callers of toString
+// insist on a string.
 func luaToString(L *lua.LState) int {
 	v := L.CheckAny(1)
+	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		L.Push(mm)
+		L.Push(v)
+		L.Call(1, 1)
+		return 1
+	}
 	L.Push(lua.LString(toString(L, v)))
 	return 1
 }
