@@ -91,7 +91,7 @@ func TestBaseLibrary(t *testing.T) {
 			"16\t12\t100\tnil\tnil\tnil\t5\t-16"},
 		{"tonumber bases", `print(tonumber("10", 2), tonumber("ff", 16), tonumber("0xff", 16), tonumber("zz", 36), tonumber("8", 8), tonumber(" 11 ", 2), tonumber("1.5", 2), tonumber(15, 16), tonumber("-ff", 16), tonumber("", 16))`,
 			"2\t255\t255\t1295\tnil\t3\tnil\t21\t1.844674407371e+19\tnil"},
-		{"tonumber base out of range", `print(pcall(tonumber, "1", 1)) print(pcall(tonumber, "1", 37))`, "false\tbad argument #2 to (anonymous) (base out of range)\nfalse\tbad argument #2 to (anonymous) (base out of range)"},
+		{"tonumber base out of range", `print(pcall(tonumber, "1", 1)) print(pcall(tonumber, "1", 37))`, "false\tbad argument #2 to '?' (base out of range)\nfalse\tbad argument #2 to '?' (base out of range)"},
 		// error and assert
 		{"error from Lua", `print(pcall(function() error("x") end))`, "false\tt/s.lua:2: x"},
 		{"error called by pcall", `print(pcall(error, "x"))`, "false\tx"},
@@ -104,13 +104,13 @@ func TestBaseLibrary(t *testing.T) {
 		{"assert", `print(assert(1, 2, 3)) print(pcall(function() assert(false) end))`, "1\t2\t3\nfalse\tt/s.lua:2: assertion failed!"},
 		{"assert message", `print(pcall(function() assert(nil, "msg") end)) print(pcall(function() assert(false, 7) end))`, "false\tt/s.lua:2: msg\nfalse\tt/s.lua:2: 7"},
 		// select, raw access, metatables, tostring
-		{"select", `print(select(2, "a", "b", "c")) print(select(-1, "a", "b", "c"), select("#"), select("2", "a", "b"), pcall(select, 0, 1))`, "b\tc\nc\t0\tb\tfalse\tbad argument #1 to (anonymous) (index out of range)"},
+		{"select", `print(select(2, "a", "b", "c")) print(select(-1, "a", "b", "c"), select("#"), select("2", "a", "b"), pcall(select, 0, 1))`, "b\tc\nc\t0\tb\tfalse\tbad argument #1 to '?' (index out of range)"},
 		{"raw access", `local t = setmetatable({}, {__index = function() return 1 end, __newindex = function() error("no") end})
 			print(t.x, rawget(t, "x"), rawset(t, "x", 2) == t, rawget(t, "x"), rawequal("ab", "a" .. "b"), rawequal({}, {}), pcall(rawset, t, nil, 1))`,
 			"1\tnil\ttrue\t2\ttrue\tfalse\tfalse\ttable index is nil"},
 		{"protected metatable", `local t = setmetatable({}, {__metatable = "locked"}) print(getmetatable(t), pcall(setmetatable, t, {}))`,
 			"locked\tfalse\tcannot change a protected metatable"},
-		{"setmetatable tables only", `print(pcall(setmetatable, 1, {}))`, "false\tbad argument #1 to (anonymous) (table expected, got number)"},
+		{"setmetatable tables only", `print(pcall(setmetatable, 1, {}))`, "false\tbad argument #1 to '?' (table expected, got number)"},
 		{"tostring", `print(tostring(0.1 + 0.2), tostring(1/0), tostring(-1/0), tostring(1e100), tostring(2^53), tostring(true), tostring({}), tostring(setmetatable({}, {__tostring = function() return "me" end})))`,
 			"0.3\tinf\t-inf\t1e+100\t9.007199254741e+15\ttrue\ttable\tme"},
 		{"print cut", `print(string.rep("a", 300))`, strings.Repeat("a", 240) + "…"},

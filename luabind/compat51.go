@@ -23,7 +23,7 @@ func (tm *Team) openCompat51(L *lua.LState, base, tablib, mathlib *lua.LTable) {
 	tablib.RawSetString("foreach", L.NewFunction(tm.tableForeach))
 	tablib.RawSetString("foreachi", L.NewFunction(tm.tableForeachi))
 	tablib.RawSetString("setn", L.NewFunction(func(L *lua.LState) int {
-		L.CheckTable(1)
+		checkTable(L, 1)
 		L.RaiseError("'setn' is obsolete")
 		return 0
 	}))
@@ -33,8 +33,8 @@ func (tm *Team) openCompat51(L *lua.LState, base, tablib, mathlib *lua.LTable) {
 // tableForeach is table.foreach(t, f): f(k, v) for every entry in next's
 // order, stopping at (and returning) the first non-nil result.
 func (tm *Team) tableForeach(L *lua.LState) int {
-	t := L.CheckTable(1)
-	f := L.CheckFunction(2)
+	t := checkTable(L, 1)
+	f := checkFunction(L, 2)
 	k := lua.LValue(lua.LNil)
 	for {
 		var v lua.LValue
@@ -57,8 +57,8 @@ func (tm *Team) tableForeach(L *lua.LState) int {
 // tableForeachi is table.foreachi(t, f): f(i, t[i]) for i from 1 to #t,
 // stopping at (and returning) the first non-nil result.
 func (tm *Team) tableForeachi(L *lua.LState) int {
-	t := L.CheckTable(1)
-	f := L.CheckFunction(2)
+	t := checkTable(L, 1)
+	f := checkFunction(L, 2)
 	n := tm.checkedBorder(L, t)
 	for i := 1; i <= n; i++ {
 		tm.charge(L, 1)

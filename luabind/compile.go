@@ -206,6 +206,8 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	link := depth + 1 // the left operand of a chain of binary operators
 	depth += nestUnit
 	switch x := e.(type) {
+	case *ast.NumberExpr:
+		return numeral(x) // fold.go
 	case *ast.IdentExpr:
 		r.name1(x.Line(), x.Value)
 	case *ast.AttrGetExpr:

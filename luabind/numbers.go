@@ -119,12 +119,22 @@ func wholeArg(L *lua.LState, n int) int {
 	return i
 }
 
+// cString is s up to its first zero byte: Lua 5.1 hands strings to strtod
+// and strtoul as C strings, so "12\0abc" reads as 12.
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
 // parseNumber reads a string as Lua 5.1's tonumber(s) does with glibc's
 // strtod: surrounding white space, an optional sign, then a decimal number
 // with optional fraction and exponent, a hexadecimal integer or float
 // ("0x1F", "0x1.8p3"), "inf"/"infinity" or "nan". Nothing else may follow.
 // The work is linear in len(s); callers charge for it.
 func parseNumber(s string) (float64, bool) {
+	s = cString(s)
 	s = strings.Trim(s, " \t\n\v\f\r")
 	if s == "" {
 		return 0, false
