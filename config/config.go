@@ -110,7 +110,7 @@ func Default() Config {
 			MemoryMiB:    64,
 			StringBytes:  1 << 20,
 			ScriptBytes:  256 << 10,
-			CallDepth:    200,
+			CallDepth:    1000,
 
 			RulesInstructions: 50_000_000,
 		},

@@ -34,3 +34,29 @@ func typeError(L *lua.LState, n int, want string) {
 	}
 	argError(L, n, fmt.Sprintf("%s expected, got %s", want, got))
 }
+
+// checkTable is argument n as a table, or Lua's argument error.
+func checkTable(L *lua.LState, n int) *lua.LTable {
+	if t, ok := L.Get(n).(*lua.LTable); ok {
+		return t
+	}
+	typeError(L, n, "table")
+	return nil
+}
+
+// checkFunction is argument n as a function, or Lua's argument error.
+func checkFunction(L *lua.LState, n int) *lua.LFunction {
+	if f, ok := L.Get(n).(*lua.LFunction); ok {
+		return f
+	}
+	typeError(L, n, "function")
+	return nil
+}
+
+// checkAny is argument n, which must be present (nil counts).
+func checkAny(L *lua.LState, n int) lua.LValue {
+	if n > L.GetTop() {
+		argError(L, n, "value expected")
+	}
+	return L.Get(n)
+}

@@ -151,6 +151,9 @@ func (a *numAlloc) box(v float64) lua.LValue {
 	if v >= 0 && v < 128 && v == math.Trunc(v) && !math.Signbit(v) {
 		return smallNumbers[int(v)]
 	}
+	if v != v {
+		v = negNaN // nan.go: the same sign on every machine
+	}
 	if len(a.block) == cap(a.block) {
 		a.block = make([]float64, 0, 256)
 	}

@@ -52,8 +52,18 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 
 // luaToString is tostring without memory addresses: a script that keyed its
 // decisions on an address would make battles irreproducible.
+//
+// As in Lua 5.1, tostring returns whatever a __tostring metamethod
+// returns, a string or not; print and the other callers of toString
+// insist on a string.
 func luaToString(L *lua.LState) int {
-	v := L.CheckAny(1)
+	v := checkAny(L, 1)
+	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		L.Push(mm)
+		L.Push(v)
+		L.Call(1, 1)
+		return 1
+	}
 	L.Push(lua.LString(toString(L, v)))
 	return 1
 }
@@ -140,14 +150,14 @@ func (tm *Team) luaError(L *lua.LState) int {
 // luaAssert is assert(v [, message]): all its arguments when v is true,
 // else an error "file:line: message" (default "assertion failed!").
 func (tm *Team) luaAssert(L *lua.LState) int {
-	if lua.LVAsBool(L.CheckAny(1)) {
+	if lua.LVAsBool(checkAny(L, 1)) {
 		return L.GetTop()
 	}
 	msg := "assertion failed!"
 	if L.Get(2) != lua.LNil {
 		s, ok := valueString(L.Get(2))
 		if !ok {
-			L.TypeError(2, lua.LTString)
+			typeError(L, 2, "string")
 		}
 		msg = s
 	}
@@ -188,7 +198,7 @@ func position(L *lua.LState, level int) string {
 func (tm *Team) luaToNumber(L *lua.LState) int {
 	base := optIntArg(L, 2, 10)
 	if base == 10 {
-		switch v := L.CheckAny(1).(type) {
+		switch v := checkAny(L, 1).(type) {
 		case lua.LNumber:
 			L.Push(v)
 			return 1
@@ -204,10 +214,10 @@ func (tm *Team) luaToNumber(L *lua.LState) int {
 	}
 	s, ok := valueString(L.Get(1))
 	if !ok {
-		L.TypeError(1, lua.LTString)
+		typeError(L, 1, "string")
 	}
 	if base < 2 || base > 36 {
-		L.ArgError(2, "base out of range")
+		argError(L, 2, "base out of range")
 	}
 	tm.charge(L, int64(len(s))/numeralBytesPerInstruction)
 	if f, ok := parseInBase(s, base); ok {
@@ -219,12 +229,11 @@ func (tm *Team) luaToNumber(L *lua.LState) int {
 }
 
 // parseInBase reads s as strtoul(s, &end, base) followed by nothing but
-// white space. A value beyond 2^64-1 is 2^64-1, as strtoul saturates; a
-// minus sign negates the result (Lua 5.1 on a 64-bit PC would wrap it
-// around 2^64 instead, which is of no use to anyone).
+// white space, as Lua 5.1 on a 64-bit PC does: a value beyond 2^64-1 is
+// 2^64-1, as strtoul saturates, and a minus sign negates modulo 2^64.
 func parseInBase(s string, base int) (float64, bool) {
 	const space = " \t\n\v\f\r"
-	s = strings.TrimLeft(s, space)
+	s = strings.TrimLeft(cString(s), space)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -253,13 +262,12 @@ func parseInBase(s string, base int) (float64, bool) {
 		return 0, false
 	}
 	if saturated {
-		n = math.MaxUint64
+		return math.MaxUint64, true // strtoul's ULONG_MAX, whatever the sign
 	}
-	f := float64(n)
 	if neg {
-		f = -f
+		n = -n // strtoul negates in unsigned arithmetic: "-1" is 2^64-1
 	}
-	return f, true
+	return float64(n), true
 }
 
 // digitValue is the value of c as a digit in bases up to 36, or 36.
@@ -290,7 +298,7 @@ func (tm *Team) luaSelect(L *lua.LState) int {
 		i = n
 	}
 	if i < 1 {
-		L.ArgError(1, "index out of range")
+		argError(L, 1, "index out of range")
 	}
 	tm.charge(L, int64(n-i)/valuesPerInstruction)
 	return n - i
@@ -299,7 +307,7 @@ func (tm *Team) luaSelect(L *lua.LState) int {
 // luaUnpack is unpack(t [, i [, j]]), its result count bounded and
 // charged by the entries read.
 func (tm *Team) luaUnpack(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	i := optIntArg(L, 2, 1)
 	var j int
 	if L.Get(3) == lua.LNil {
@@ -330,7 +338,7 @@ const maxResults = 4000
 // luaRawEqual is rawequal(a, b); two strings of the same length are
 // compared byte by byte, charged.
 func (tm *Team) luaRawEqual(L *lua.LState) int {
-	a, b := L.CheckAny(1), L.CheckAny(2)
+	a, b := checkAny(L, 1), checkAny(L, 2)
 	if sa, ok := a.(lua.LString); ok {
 		if sb, ok := b.(lua.LString); ok && len(sa) == len(sb) {
 			tm.charge(L, int64(len(sa))/bytesPerInstruction)
@@ -350,8 +358,8 @@ func keyCost(k lua.LValue) int64 {
 
 // luaRawGet is rawget(t, k).
 func (tm *Team) luaRawGet(L *lua.LState) int {
-	t := L.CheckTable(1)
-	k := L.CheckAny(2)
+	t := checkTable(L, 1)
+	k := checkAny(L, 2)
 	tm.charge(L, keyCost(k))
 	L.Push(t.RawGet(k))
 	return 1
@@ -359,9 +367,9 @@ func (tm *Team) luaRawGet(L *lua.LState) int {
 
 // luaRawSet is rawset(t, k, v); it returns t, as Lua 5.1's does.
 func (tm *Team) luaRawSet(L *lua.LState) int {
-	t := L.CheckTable(1)
-	k := L.CheckAny(2)
-	v := L.CheckAny(3)
+	t := checkTable(L, 1)
+	k := checkAny(L, 2)
+	v := checkAny(L, 3)
 	tm.charge(L, keyCost(k))
 	L.RawSet(t, k, v) // refuses nil and NaN keys
 	L.Push(t)
@@ -372,10 +380,10 @@ func (tm *Team) luaRawSet(L *lua.LState) int {
 // gopher-lua, setmetatable(1, mt) would set the metatable of every number
 // in the state), and never over a metatable with a __metatable field.
 func luaSetMetatable(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	mt := L.Get(2)
 	if mt.Type() != lua.LTNil && mt.Type() != lua.LTTable {
-		L.ArgError(2, "nil or table expected")
+		argError(L, 2, "nil or table expected")
 	}
 	if old, ok := t.Metatable.(*lua.LTable); ok && old.RawGetString("__metatable") != lua.LNil {
 		L.RaiseError("cannot change a protected metatable")

@@ -27,7 +27,7 @@ type Limits struct {
 
 // DefaultLimits are the limits used when none are configured.
 func DefaultLimits() Limits {
-	return Limits{Instructions: 10000, MemoryBytes: 64 << 20, StringBytes: 1 << 20, ScriptBytes: 256 << 10, CallDepth: 200}
+	return Limits{Instructions: 10000, MemoryBytes: 64 << 20, StringBytes: 1 << 20, ScriptBytes: 256 << 10, CallDepth: 1000}
 }
 
 // Class is one script: one player class.

@@ -20,8 +20,18 @@ const lenName = "__sb_len"
 
 // maxNesting bounds how deeply expressions and blocks may nest. gopher-lua's
 // compiler recurses on nesting, and an absurdly nested script would otherwise
-// cost the process a huge Go stack before any budget applies.
-const maxNesting = 200
+// cost the process a huge Go stack before any budget applies. 200 is Lua
+// 5.1's own limit ("chunk has too many syntax levels"). Lua's parser reads
+// a chain of left-associative operators (a + b + c ...) and of elseifs in a
+// loop, without limit; the AST nests them, so here each link of such a
+// chain counts as 1/nestUnit of a level: a chain of up to 1,000 links
+// compiles (its time in gopher-lua's compiler grows with the square of
+// its length: 10 to 30 ms at 1,000 links on the CI machine; measured with
+// go test ./luabind -run TestNestingLimits -v).
+const (
+	maxNesting = 200
+	nestUnit   = 6
+)
 
 // compileScript turns Lua source into a shared prototype. Every `a .. b` is
 // rewritten into a call of a checked function passed to the chunk, because
@@ -52,6 +62,7 @@ func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, e
 	if err != nil {
 		return nil, fmt.Errorf("%s", strings.TrimSpace(err.Error()))
 	}
+	canonicalConstants(proto) // nan.go
 	if err := checkConstantKeys(name, proto); err != nil {
 		return nil, err
 	}
@@ -87,7 +98,7 @@ func (r *rewriter) fail(line int, format string, args ...any) {
 }
 
 func (r *rewriter) deep(depth int, n ast.PositionHolder) bool {
-	if depth > maxNesting {
+	if depth > maxNesting*nestUnit {
 		r.fail(n.Line(), "nesting deeper than %d levels", maxNesting)
 		return true
 	}
@@ -107,13 +118,13 @@ func (r *rewriter) name1(line int, n string) {
 
 func (r *rewriter) stmts(list []ast.Stmt, depth int) {
 	for _, s := range list {
-		r.stmt(s, depth+1)
+		r.stmt(s, depth+nestUnit)
 	}
 }
 
 func (r *rewriter) exprs(list []ast.Expr, depth int) {
 	for i := range list {
-		list[i] = r.expr(list[i], depth+1)
+		list[i] = r.expr(list[i], depth+nestUnit)
 	}
 }
 
@@ -143,7 +154,11 @@ func (r *rewriter) stmt(s ast.Stmt, depth int) {
 	case *ast.IfStmt:
 		s.Condition = r.expr(s.Condition, depth)
 		r.stmts(s.Then, depth)
-		r.stmts(s.Else, depth)
+		if len(s.Else) == 1 && isIf(s.Else[0]) {
+			r.stmt(s.Else[0], depth+1) // elseif: a link of a chain
+		} else {
+			r.stmts(s.Else, depth)
+		}
 	case *ast.NumberForStmt:
 		r.name1(s.Line(), s.Name)
 		s.Init = r.expr(s.Init, depth)
@@ -188,8 +203,11 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	if e == nil || r.deep(depth, e) {
 		return e
 	}
-	depth++
+	link := depth + 1 // the left operand of a chain of binary operators
+	depth += nestUnit
 	switch x := e.(type) {
+	case *ast.NumberExpr:
+		return numeral(x) // fold.go
 	case *ast.IdentExpr:
 		r.name1(x.Line(), x.Value)
 	case *ast.AttrGetExpr:
@@ -212,13 +230,13 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 		}
 		r.exprs(x.Args, depth)
 	case *ast.LogicalOpExpr:
-		x.Lhs = r.expr(x.Lhs, depth)
+		x.Lhs = r.expr(x.Lhs, chainDepth(x.Lhs, link, depth))
 		x.Rhs = r.expr(x.Rhs, depth)
 	case *ast.RelationalOpExpr:
-		x.Lhs = r.expr(x.Lhs, depth)
+		x.Lhs = r.expr(x.Lhs, chainDepth(x.Lhs, link, depth))
 		x.Rhs = r.expr(x.Rhs, depth)
 	case *ast.ArithmeticOpExpr:
-		x.Lhs = r.expr(x.Lhs, depth)
+		x.Lhs = r.expr(x.Lhs, chainDepth(x.Lhs, link, depth))
 		x.Rhs = r.expr(x.Rhs, depth)
 		return foldArith(x)
 	case *ast.UnaryMinusOpExpr:
@@ -247,6 +265,23 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 		return r.call(concatName, x, args...)
 	}
 	return e
+}
+
+// isIf reports whether s is an if statement (an elseif, as an else part).
+func isIf(s ast.Stmt) bool {
+	_, ok := s.(*ast.IfStmt)
+	return ok
+}
+
+// chainDepth is the depth at which to read lhs, the left operand of a
+// binary operator: link when lhs is itself a binary operation (a chain
+// such as a + b + c), depth otherwise.
+func chainDepth(lhs ast.Expr, link, depth int) int {
+	switch lhs.(type) {
+	case *ast.ArithmeticOpExpr, *ast.LogicalOpExpr, *ast.RelationalOpExpr:
+		return link
+	}
+	return depth
 }
 
 // call builds a call of one of the checked functions in place of an

@@ -40,6 +40,15 @@ func foldArith(e ast.Expr) ast.Expr {
 			return e
 		}
 		v = arith(op, a, b)
+		switch {
+		case v == v:
+		case a != a:
+			v = a // as the machine's arithmetic keeps a NaN operand
+		case b != b:
+			v = b
+		default:
+			v = machineNaN // made here, as 0/0 is (nan.go)
+		}
 	default:
 		return e
 	}
@@ -48,8 +57,7 @@ func foldArith(e ast.Expr) ast.Expr {
 
 var arithOpcodes = map[string]int{"+": lua.OP_ADD, "-": lua.OP_SUB, "*": lua.OP_MUL, "/": lua.OP_DIV, "%": lua.OP_MOD, "^": lua.OP_POW}
 
-// numConst is the value of a numeral as gopher-lua's compiler reads it
-// (Go's integer syntax first, then Go's float syntax, NaN if neither).
+// numConst is the value of a numeral as Lua 5.1 reads it (numbers.go).
 func numConst(e ast.Expr) (float64, bool) {
 	if d, ok := e.(*ast.ArithmeticOpExpr); ok && d.Operator == "/" {
 		// One of numberExpr's non-finite values: any other division of
@@ -62,13 +70,21 @@ func numConst(e ast.Expr) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if i, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
-		return float64(i), true
-	}
-	if f, err := strconv.ParseFloat(n.Value, 64); err == nil {
+	if f, ok := parseNumber(n.Value); ok {
 		return f, true
 	}
-	return math.NaN(), true
+	return machineNaN, true
+}
+
+// numeral is a numeral of the script rewritten so that gopher-lua's
+// compiler reads the value Lua 5.1 reads: gopher-lua reads "010" as octal
+// and "1e309" as NaN, Lua as 10 and infinity.
+func numeral(n *ast.NumberExpr) ast.Expr {
+	f, ok := parseNumber(n.Value)
+	if !ok {
+		return n // the lexer's numeral, as gopher-lua reads it
+	}
+	return numberExpr(f, n)
 }
 
 // numberExpr is an expression the compiler turns into exactly v: a
@@ -88,6 +104,13 @@ func numberExpr(v float64, at ast.Expr) ast.Expr {
 		return d
 	}
 	switch {
+	case math.IsNaN(v) && math.Signbit(v) != math.Signbit(machineNaN):
+		// 0/0 negated, which canonicalConstants (nan.go) turns into
+		// posNaN: the folds here compute with this machine's NaNs.
+		neg := &ast.UnaryMinusOpExpr{Expr: div("0", "0")}
+		neg.SetLine(at.Line())
+		neg.SetLastLine(at.LastLine())
+		return neg
 	case math.IsNaN(v):
 		return div("0", "0")
 	case math.IsInf(v, 1):

@@ -43,12 +43,12 @@ func (tm *Team) mathLibrary(L *lua.LState) *lua.LTable {
 		var v lua.LValue
 		if f, ok := mathUnary[name]; ok {
 			v = L.NewFunction(func(L *lua.LState) int {
-				L.Push(lua.LNumber(f(tm.mathArg(L, 1))))
+				L.Push(lua.LNumber(unaryResult(name, f, tm.mathArg(L, 1))))
 				return 1
 			})
 		} else if f, ok := mathBinary[name]; ok {
 			v = L.NewFunction(func(L *lua.LState) int {
-				L.Push(lua.LNumber(f(tm.mathArg(L, 1), tm.mathArg(L, 2))))
+				L.Push(lua.LNumber(binaryResult(f, tm.mathArg(L, 1), tm.mathArg(L, 2))))
 				return 1
 			})
 		} else {

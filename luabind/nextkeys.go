@@ -92,7 +92,7 @@ func (g *keyGraves) resume(t *lua.LTable, key lua.LValue) (int, bool) {
 
 // luaNext is Lua's next(t [, key]).
 func (tm *Team) luaNext(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	k, v := tm.next(L, t, L.Get(2))
 	if k == lua.LNil {
 		L.Push(lua.LNil)
@@ -107,7 +107,7 @@ func (tm *Team) luaNext(L *lua.LState) int {
 // a script reaches as a global, as in Lua 5.1.
 func pairs(L *lua.LState, next *lua.LFunction) *lua.LFunction {
 	return L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
+		t := checkTable(L, 1)
 		L.Push(next)
 		L.Push(t)
 		L.Push(lua.LNil)

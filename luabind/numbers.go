@@ -17,12 +17,14 @@ import (
 // differently). Everything the sandbox turns into text or into a Go int
 // goes through the functions below instead.
 
-// numberString formats n as Lua 5.1 does ("%.14g"), with infinities as
-// "inf"/"-inf" and every NaN as "nan": the sign of a NaN made by arithmetic
-// differs between amd64 (negative) and arm64 (positive), so it is not shown.
+// numberString formats n as Lua 5.1 does on a PC ("%.14g"), with
+// infinities as "inf"/"-inf" and NaNs as "nan" or "-nan" by their sign,
+// which nan.go makes the same on every machine.
 func numberString(n lua.LNumber) string {
 	f := float64(n)
 	switch {
+	case f != f && math.Signbit(f):
+		return "-nan"
 	case f != f:
 		return "nan"
 	case math.IsInf(f, 1):
@@ -117,12 +119,22 @@ func wholeArg(L *lua.LState, n int) int {
 	return i
 }
 
+// cString is s up to its first zero byte: Lua 5.1 hands strings to strtod
+// and strtoul as C strings, so "12\0abc" reads as 12.
+func cString(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
 // parseNumber reads a string as Lua 5.1's tonumber(s) does with glibc's
 // strtod: surrounding white space, an optional sign, then a decimal number
 // with optional fraction and exponent, a hexadecimal integer or float
 // ("0x1F", "0x1.8p3"), "inf"/"infinity" or "nan". Nothing else may follow.
 // The work is linear in len(s); callers charge for it.
 func parseNumber(s string) (float64, bool) {
+	s = cString(s)
 	s = strings.Trim(s, " \t\n\v\f\r")
 	if s == "" {
 		return 0, false
@@ -144,7 +156,10 @@ func parseNumber(s string) (float64, bool) {
 	case strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity"):
 		f = math.Inf(1)
 	case strings.EqualFold(body, "nan"):
-		return math.NaN(), true
+		if neg {
+			return negNaN, true
+		}
+		return posNaN, true
 	default:
 		if !decimalSyntax(body) {
 			return 0, false

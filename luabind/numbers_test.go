@@ -20,7 +20,7 @@ func TestNumberString(t *testing.T) {
 		{99999999999999, "99999999999999"}, {math.Inf(1), "inf"}, {math.Inf(-1), "-inf"}, {math.Copysign(0, -1), "-0"},
 		{0, "0"}, {-7, "-7"}, {1e-5, "1e-05"}, {0.0001, "0.0001"}, {1 / 3.0, "0.33333333333333"}, {1e300, "1e+300"},
 		{math.Ldexp(1, 63), "9.2233720368548e+18"}, {-math.Ldexp(1, 63), "-9.2233720368548e+18"}, {2.5, "2.5"}, {100, "100"},
-		{math.NaN(), "nan"},
+		{math.NaN(), "nan"}, {negNaN, "-nan"},
 	}
 	for _, tc := range tests {
 		if got := numberString(lua.LNumber(tc.in)); got != tc.want {
@@ -70,7 +70,7 @@ func TestToWhole(t *testing.T) {
 func TestMessagesNameNumbersAlike(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`return { name = "P", run = function() return MOVE, 2^63 end }`, "direction 9.2233720368548e+18"},
-		{`return { name = "P", run = function() return MOVE, 0/0 end }`, "direction nan"},
+		{`return { name = "P", run = function() return MOVE, 0/0 end }`, "direction -nan"},
 		{`return { name = "P", run = function() error(2^63) end }`, "9.2233720368548e+18"},
 	}
 	for _, tc := range tests {

@@ -36,7 +36,8 @@ import (
 //
 // Bounded, and left alone:
 //   - MOVE, LOADK, LOADBOOL, GETUPVAL, SETUPVAL, JMP, TEST, TESTSET, NOT,
-//     FORLOOP, FORPREP, NOP: a fixed number of loads and stores.
+//     FORLOOP, NOP: a fixed number of loads and stores. (FORPREP is wrapped
+//     only to convert numeric strings as Lua 5.1 does, forprep.go.)
 //   - MOVEN: at most C (9 bits) further MOVEs that the compiler emitted.
 //   - LOADNIL: at most 256 registers of one frame.
 //   - NEWTABLE: preallocates at most 511 slots of each part (B and C are
@@ -77,6 +78,7 @@ func (b *budget) dispatch() *opTable {
 		ops[op] = b.arithOp(op, jumpTable[op], nums)
 	}
 	ops[lua.OP_UNM] = b.unaryMinusOp(jumpTable[lua.OP_UNM], nums)
+	ops[lua.OP_FORPREP] = b.forPrepOp(jumpTable[lua.OP_FORPREP]) // forprep.go
 	withFastPaths(&ops, nums)
 	return &ops
 }

@@ -73,6 +73,7 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	g.RawSetString("math", mathlib)
 
 	tm.openBase(L, base)
+	tm.openCompat51(L, base, tablib, mathlib) // compat51.go
 
 	for i, name := range directionNames {
 		base.RawSetString(name, lua.LNumber(i+1))

@@ -21,8 +21,8 @@ import (
 //
 // Deliberate differences from Lua 5.1 on a PC: an integer conversion of a
 // number beyond ±2^53 (or NaN, or infinite) is an argument error instead of
-// whatever the C cast makes of it on the machine, and NaN prints as "nan"
-// without the sign the hardware happened to give it.
+// whatever the C cast makes of it on the machine. NaN prints with its sign,
+// which nan.go makes the same on every machine.
 
 // fmtSpec is one conversion's flags, width and precision (-1: none).
 type fmtSpec struct {
@@ -278,7 +278,7 @@ func fmtUnsigned(dst []byte, sp fmtSpec, conv byte, u uint64) []byte {
 // fmtFloat is C's %e, %f and %g (and upper-case %E, %G).
 func fmtFloat(dst []byte, sp fmtSpec, conv byte, f float64) []byte {
 	upper := conv == 'E' || conv == 'G'
-	neg := math.Signbit(f) && f == f
+	neg := math.Signbit(f) // a NaN's too, as glibc prints it (nan.go)
 	if math.IsInf(f, 0) || f != f {
 		body := "inf"
 		if f != f {

@@ -105,7 +105,7 @@ func listMoveCost(i, j int) int64 {
 // 1,023 without a word.
 func ipairs(L *lua.LState) *lua.LFunction {
 	next := L.NewFunction(func(L *lua.LState) int {
-		t := L.CheckTable(1)
+		t := checkTable(L, 1)
 		i := intArg(L, 2) + 1
 		v := listAt(t, i)
 		if v == lua.LNil {
@@ -117,7 +117,7 @@ func ipairs(L *lua.LState) *lua.LFunction {
 	})
 	return L.NewFunction(func(L *lua.LState) int {
 		L.Push(next)
-		L.Push(L.CheckTable(1))
+		L.Push(checkTable(L, 1))
 		L.Push(lua.LNumber(0))
 		return 3
 	})
@@ -158,7 +158,7 @@ func (tm *Team) checkedBorder(L *lua.LState, t *lua.LTable) int {
 }
 
 func (tm *Team) tableGetN(L *lua.LState) int {
-	L.Push(lua.LNumber(tm.checkedBorder(L, L.CheckTable(1))))
+	L.Push(lua.LNumber(tm.checkedBorder(L, checkTable(L, 1))))
 	return 1
 }
 
@@ -166,7 +166,7 @@ func (tm *Team) tableGetN(L *lua.LState) int {
 // past the end just sets t[pos]; one before 1 moves the whole list up, as
 // Lua 5.1's loop does (and is charged for it).
 func (tm *Team) tableInsert(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	e := tm.checkedBorder(L, t) + 1
 	switch L.GetTop() {
 	case 2:
@@ -186,7 +186,7 @@ func (tm *Team) tableInsert(L *lua.LState) int {
 
 // tableRemove is table.remove(t [, pos]).
 func (tm *Team) tableRemove(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	e := tm.checkedBorder(L, t)
 	pos := optIntArg(L, 2, e)
 	if pos < 1 || pos > e {
@@ -243,12 +243,12 @@ func shiftUp(t *lua.LTable, from, to int) {
 // charged before any is read, numbers as they are formatted, and the bytes
 // of the result, checked against limits.string_bytes, before it is built.
 func (tm *Team) tableConcat(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	sep := ""
 	if L.Get(2) != lua.LNil {
 		s, ok := valueString(L.Get(2))
 		if !ok {
-			L.TypeError(2, lua.LTString)
+			typeError(L, 2, "string")
 		}
 		sep = s
 	}
@@ -277,7 +277,8 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 			nums = append(nums, s)
 			total += int64(len(s))
 		default:
-			L.RaiseError("invalid value (at index %d) in table for 'concat'", k)
+			// Debian's lua5.1 names the type too.
+			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
 		}
 		if k < j {
 			total += int64(len(sep))
@@ -309,7 +310,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 // walking every key, live or dead; a table whose dead keys dominate is
 // compacted first (nextkeys.go).
 func (tm *Team) tableMaxN(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	best := 0.0
 	if !tableLayoutOK {
 		m := meter{tm: tm, L: L}

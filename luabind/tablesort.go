@@ -23,10 +23,10 @@ const comparesPerInstruction = 8
 
 // tableSort is table.sort(t [, comp]).
 func (tm *Team) tableSort(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	var comp *lua.LFunction
 	if L.Get(2) != lua.LNil {
-		comp = L.CheckFunction(2)
+		comp = checkFunction(L, 2)
 	}
 	n := tm.checkedBorder(L, t)
 	if n < 2 {

@@ -107,7 +107,7 @@ func TestServeOpenSSH(t *testing.T) {
 	}
 	for _, tool := range []string{"ssh", "tmux"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("needs %s on PATH (apt-get install openssh-client tmux)", tool)
+			skipOrRequire(t, "needs %s on PATH (apt-get install openssh-client tmux)", tool)
 		}
 	}
 	bin := buildBinary(t)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package luabind
+
+const raceEnabled = false

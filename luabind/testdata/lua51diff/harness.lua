@@ -1,0 +1,54 @@
+-- Shared by both interpreters in TestDifferentialLua51 (lua51diff_test.go):
+-- each case is one expression list; its values are written as one line of
+-- text the same way in Lua 5.1 and in the sandbox. Numbers are written with
+-- %.17g (every bit shows); tostring is tested by cases that call it.
+local out = {}
+local function esc(v)
+  if type(v) == "number" then return "n:" .. string.format("%.17g", v) end
+  if type(v) == "table" then return "t:" .. T(v) end
+  if type(v) ~= "string" then return type(v) .. ":" .. (type(v) == "boolean" and tostring(v) or "") end
+  return (string.gsub(v, "[^%w%p ]", function(c) return "\\" .. string.byte(c) end))
+end
+local function pack(...) return {n = select("#", ...), ...} end
+local function show(f)
+  local ok, t = pcall(f)
+  if not ok then
+    out[#out + 1] = "error: " .. esc((string.gsub(tostring(t), "^[^:]*:%d+: ", "")))
+    return
+  end
+  local parts = {}
+  for i = 1, t.n do parts[i] = esc(t[i]) end
+  out[#out + 1] = table.concat(parts, "\t")
+end
+-- T lists a table's entries at keys -2..12 and its border, in one line.
+function T(t)
+  local parts = {}
+  for i = -2, 12 do
+    local v = rawget(t, i)
+    if v ~= nil then parts[#parts + 1] = i .. "=" .. (type(v) == "table" and "{}" or tostring(v)) end
+  end
+  return table.concat(parts, ",") .. "#" .. #t
+end
+-- G lists what string.gmatch gives.
+function G(s, p)
+  local parts = {}
+  for a, b in string.gmatch(s, p) do parts[#parts + 1] = tostring(a) .. "," .. tostring(b) end
+  return table.concat(parts, ";")
+end
+-- S sorts a copy of t (with the order function lt) and lists it.
+function S(t, lt)
+  local c = {}
+  for i = 1, #t do c[i] = t[i] end
+  table.sort(c, lt)
+  return table.concat(c, " ")
+end
+-- I inserts into t as the arguments say and lists t.
+function I(t, ...)
+  table.insert(t, ...)
+  return T(t)
+end
+-- R removes from t as the arguments say and lists what it removed and t.
+function R(t, ...)
+  local v = table.remove(t, ...)
+  return tostring(v), T(t)
+end
