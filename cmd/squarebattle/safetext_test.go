@@ -14,10 +14,13 @@ import (
 // byte), a bidi override and an isolate.
 const hostileText = `\27[2J\27[31m\27]0;owned\7\27]52;c;cHduZWQ=\7\r\nteam 1 Meek  999\127\194\155 7m\155\226\128\174\226\129\166`
 
+// hostileName is hostileText's worst in a display name's 64 bytes.
+const hostileName = `\27[2J\27[31m\27]0;owned\7\r\nteam 1\127\194\155\226\128\174`
+
 // loud wins (it attacks all around on a 3×3 torus, where every cell is a
 // neighbour) and prints and fails on the way; meek loses, with a defeat
 // speech, and fails too.
-const loudScript = `return { name = "Loud ` + hostileText + `", victory = "` + hostileText + `",
+const loudScript = `return { name = "Loud ` + hostileName + `", victory = "` + hostileText + `",
   run = function(self)
     self.n = (self.n or 0) + 1
     print("` + hostileText + `", self.n)
@@ -25,7 +28,7 @@ const loudScript = `return { name = "Loud ` + hostileText + `", victory = "` + h
     return ATTACK, 1 + self.n % 8
   end }`
 
-const meekScript = `return { name = "Meek ` + hostileText + `", defeat = "` + hostileText + `",
+const meekScript = `return { name = "Meek ` + hostileName + `", defeat = "` + hostileText + `",
   run = function() error({}) end,
   eliminated = function() error("` + hostileText + `") end }`
 
