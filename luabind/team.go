@@ -59,6 +59,7 @@ type Team struct {
 	rng    *engine.Rand
 
 	L       *lua.LState
+	catch   *catcher // the handler of its top-level calls: where errors happened (errwhere.go)
 	budget  budget
 	base    *lua.LTable
 	classes []classState
@@ -145,6 +146,7 @@ func (tm *Team) boot() {
 		IncludeGoStackTrace: false,
 	})
 	tm.L = L
+	tm.catch = newCatcher(L)
 	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
 	for _, g := range tm.opts.Extra {
@@ -250,11 +252,11 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	L.Push(fn)
 	L.Push(tm.concat)
 	L.Push(tm.length)
-	err := L.PCall(2, 1, nil)
+	err := tm.catch.pcall(L, 2, 1)
 	if err != nil {
 		msg := tm.errorText(err)
 		if tm.budget.spent && !tm.memTripped {
-			msg = fmt.Sprintf("%s: its top level ran more than %d instructions (limits.instructions); do heavy set-up in the first call of run", errBudget, tm.limits.Instructions*loadBudgetFactor)
+			msg = tm.catch.at(fmt.Sprintf("%s: its top level ran more than %d instructions (limits.instructions); do heavy set-up in the first call of run", errBudget, tm.limits.Instructions*loadBudgetFactor))
 		}
 		if !strings.HasPrefix(msg, cls.File+":") {
 			msg = cls.File + ": " + msg
@@ -298,10 +300,10 @@ const loadBudgetFactor = 1
 // errorText turns a Lua error into one line.
 func (tm *Team) errorText(err error) string {
 	if tm.memTripped {
-		return fmt.Sprintf("%s: team heap over %d MiB (limits.memory_mib)", errMemory, tm.limits.MemoryBytes>>20)
+		return tm.catch.at(fmt.Sprintf("%s: team heap over %d MiB (limits.memory_mib)", errMemory, tm.limits.MemoryBytes>>20))
 	}
 	if tm.budget.spent {
-		return fmt.Sprintf("%s: more than %d instructions (limits.instructions)", errBudget, tm.limits.Instructions)
+		return tm.catch.at(fmt.Sprintf("%s: more than %d instructions (limits.instructions)", errBudget, tm.limits.Instructions))
 	}
 	msg := err.Error()
 	if ae, ok := err.(*lua.ApiError); ok {
@@ -411,7 +413,7 @@ func (tm *Team) callWithin(nargs, nret, limit int) (engine.Fault, string, int) {
 	tm.budget.reset(limit)
 	tm.memTripped = false
 	tm.payCensus()
-	err := tm.L.PCall(nargs, nret, nil)
+	err := tm.catch.pcall(tm.L, nargs, nret)
 	used := int64(limit) - tm.budget.remaining()
 	tm.charged += used * bytesPerInstr
 	switch {
