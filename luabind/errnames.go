@@ -28,6 +28,29 @@ func variableName(cf *frame, reg int) (kind, name string) {
 	return objName(cf.Fn.Proto, cf.Pc-1, reg, 0)
 }
 
+// argumentName names argument n of the running builtin as its Lua caller
+// wrote it: the variable in the register the caller's CALL passed it in.
+// A builtin called any other way (by pcall, as a metamethod) gets no name.
+func argumentName(L *lua.LState, n int) (kind, name string) {
+	g := current(L)
+	if g == nil || g.Parent == nil || !countedLoopOK {
+		return "", ""
+	}
+	c := g.Parent
+	if c.Fn == nil || c.Fn.IsG || c.Pc < 1 {
+		return "", ""
+	}
+	inst := c.Fn.Proto.Code[c.Pc-1]
+	if op := int(inst >> 26); op != lua.OP_CALL && op != lua.OP_TAILCALL {
+		return "", ""
+	}
+	r := regs(L)
+	if i := c.LocalBase + argA(inst); i >= len(r.array) || r.array[i] != lua.LValue(g.Fn) {
+		return "", ""
+	}
+	return variableName(c, argA(inst)+n)
+}
+
 // objName is Lua 5.1's getobjname: the name of register reg at
 // instruction pc of p. depth bounds the MOVE chain it follows.
 func objName(p *lua.FunctionProto, pc, reg, depth int) (kind, name string) {

@@ -122,6 +122,9 @@ func functionName(f *frame) string {
 // the variable in the called register of the caller's CALL.
 func callerName(f *frame) (kind, name string) {
 	c := f.Parent
+	if f.TailCall > 0 {
+		return "", "" // the caller's frame is gone: Lua says "(tail call)"
+	}
 	if c == nil || c.Fn == nil || c.Fn.IsG || c.Pc < 1 {
 		return "", ""
 	}
