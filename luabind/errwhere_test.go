@@ -10,7 +10,8 @@ import (
 // TestWhereErrorsHappen: a timeout, a runtime error and an error() in a
 // helper are reported at the line of the helper that was running (not
 // the line of `run = function`), with a traceback of the frames that led
-// there, innermost first; the text is the same in a second battle.
+// there, innermost first; a bad return at the line of its return; the
+// text is the same in a second battle.
 func TestWhereErrorsHappen(t *testing.T) {
 	cases := []struct {
 		name, src, msg, trace string
@@ -47,6 +48,26 @@ return { name = "P", run = function(self, team, view)
 end }`,
 			"t/p.lua:3: no view",
 			"t/p.lua:3: in function 'check'\nt/p.lua:6: in function <t/p.lua:5>"},
+		{"bad return at its return",
+			`return { name = "P", run = function()
+  local d = 9
+  if d > 8 then
+    return "MOVE", d
+  end
+  return "WAIT"
+end }`,
+			"t/p.lua:4: run returned direction 9",
+			""},
+		{"bad return after calls into Lua from Go",
+			`return { name = "P", run = function()
+  local t = {3, 1, 2}
+  table.sort(t, function(a, b)
+    return a < b
+  end)
+  return "DANCE"
+end }`,
+			"t/p.lua:6: run returned unknown action",
+			""},
 		{"deep recursion keeps five frames",
 			`local function down(n)
   if n == 0 then return nil + 1 end

@@ -89,7 +89,7 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		paid := int64(cp.entries) / valuesPerInstruction
 		used += int(min(paid, left))
 		if err != nil {
-			fault, msg, trace = engine.FaultError, tm.where(cs, "the answer is "+err.Error()), ""
+			fault, msg, trace = engine.FaultError, tm.returnedAt(cs, "the answer is "+err.Error()), ""
 		}
 	}
 	L.SetTop(0)
