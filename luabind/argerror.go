@@ -21,7 +21,7 @@ func argError(L *lua.LState, n int, msg string) {
 	name := "?"
 	kind := ""
 	if countedLoopOK {
-		kind, name = callerName(current(L))
+		kind, name = callerName(L, current(L))
 	}
 	if kind == "" {
 		name = "?"

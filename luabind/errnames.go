@@ -15,17 +15,34 @@ import (
 // (SELF), or a local variable of the function (from its debug
 // information). The same is done here, on gopher-lua's instructions,
 // only once an error has been raised: nothing of this runs on the hot
-// path.
+// path. The search reads the function's code from its start, so its work
+// grows with the function (a script may pcall an error at the end of a
+// long function that it mostly skips, over and over): it is charged to the
+// running call, by the instructions and locals it read, and it gives up,
+// leaving the value unnamed, past maxNameSteps.
+
+// maxNameSteps bounds the instructions and locals one naming reads.
+const maxNameSteps = 1 << 16
 
 // variableName names what register reg holds at the running instruction
 // of cf: ("local", "p"), ("global", "roundz"), ("field", "row"),
 // ("upvalue", "cfg"), ("method", "foo"), or two empty strings when Lua
 // would not name it either.
-func variableName(cf *frame, reg int) (kind, name string) {
+func variableName(L *lua.LState, cf *frame, reg int) (kind, name string) {
 	if cf == nil || cf.Fn == nil || cf.Fn.IsG || cf.Pc < 1 {
 		return "", ""
 	}
-	return objName(cf.Fn.Proto, cf.Pc-1, reg, 0)
+	steps := maxNameSteps
+	kind, name = objName(cf.Fn.Proto, cf.Pc-1, reg, 0, &steps)
+	if b, ok := L.Context().(*budget); ok {
+		// Not raising here (this may run in an error handler): a budget
+		// now spent stops the script at its next instruction.
+		b.charge(int64(maxNameSteps-steps) / probesPerInstruction)
+	}
+	if steps < 0 {
+		return "", ""
+	}
+	return kind, name
 }
 
 // argumentName names argument n of the running builtin as its Lua caller
@@ -48,16 +65,17 @@ func argumentName(L *lua.LState, n int) (kind, name string) {
 	if i := c.LocalBase + argA(inst); i >= len(r.array) || r.array[i] != lua.LValue(g.Fn) {
 		return "", ""
 	}
-	return variableName(c, argA(inst)+n)
+	return variableName(L, c, argA(inst)+n)
 }
 
 // objName is Lua 5.1's getobjname: the name of register reg at
-// instruction pc of p. depth bounds the MOVE chain it follows.
-func objName(p *lua.FunctionProto, pc, reg, depth int) (kind, name string) {
-	if n := localName(p, reg, pc); n != "" && n[0] != '(' {
+// instruction pc of p. depth bounds the MOVE chain it follows; steps is
+// what is left of maxNameSteps (negative: the search gave up).
+func objName(p *lua.FunctionProto, pc, reg, depth int, steps *int) (kind, name string) {
+	if n := localName(p, reg, pc, steps); n != "" && n[0] != '(' {
 		return "local", n
 	}
-	last := lastWriter(p, pc, reg)
+	last := lastWriter(p, pc, reg, steps)
 	if last < 0 || depth > 8 {
 		return "", ""
 	}
@@ -71,7 +89,7 @@ func objName(p *lua.FunctionProto, pc, reg, depth int) (kind, name string) {
 		}
 	case lua.OP_MOVE, lua.OP_MOVEN:
 		if b := argB(inst); b < argA(inst) {
-			return objName(p, pc, b, depth+1)
+			return objName(p, pc, b, depth+1, steps)
 		}
 	case lua.OP_GETTABLE, lua.OP_GETTABLEKS:
 		if s, ok := rkConst(p, argC(inst)).(lua.LString); ok {
@@ -93,10 +111,13 @@ func objName(p *lua.FunctionProto, pc, reg, depth int) (kind, name string) {
 // reg on the straight path to lastpc, or -1: ldebug.c's symbexec, reduced
 // to what naming needs. A forward jump that lands at or before lastpc is
 // followed (the code it skips cannot be what ran), a backward one is not.
-func lastWriter(p *lua.FunctionProto, lastpc, reg int) int {
+func lastWriter(p *lua.FunctionProto, lastpc, reg int, steps *int) int {
 	last := -1
 	code := p.Code
 	for pc := 0; pc < lastpc && pc < len(code); pc++ {
+		if *steps--; *steps < 0 {
+			return -1
+		}
 		inst := code[pc]
 		op, a := int(inst>>26), argA(inst)
 		switch op {
@@ -159,8 +180,11 @@ var writesA = func() (s [lua.OP_NOP + 1]bool) {
 // locals active there hold the registers in the order they were declared.
 // gopher-lua records a local as active from StartPc to EndPc, both
 // included (its own LocalName leaves out the last instruction of a block).
-func localName(p *lua.FunctionProto, reg, pc int) string {
+func localName(p *lua.FunctionProto, reg, pc int, steps *int) string {
 	for _, l := range p.DbgLocals {
+		if *steps--; *steps < 0 {
+			return ""
+		}
 		if l.StartPc > pc {
 			break
 		}

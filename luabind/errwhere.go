@@ -65,7 +65,7 @@ func (c *catcher) at(msg string) string {
 func (c *catcher) handle(L *lua.LState) int {
 	closeUpvalues(L, c.base)
 	failed := current(L).Parent // the handler runs in a frame of its own
-	c.where, c.trace = traceback(failed, c.base)
+	c.where, c.trace = traceback(L, failed, c.base)
 	v := L.Get(1)
 	if s, ok := v.(lua.LString); ok {
 		v = lua.LString(reword(L, failed, string(s)))
@@ -79,7 +79,7 @@ func (c *catcher) handle(L *lua.LState) int {
 // "file:line: in function 'name'"; where is the innermost one's
 // "file:line". Go frames (builtins) are left out: what a player can fix is
 // in the Lua frames.
-func traceback(f *frame, base int) (where string, trace []string) {
+func traceback(L *lua.LState, f *frame, base int) (where string, trace []string) {
 	for ; f != nil && f.Base >= base && len(trace) < traceDepth; f = f.Parent {
 		if f.Fn == nil || f.Fn.IsG || f.Fn.Proto == nil {
 			continue
@@ -88,7 +88,7 @@ func traceback(f *frame, base int) (where string, trace []string) {
 		if where == "" {
 			where = pos
 		}
-		trace = append(trace, pos+": in "+functionName(f))
+		trace = append(trace, pos+": in "+functionName(L, f))
 	}
 	return where, trace
 }
@@ -107,12 +107,12 @@ func framePosition(f *frame) string {
 // after the variable its caller called ("function 'helper'"), else by
 // where it is defined ("function <file:3>"); a file's top level is its
 // "main chunk".
-func functionName(f *frame) string {
+func functionName(L *lua.LState, f *frame) string {
 	p := f.Fn.Proto
 	if p.LineDefined == 0 {
 		return "main chunk"
 	}
-	if kind, name := callerName(f); kind != "" {
+	if kind, name := callerName(L, f); kind != "" {
 		return "function '" + name + "'"
 	}
 	return "function <" + p.SourceName + ":" + strconv.Itoa(p.LineDefined) + ">"
@@ -120,7 +120,7 @@ func functionName(f *frame) string {
 
 // callerName names the function f runs after what its Lua caller called:
 // the variable in the called register of the caller's CALL.
-func callerName(f *frame) (kind, name string) {
+func callerName(L *lua.LState, f *frame) (kind, name string) {
 	c := f.Parent
 	if f.TailCall > 0 {
 		return "", "" // the caller's frame is gone: Lua says "(tail call)"
@@ -132,7 +132,7 @@ func callerName(f *frame) (kind, name string) {
 	if op := int(inst >> 26); op != lua.OP_CALL && op != lua.OP_TAILCALL {
 		return "", "" // a metamethod, an iterator: Lua does not name them either
 	}
-	return variableName(c, argA(inst))
+	return variableName(L, c, argA(inst))
 }
 
 // reword turns gopher-lua's message for a runtime error of the
@@ -157,7 +157,7 @@ func reword(L *lua.LState, f *frame, msg string) string {
 	}
 	// typeError names register i, holding v, as Lua names it.
 	typeError := func(what string, i int) string {
-		kind, name := variableName(f, i)
+		kind, name := variableName(L, f, i)
 		return typeErrorText(what, kind, name, reg(i))
 	}
 	switch op := int(inst >> 26); op {

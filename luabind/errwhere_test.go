@@ -104,3 +104,23 @@ end }`,
 		})
 	}
 }
+
+// TestNamingCharged: naming the value of an error reads the failing
+// function's code from its start, so it is charged by what it reads: a
+// caught error at the end of a long function whose body is skipped costs
+// more than the same error in a short one.
+func TestNamingCharged(t *testing.T) {
+	used := func(skipped int) int {
+		body := "local f = function()\nif false then\n" + strings.Repeat("local a = 1\n", skipped) +
+			"end\nlocal x\nx()\nend\nfor i = 1, 10 do pcall(f) end"
+		_, fault, msg, n := runLua(t, body, 1_000_000)
+		if fault != engine.NoFault {
+			t.Fatalf("%v %s", fault, msg)
+		}
+		return n
+	}
+	short, long := used(1), used(150)
+	if long < short+10*150/probesPerInstruction {
+		t.Errorf("10 caught errors after 150 skipped instructions used %d instructions, after 1 %d: naming not charged", long, short)
+	}
+}

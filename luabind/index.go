@@ -111,7 +111,7 @@ func indexError(L *lua.LState, op int, inst uint32, obj, bad lua.LValue) string 
 	if op == lua.OP_SETTABLE {
 		reg = argA(inst)
 	}
-	if kind, name := variableName(current(L), reg); name != "" {
+	if kind, name := variableName(L, current(L), reg); name != "" {
 		return "attempt to index " + kind + " '" + name + "' (" + what + ")"
 	}
 	return "attempt to index " + what
