@@ -16,6 +16,7 @@ func (l *problemLog) add(p Problem) {
 	// Every problem people may see passes here, whoever raised it: its
 	// text is made safe to print once, at the source.
 	p.Message = SafeText(p.Message)
+	p.Trace = SafeLines(p.Trace)
 	key := [2]int{p.Team, int(p.Class)}
 	if !l.seen[key] {
 		if l.seen == nil {

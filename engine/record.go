@@ -227,6 +227,9 @@ func (r *Recorder) newProblems() []Problem {
 		}
 	}
 	out = append(out, recent...)
+	for i := range out {
+		out[i].Trace = "" // not part of a replay (Problem.Trace)
+	}
 	r.firsts, r.problems = len(pl.first), pl.n
 	return out
 }

@@ -36,6 +36,12 @@ type Problem struct {
 	Square  SquareID
 	Kind    Fault
 	Message string // one line, "file:line: message" when the position is known
+	// Trace is a short traceback of a script's error or timeout: up to
+	// five frames, innermost first, one a line ("file:line: in function
+	// 'name'"), or "" when there is none. It is for people reading the
+	// problem now (check, the errors pane, run --json); replays record
+	// only Message (Recorder strips it), so their format is unchanged.
+	Trace string
 }
 
 func (r *Report) reset() {

@@ -29,6 +29,16 @@ import (
 // SafeText makes s safe to show on a terminal or in a table cell.
 func SafeText(s string) string { return safe(s, false) }
 
+// SafeLines is SafeText of each line of s: a traceback (Problem.Trace)
+// keeps its line breaks and nothing else a terminal would act on.
+func SafeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = SafeText(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // SafeLine is SafeText keeping horizontal tabs: for free-running lines, such
 // as what a script printed (print separates its arguments with tabs), that
 // are not cells of a table. A tab only moves the cursor right.

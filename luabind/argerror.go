@@ -14,12 +14,22 @@ import (
 
 // argError raises "bad argument #n to 'name' (msg)", where name is what the
 // calling code called the function (a global, a field, a method or a local,
-// as Lua reports it), or '?' when that is unknown.
+// as Lua reports it), or '?' when that is unknown. Called as a method
+// (`s:sub(x)`), the self argument is not counted, as in Lua: the error in
+// self itself reads "calling 'sub' on bad self (msg)".
 func argError(L *lua.LState, n int, msg string) {
 	name := "?"
-	if dbg, ok := L.GetStack(0); ok {
-		if _, err := L.GetInfo("n", dbg, lua.LNil); err == nil && dbg.Name != "" && dbg.Name != "(anonymous)" {
-			name = dbg.Name
+	kind := ""
+	if countedLoopOK {
+		kind, name = callerName(L, current(L))
+	}
+	if kind == "" {
+		name = "?"
+	}
+	if kind == "method" {
+		n--
+		if n == 0 {
+			L.RaiseError("calling '%s' on bad self (%s)", name, msg)
 		}
 	}
 	L.RaiseError("bad argument #%d to '%s' (%s)", n, name, msg)

@@ -31,12 +31,18 @@ type budget struct {
 	rest  int64 // instructions left in the call beyond the current chunk
 	spent bool
 	team  *Team
+	// returned is the line of the instruction (a return) by which the
+	// counted loop last handed control back to Go: after a top-level
+	// call, the line of the return that gave its results (0 when
+	// unknown). The loop notes it on its way out, never per instruction.
+	returned int
 }
 
 func (b *budget) reset(limit int) {
 	b.rest = int64(limit)
 	b.n = 0
 	b.spent = false
+	b.returned = 0
 	if b.team != nil {
 		b.team.graves.forget() // kept for one call only (nextkeys.go)
 	}

@@ -137,7 +137,7 @@ func TestBrokenScriptsLoad(t *testing.T) {
 		"norun":    "no run function",
 		"notable":  "must return a table",
 		"toplevel": "t/toplevel.lua:2:",
-		"spinload": "t/spinload.lua: instruction budget exceeded: its top level ran more than 10000 instructions (limits.instructions)",
+		"spinload": "t/spinload.lua:1: instruction budget exceeded: its top level ran more than 10000 instructions (limits.instructions)",
 		"badname":  "name must be a string",
 		"reserved": "reserved",
 		"bytecode": "bytecode",

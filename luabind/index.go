@@ -111,85 +111,8 @@ func indexError(L *lua.LState, op int, inst uint32, obj, bad lua.LValue) string 
 	if op == lua.OP_SETTABLE {
 		reg = argA(inst)
 	}
-	if kind, name := variableName(current(L), reg); name != "" {
+	if kind, name := variableName(L, current(L), reg); name != "" {
 		return "attempt to index " + kind + " '" + name + "' (" + what + ")"
 	}
 	return "attempt to index " + what
-}
-
-// variableName names what register reg holds at the running instruction:
-// a local variable of the function (from its debug information), or what
-// loaded it: walking back over instructions that neither write reg nor
-// jump, to the one that wrote it, a global, a field or an upvalue. Where
-// the walk meets anything else (a jump, a call, a loop) the value is left
-// unnamed rather than named wrongly.
-func variableName(cf *frame, reg int) (kind, name string) {
-	p := cf.Fn.Proto
-	if n := localName(p, reg, cf.Pc-1); n != "" && n[0] != '(' {
-		return "local", n
-	}
-	for pc := cf.Pc - 2; pc >= 0; pc-- {
-		inst := p.Code[pc]
-		op := int(inst >> 26)
-		if argA(inst) != reg {
-			if !straightLine[op] {
-				return "", ""
-			}
-			continue
-		}
-		switch op {
-		case lua.OP_GETGLOBAL:
-			if s, ok := p.Constants[inst&0x3ffff].(lua.LString); ok {
-				return "global", string(s)
-			}
-		case lua.OP_GETTABLEKS:
-			if s, ok := rkConst(p, argC(inst)).(lua.LString); ok {
-				return "field", string(s)
-			}
-		case lua.OP_GETUPVAL:
-			if b := argB(inst); b < len(p.DbgUpvalues) {
-				return "upvalue", p.DbgUpvalues[b]
-			}
-		}
-		return "", ""
-	}
-	return "", ""
-}
-
-// localName is the local variable in register reg at instruction pc: the
-// locals active there hold the registers in the order they were declared.
-// gopher-lua records a local as active from StartPc to EndPc, both
-// included (its own LocalName leaves out the last instruction of a block).
-func localName(p *lua.FunctionProto, reg, pc int) string {
-	for _, l := range p.DbgLocals {
-		if l.StartPc > pc {
-			break
-		}
-		if pc <= l.EndPc {
-			if reg == 0 {
-				return l.Name
-			}
-			reg--
-		}
-	}
-	return ""
-}
-
-// straightLine are the opcodes that write only register A and never jump:
-// an instruction before them always runs right before them.
-var straightLine = func() (s [lua.OP_NOP + 1]bool) {
-	for _, op := range []int{lua.OP_MOVE, lua.OP_LOADK, lua.OP_GETUPVAL, lua.OP_GETGLOBAL, lua.OP_GETTABLE,
-		lua.OP_GETTABLEKS, lua.OP_NEWTABLE, lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV, lua.OP_MOD,
-		lua.OP_POW, lua.OP_UNM, lua.OP_NOT} {
-		s[op] = true
-	}
-	return
-}()
-
-// rkConst is an RK operand when it names a constant, else nil.
-func rkConst(p *lua.FunctionProto, x int) lua.LValue {
-	if x&0x100 != 0 {
-		return p.Constants[x&0xff]
-	}
-	return nil
 }

@@ -122,7 +122,7 @@ func TestLoadBudgetIsOneCall(t *testing.T) {
 		t.Errorf("fits: %v", err)
 	}
 	_, err := cat.Find("spins")
-	if err == nil || !strings.Contains(err.Error(), "t/spins.lua: instruction budget exceeded: its top level ran more than 500 instructions (limits.instructions)") {
+	if err == nil || !strings.Contains(err.Error(), "t/spins.lua:1: instruction budget exceeded: its top level ran more than 500 instructions (limits.instructions)") {
 		t.Errorf("spins: %v", err)
 	}
 }

@@ -38,7 +38,7 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		class = tm.opts.Player
 	}
 	fail := func(kind engine.Fault, msg string) engine.Answer {
-		tm.modProblem(t, class, c.Unit, kind, msg)
+		tm.modProblem(t, class, c.Unit, kind, msg, "")
 		return engine.Answer{Fault: kind}
 	}
 	if class < 0 || int(class) >= len(tm.classes) {
@@ -74,6 +74,7 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		limit = c.Budget
 	}
 	fault, msg, used := tm.callWithin(2, 1, limit)
+	trace := tm.trace
 	var answer any
 	if fault == engine.NoFault {
 		// Copying the answer is the team's work: each entry copied (a
@@ -88,12 +89,12 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 		paid := int64(cp.entries) / valuesPerInstruction
 		used += int(min(paid, left))
 		if err != nil {
-			fault, msg = engine.FaultError, tm.where(cs, "the answer is "+err.Error())
+			fault, msg, trace = engine.FaultError, tm.returnedAt(cs, "the answer is "+err.Error()), ""
 		}
 	}
 	L.SetTop(0)
 	if fault != engine.NoFault {
-		tm.modProblem(t, class, c.Unit, fault, tm.located(class, cs, msg))
+		tm.modProblem(t, class, c.Unit, fault, tm.located(class, cs, msg), trace)
 		if tm.memTripped {
 			tm.memoryReset(&t.Report, t.Facts.Round, cs)
 		}
@@ -103,7 +104,7 @@ func (tm *Team) modCall(t *engine.ModTurn, c engine.Call) engine.Answer {
 }
 
 // modProblem reports a fault sparingly, as problem does for SquareBattle.
-func (tm *Team) modProblem(t *engine.ModTurn, class engine.ClassID, unit int, kind engine.Fault, msg string) {
+func (tm *Team) modProblem(t *engine.ModTurn, class engine.ClassID, unit int, kind engine.Fault, msg, trace string) {
 	round := t.Facts.Round
 	if class >= 0 && int(class) < len(tm.classes) {
 		cs := &tm.classes[class]
@@ -113,7 +114,7 @@ func (tm *Team) modProblem(t *engine.ModTurn, class engine.ClassID, unit int, ki
 		cs.reported = true
 	}
 	tm.lastProblemRound = round
-	t.Report.Problems = append(t.Report.Problems, engine.Problem{Class: class, Square: engine.SquareID(unit), Kind: kind, Message: msg})
+	t.Report.Problems = append(t.Report.Problems, engine.Problem{Class: class, Square: engine.SquareID(unit), Kind: kind, Message: msg, Trace: trace})
 }
 
 // Team is the player side of both SquareBattle and the rule mods.

@@ -116,11 +116,16 @@ func openPCall(L *lua.LState, base *lua.LTable, charge func(L *lua.LState, n int
 func (p *protector) handle(L *lua.LState) int {
 	c := p.calls[len(p.calls)-1]
 	closeUpvalues(L, c.base)
+	v := L.Get(1)
+	if s, ok := v.(lua.LString); ok {
+		v = lua.LString(reword(L, current(L).Parent, string(s))) // Lua's words (errwhere.go)
+	}
 	if c.handler == nil {
+		L.Push(v)
 		return 1
 	}
 	L.Push(c.handler)
-	L.Push(L.Get(1))
+	L.Push(v)
 	L.Call(1, 1)
 	return 1
 }

@@ -21,10 +21,10 @@ func (tm *Team) decode(r *engine.Ready, cs *classState) (engine.Intent, string) 
 		return in, "" // returning nothing waits
 	case lua.LString:
 		if in.Action, ok = engine.ParseAction(string(a)); !ok {
-			return in, tm.where(cs, fmt.Sprintf("run returned unknown action %q (use WAIT, MOVE, ATTACK or REPLICATE)", clip(string(a))))
+			return in, tm.returnedAt(cs, fmt.Sprintf("run returned unknown action %q (use WAIT, MOVE, ATTACK or REPLICATE)", clip(string(a))))
 		}
 	default:
-		return in, tm.where(cs, "run returned a "+a.Type().String()+" as its action (use WAIT, MOVE, ATTACK or REPLICATE)")
+		return in, tm.returnedAt(cs, "run returned a "+a.Type().String()+" as its action (use WAIT, MOVE, ATTACK or REPLICATE)")
 	}
 	if in.Action == engine.Wait {
 		return in, ""
@@ -35,17 +35,17 @@ func (tm *Team) decode(r *engine.Ready, cs *classState) (engine.Intent, string) 
 		// String: both depend on the machine for numbers like 2^63.
 		n, whole := toWhole(float64(d))
 		if !whole || lua.LNumber(n) != d || n < 1 || n > 8 {
-			return in, tm.where(cs, fmt.Sprintf("run returned direction %s (use NW, N, NE, E, SE, S, SW, W or 1..8)", numberString(d)))
+			return in, tm.returnedAt(cs, fmt.Sprintf("run returned direction %s (use NW, N, NE, E, SE, S, SW, W or 1..8)", numberString(d)))
 		}
 		in.Dir = engine.Direction(n - 1)
 	case lua.LString:
 		if in.Dir, ok = engine.ParseDirection(string(d)); !ok {
-			return in, tm.where(cs, fmt.Sprintf("run returned unknown direction %q", clip(string(d))))
+			return in, tm.returnedAt(cs, fmt.Sprintf("run returned unknown direction %q", clip(string(d))))
 		}
 	case *lua.LNilType:
-		return in, tm.where(cs, "run returned "+in.Action.String()+" without a direction")
+		return in, tm.returnedAt(cs, "run returned "+in.Action.String()+" without a direction")
 	default:
-		return in, tm.where(cs, "run returned a "+d.Type().String()+" as its direction")
+		return in, tm.returnedAt(cs, "run returned a "+d.Type().String()+" as its direction")
 	}
 	if in.Action != engine.Replicate {
 		return in, ""
@@ -55,23 +55,33 @@ func (tm *Team) decode(r *engine.Ready, cs *classState) (engine.Intent, string) 
 		in.Child = r.Class
 	case lua.LString:
 		if in.Child, ok = tm.cat.classID(string(c)); !ok {
-			return in, tm.where(cs, fmt.Sprintf("run asked to replicate into unknown class %q", clip(string(c))))
+			return in, tm.returnedAt(cs, fmt.Sprintf("run asked to replicate into unknown class %q", clip(string(c))))
 		}
 	default:
-		return in, tm.where(cs, "run returned a "+c.Type().String()+" as the class to replicate into")
+		return in, tm.returnedAt(cs, "run returned a "+c.Type().String()+" as the class to replicate into")
 	}
 	switch data := L.Get(-1).(type) {
 	case *lua.LNilType:
 	case *lua.LTable:
 		cp, err := tm.copyData(data)
 		if err != "" {
-			return in, tm.where(cs, err)
+			return in, tm.returnedAt(cs, err)
 		}
 		tm.pending[r.ID] = cp
 	default:
-		return in, tm.where(cs, "run returned a "+data.Type().String()+" as the child's data (use a table)")
+		return in, tm.returnedAt(cs, "run returned a "+data.Type().String()+" as the child's data (use a table)")
 	}
 	return in, ""
+}
+
+// returnedAt prefixes a message about what run returned with the
+// position of the return that gave it (budget.returned), or of the run
+// function when that is unknown.
+func (tm *Team) returnedAt(cs *classState, msg string) string {
+	if line := tm.budget.returned; line > 0 && cs.run != nil && cs.run.Proto != nil {
+		return fmt.Sprintf("%s:%d: %s", cs.run.Proto.SourceName, line, msg)
+	}
+	return tm.where(cs, msg)
 }
 
 // where prefixes a message with the position of the class's run function.

@@ -278,11 +278,12 @@ func (tm *Team) luaConcat(L *lua.LState) int {
 				mm = L.GetMetaField(b, "__concat")
 			}
 			if mm == lua.LNil {
-				bad := a
+				bad, at := a, n-1
 				if okA {
-					bad = b
+					bad, at = b, n
 				}
-				L.RaiseError("attempt to concatenate a %s value", bad.Type().String())
+				kind, name := argumentName(L, at) // errnames.go
+				L.RaiseError("%s", typeErrorText("concatenate", kind, name, bad))
 			}
 			L.SetTop(n)
 			L.Push(mm)

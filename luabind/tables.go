@@ -133,7 +133,8 @@ func (tm *Team) luaLen(L *lua.LState) int {
 		tm.charge(L, int64(probes/probesPerInstruction))
 		L.Push(lua.LNumber(n))
 	default:
-		L.RaiseError("attempt to get length of a %s value", v.Type().String())
+		kind, name := argumentName(L, 1) // errnames.go
+		L.RaiseError("%s", typeErrorText("get length of", kind, name, v))
 	}
 	return 1
 }

@@ -59,6 +59,8 @@ type Team struct {
 	rng    *engine.Rand
 
 	L       *lua.LState
+	catch   *catcher // the handler of its top-level calls: where errors happened (errwhere.go)
+	trace   string   // the traceback of the last call's error (engine.Problem.Trace), or ""
 	budget  budget
 	base    *lua.LTable
 	classes []classState
@@ -145,6 +147,7 @@ func (tm *Team) boot() {
 		IncludeGoStackTrace: false,
 	})
 	tm.L = L
+	tm.catch = newCatcher(L)
 	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
 	for _, g := range tm.opts.Extra {
@@ -250,11 +253,11 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	L.Push(fn)
 	L.Push(tm.concat)
 	L.Push(tm.length)
-	err := L.PCall(2, 1, nil)
+	err := tm.catch.pcall(L, 2, 1)
 	if err != nil {
 		msg := tm.errorText(err)
 		if tm.budget.spent && !tm.memTripped {
-			msg = fmt.Sprintf("%s: its top level ran more than %d instructions (limits.instructions); do heavy set-up in the first call of run", errBudget, tm.limits.Instructions*loadBudgetFactor)
+			msg = tm.catch.at(fmt.Sprintf("%s: its top level ran more than %d instructions (limits.instructions); do heavy set-up in the first call of run", errBudget, tm.limits.Instructions*loadBudgetFactor))
 		}
 		if !strings.HasPrefix(msg, cls.File+":") {
 			msg = cls.File + ": " + msg
@@ -298,10 +301,10 @@ const loadBudgetFactor = 1
 // errorText turns a Lua error into one line.
 func (tm *Team) errorText(err error) string {
 	if tm.memTripped {
-		return fmt.Sprintf("%s: team heap over %d MiB (limits.memory_mib)", errMemory, tm.limits.MemoryBytes>>20)
+		return tm.catch.at(fmt.Sprintf("%s: team heap over %d MiB (limits.memory_mib)", errMemory, tm.limits.MemoryBytes>>20))
 	}
 	if tm.budget.spent {
-		return fmt.Sprintf("%s: more than %d instructions (limits.instructions)", errBudget, tm.limits.Instructions)
+		return tm.catch.at(fmt.Sprintf("%s: more than %d instructions (limits.instructions)", errBudget, tm.limits.Instructions))
 	}
 	msg := err.Error()
 	if ae, ok := err.(*lua.ApiError); ok {
@@ -336,7 +339,7 @@ func (tm *Team) Turn(t *engine.Turn) {
 func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	cs := tm.class(r.Class)
 	if cs.err != "" {
-		tm.problem(t, &t.Report, r.Class, r.ID, engine.FaultError, cs.err)
+		tm.problem(t, &t.Report, r.Class, r.ID, engine.FaultError, cs.err, "")
 		return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}
 	}
 	self := tm.self(r.ID)
@@ -359,8 +362,10 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	tm.inRun, tm.become, tm.cur = true, engine.NoClass, r
 	fault, msg := tm.call(5, 4)
 	tm.inRun, tm.cur = false, nil
+	trace := tm.trace
 	var in engine.Intent
 	if fault == engine.NoFault {
+		trace = ""
 		in, msg = tm.decode(r, cs)
 		if msg != "" {
 			fault = engine.FaultError
@@ -369,7 +374,7 @@ func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
 	L.SetTop(0)
 	if fault != engine.NoFault {
 		msg = tm.located(r.Class, cs, msg)
-		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg)
+		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg, trace)
 		if tm.memTripped {
 			tm.memoryReset(&t.Report, t.Facts.Round, cs)
 		}
@@ -410,9 +415,13 @@ func (tm *Team) call(nargs, nret int) (engine.Fault, string) {
 func (tm *Team) callWithin(nargs, nret, limit int) (engine.Fault, string, int) {
 	tm.budget.reset(limit)
 	tm.memTripped = false
+	tm.trace = ""
 	tm.payCensus()
-	err := tm.L.PCall(nargs, nret, nil)
+	err := tm.catch.pcall(tm.L, nargs, nret)
 	used := int64(limit) - tm.budget.remaining()
+	if err != nil {
+		tm.trace = strings.Join(tm.catch.trace, "\n")
+	}
 	tm.charged += used * bytesPerInstr
 	switch {
 	case err == nil && !tm.memTripped:
@@ -470,7 +479,7 @@ func (tm *Team) memoryReset(rep *engine.Report, round int, cs *classState) {
 // problem reports a fault for people to read: always the first of each class,
 // then at most one per round, so a script failing on every square does not
 // flood the log.
-func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID, id engine.SquareID, kind engine.Fault, msg string) {
+func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID, id engine.SquareID, kind engine.Fault, msg, trace string) {
 	cs := &tm.classes[class]
 	round := t.Facts.Round
 	if cs.reported && tm.lastProblemRound == round {
@@ -478,7 +487,7 @@ func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID
 	}
 	cs.reported = true
 	tm.lastProblemRound = round
-	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: id, Kind: kind, Message: msg})
+	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: id, Kind: kind, Message: msg, Trace: trace})
 }
 
 // located makes sure a problem names a file and line: messages from the
@@ -552,7 +561,7 @@ func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
 	if !cs2.reported || tm.lastProblemRound != s.Facts.Round {
 		cs2.reported = true
 		tm.lastProblemRound = s.Facts.Round
-		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.inHook(d.Class, cs.eliminated, "eliminated", msg)})
+		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.inHook(d.Class, cs.eliminated, "eliminated", msg), Trace: tm.trace})
 	}
 	if tm.memTripped {
 		tm.memoryReset(&s.Report, s.Facts.Round, cs)

@@ -165,6 +165,9 @@ func (b *budget) countedLoop(L *lua.LState, baseframe *frame, plain loopFunc, op
 			return
 		}
 		if ops[inst>>26](L, inst, baseframe) == 1 {
+			if pc := cf.Pc - 1; pc >= 0 && pc < len(cf.Fn.Proto.DbgSourcePositions) {
+				b.returned = cf.Fn.Proto.DbgSourcePositions[pc]
+			}
 			return
 		}
 	}

@@ -161,6 +161,7 @@ func putReport(e *enc, r *engine.Report) {
 		e.int(int(p.Square))
 		e.byte(byte(p.Kind))
 		e.str(p.Message)
+		e.str(p.Trace)
 	}
 }
 
@@ -179,13 +180,15 @@ func getReport(d *dec, r *engine.Report, classes int) {
 			Kind:   engine.Fault(d.byte()),
 		}
 		msg := d.bytes()
-		if p.Kind > engine.FaultError || len(msg) > maxText {
+		trace := d.bytes()
+		if p.Kind > engine.FaultError || len(msg) > maxText || len(trace) > maxText {
 			d.fail()
 		}
 		if d.err != nil {
 			return
 		}
 		p.Message = engine.SafeText(string(msg))
+		p.Trace = engine.SafeLines(string(trace))
 		r.Problems = append(r.Problems, p)
 	}
 }
