@@ -136,3 +136,14 @@ func NewResolvedSeatedBattle(cat *Catalog, players []*Class, o engine.Options, g
 	}
 	return b, nil
 }
+
+// Logs returns what each team's scripts printed, most recent last: a copy,
+// at most the last lines each seat keeps. Like every method of a battle, it
+// is called between rounds, from the goroutine that steps the battle.
+func (b *Battle) Logs() [][]string {
+	out := make([][]string, len(b.Seats))
+	for i, s := range b.Seats {
+		out[i] = s.Log()
+	}
+	return out
+}

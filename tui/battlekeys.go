@@ -16,18 +16,22 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 			return nil
 		}
 	}
+	// No key reaches the battle under an overlay: the pane uses its own,
+	// and any key but quit closes help.
+	if v.over == errorsOverlay {
+		if a.paneKey(ev) {
+			return errQuit
+		}
+		return nil
+	}
 	if v.over != noOverlay && ev.Key() == tcell.KeyEscape {
 		v.over = noOverlay
 		return nil
 	}
 	act := lookup(a.lookupKeys(), ev)
 	if v.over != noOverlay && act != actQuit {
-		if v.over == errorsOverlay && act != actErrors && act != actBack2Lobby {
-			// fall through: keys keep working under the problem list
-		} else {
-			v.over = noOverlay
-			return nil
-		}
+		v.over = noOverlay
+		return nil
 	}
 	if a.hall != nil && a.hallKey(act) {
 		return nil
@@ -89,7 +93,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 			a.flash("full size: pan with hjkl or the mouse")
 		}
 	case actErrors:
-		v.over = errorsOverlay
+		v.over, v.pane = errorsOverlay, pane{}
 	case actColours:
 		a.th.depth = (a.th.depth + 1) % depthCount
 		a.flash(a.th.depth.String())

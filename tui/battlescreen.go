@@ -3,8 +3,6 @@ package tui
 import (
 	"fmt"
 	"time"
-
-	"github.com/gdamore/tcell/v2"
 )
 
 // The battle screen: the arena, the team table, the status bar and what
@@ -64,11 +62,7 @@ func (a *App) drawBattle(w, h int) {
 	case v.over == helpOverlay:
 		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)
 	case v.over == errorsOverlay:
-		lines := problemLines(f.snap, a.th)
-		if dmg := a.damage(); dmg != "" {
-			lines = append([]line{{"This replay is damaged:", a.th.warn()}, {dmg, tcell.StyleDefault}, {}}, lines...)
-		}
-		drawBox(a.c, "Script problems", lines, w, h)
+		a.drawPane(f, w, h)
 	case f.snap.Over:
 		title, lines := victoryLines(f.snap, a.timeUp(f), min(w-8, 70), a.th, a.victoryHint())
 		drawBox(a.c, title, lines, w, h)

@@ -101,7 +101,7 @@ end }`)},
 	s.waitText("1 script problem(s)")
 	s.keys("e")
 	text := s.waitText("First problem")
-	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "team 0 Faulty") {
+	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "Faulty error") {
 		t.Errorf("problem list lacks the file:line or team:\n%s", text)
 	}
 }

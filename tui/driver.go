@@ -33,6 +33,9 @@ type frame struct {
 	// messages, so the UI shows each once.
 	msg    string
 	msgSeq uint64
+	// logs[t] is what team t's scripts printed, newest last (a live
+	// battle whose Battle is a Logger; nil otherwise). A copy: the frame's own.
+	logs [][]string
 }
 
 type commandKind int
@@ -568,6 +571,9 @@ func (d *driver) publish(now time.Time) {
 		sq := d.tl.Squares(t)
 		n := min(s.Round+1, len(sq)) // shorter only if the timeline refused a round
 		f.squares[t] = sq[:n:n]
+	}
+	if l, ok := d.battle.(Logger); ok {
+		f.logs = l.Logs()
 	}
 	d.published = now
 	d.frame.Store(f)

@@ -29,6 +29,7 @@ type viewer struct {
 	colours   []int
 	view      arenaView
 	over      overlay
+	pane      pane   // the errors-and-log pane's tab, cursor and scroll
 	shown     uint64 // seq of the frame on screen
 	msgSeq    uint64 // the driver's last message shown
 	last      *frame // frame last drawn
