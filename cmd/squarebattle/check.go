@@ -76,6 +76,11 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "%s loads: starting player \"%s\".\n", safe(file), safe(mine.Name))
 	}
+	// Misspelt names on paths the trial battle may never take.
+	undefined := cat.UndefinedGlobals(mine)
+	for _, u := range undefined {
+		fmt.Fprintf(stdout, "  %s:%d: %s\n", safe(file), u.Line, safe(u.Error()))
+	}
 	explorer, err := cat.Find("explorer")
 	if err != nil {
 		return err
@@ -107,6 +112,9 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 		for _, l := range log[max(0, len(log)-10):] {
 			fmt.Fprintf(stdout, "  %s\n", engine.SafeLine(l))
 		}
+	}
+	if len(undefined) > 0 {
+		return fmt.Errorf("%s: %d undefined global(s), %d kinds of problem while playing (%d timeouts, %d errors)", file, len(undefined), problems, st.Timeouts, st.Errors)
 	}
 	if problems > 0 {
 		return fmt.Errorf("%s: %d kinds of problem while playing (%d timeouts, %d errors)", file, problems, st.Timeouts, st.Errors)
