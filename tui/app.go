@@ -103,6 +103,7 @@ type App struct {
 	pendingColours []int // colours of the battle a ticket waits for
 
 	dirty    bool
+	drawn    screenKind // the screen last drawn
 	pressed  bool // the primary mouse button is down (lobby)
 	lastDraw time.Time
 
@@ -358,6 +359,12 @@ func (a *App) draw() {
 		}
 		a.show()
 		return
+	}
+	if a.screen != a.drawn {
+		// nothing of the last screen stays: not every screen paints
+		// every cell
+		a.s.Clear()
+		a.drawn = a.screen
 	}
 	switch a.screen {
 	case lobbyScreen:

@@ -11,6 +11,14 @@ import (
 // battleKey handles a key on the battle screen.
 func (a *App) battleKey(ev *tcell.EventKey) error {
 	v := a.w
+	if v.confirm != actNone {
+		asked := v.confirm
+		v.confirm = actNone
+		if act := lookup(a.lookupKeys(), ev); act == asked || ev.Key() == tcell.KeyRune && ev.Rune() == 'y' {
+			return a.doLeave(asked)
+		}
+		// any other key stays, and does what it does (w saves)
+	}
 	if v.prompting {
 		if done := a.promptKey(ev); done {
 			return nil
@@ -41,6 +49,10 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	r := a.layout().arena
 	switch act {
 	case actQuit:
+		if ev.Key() == tcell.KeyRune && a.ownLive() && !f.end {
+			v.confirm = actQuit
+			return nil
+		}
 		return errQuit
 	case actPause:
 		if f.end && !f.past {
@@ -102,6 +114,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	case actHelp:
 		v.over = helpOverlay
 	case actSave:
+		v.saved = true
 		a.flash("saving…")
 		d.send(command{kind: cmdSave})
 	case actReplay, actNewSeed:
@@ -120,9 +133,40 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		}
 		return a.start(su)
 	case actBack2Lobby:
-		a.leave()
-		a.screen = lobbyScreen
+		if a.ownLive() && !v.saved && a.o.Record == "" {
+			v.confirm = actBack2Lobby
+			return nil
+		}
+		return a.doLeave(actBack2Lobby)
 	}
+	return nil
+}
+
+// ownLive reports whether the battle on view is the local program's own
+// live battle (not a replay, not a hall's): leaving it loses it.
+func (a *App) ownLive() bool {
+	return a.hall == nil && a.w != nil && a.w.own && a.w.rep == nil
+}
+
+// confirmNote is the question the status bar asks for v.confirm.
+func confirmNote(asked action) string {
+	if asked == actQuit {
+		return "the battle is running: q again (or y) quits, any other key stays"
+	}
+	return "leave without saving? Esc again (or y) leaves, w saves first, any other key stays"
+}
+
+// doLeave quits, or goes back to the lobby with the battle's teams.
+func (a *App) doLeave(act action) error {
+	if act == actQuit {
+		return errQuit
+	}
+	v := a.w
+	a.leave()
+	if len(a.lobby.teams) == 0 && v != nil {
+		a.lobby.keepTeams(v.setup.Players, v.colours, a.entries())
+	}
+	a.screen = lobbyScreen
 	return nil
 }
 

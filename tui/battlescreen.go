@@ -57,6 +57,9 @@ func (a *App) drawBattle(w, h int) {
 	if v.prompting {
 		note = "go to round: " + v.typing + "_  (Enter, Esc)"
 	}
+	if v.confirm != actNone {
+		note = confirmNote(v.confirm)
+	}
 	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
 	switch {
 	case v.over == helpOverlay:
@@ -104,6 +107,11 @@ func (a *App) victoryHint() string {
 // statusOf gathers what the status bar shows.
 func (a *App) statusOf(f *frame, note string) status {
 	st := status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
+	st.zoom = "full size"
+	if v := a.w; v.view.fit {
+		g := v.view.geometry(f.snap.Size, a.layout().arena, a.asciiArena())
+		st.zoom = fmt.Sprintf("fit 1:%d", g.k)
+	}
 	if v := a.w; v.b != nil {
 		st.label = "battle " + v.b.id
 		switch {

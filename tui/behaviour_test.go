@@ -73,6 +73,8 @@ func TestBattleKeys(t *testing.T) {
 	s.waitText("No script problems so far")
 	s.key(tcell.KeyEscape)
 	s.waitFor("the problem list to close", func(text string) bool { return !strings.Contains(text, "No script problems") })
+	s.key(tcell.KeyEscape) // an unsaved battle: asks first
+	s.waitText("leave without saving?")
 	s.key(tcell.KeyEscape)
 	s.waitText("Start Battle")
 }

@@ -35,6 +35,11 @@ type viewer struct {
 	last      *frame // frame last drawn
 	typing    string // digits of a round typed after g
 	prompting bool   // the g prompt is open
+	// confirm is the question the status bar asks before q quits a
+	// running battle or Esc leaves an unsaved one (actQuit or
+	// actBack2Lobby); actNone when none is asked.
+	confirm action
+	saved   bool // w was pressed: the battle so far is in a file
 	gone      bool   // the battle was stopped under this viewer
 }
 
