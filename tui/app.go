@@ -104,7 +104,7 @@ type App struct {
 
 	dirty    bool
 	drawn    screenKind // the screen last drawn
-	pressed  bool // the primary mouse button is down (lobby)
+	pressed  bool       // the primary mouse button is down (lobby)
 	lastDraw time.Time
 
 	stats Stats // what the session drew and played, for Stats

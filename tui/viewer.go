@@ -40,7 +40,7 @@ type viewer struct {
 	// actBack2Lobby); actNone when none is asked.
 	confirm action
 	saved   bool // w was pressed: the battle so far is in a file
-	gone      bool   // the battle was stopped under this viewer
+	gone    bool // the battle was stopped under this viewer
 }
 
 // newViewer subscribes a fresh view to d.
