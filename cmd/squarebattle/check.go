@@ -98,8 +98,12 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	defer b.Close()
 	s := b.Run()
 	st := s.Teams[0].Stats
-	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %d rounds, %s has %d squares (births %d, kills %d, deaths %d, collisions %d), %d timeouts, %d errors.\n",
-		size, size, s.Seed, s.Round, safe(mine.DisplayName()), st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
+	result := "no winner"
+	if s.Winner >= 0 && s.Winner < len(s.Teams) {
+		result = safe(s.Teams[s.Winner].Player.Name) + " won"
+	}
+	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %s after %d rounds; %s has %s (births %d, kills %d, deaths %d, own-team collisions %d), %d timeouts, %d errors.\n",
+		size, size, s.Seed, result, s.Round, safe(mine.DisplayName()), plural(st.Squares, "square"), st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
 	problems := 0
 	for _, p := range s.FirstProblems {
 		if p.Team == 0 {
@@ -140,4 +144,12 @@ func copyScripts(from fs.FS, dir string) error {
 		}
 	}
 	return nil
+}
+
+// plural is "1 square", "2 squares".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -57,6 +57,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
 		usage(stdout)
 		return exitOK
+	case args[0] == "version" || args[0] == "--version":
+		version(stdout)
+		return exitOK
 	default:
 		found := false
 		for _, c := range commands() {
@@ -106,5 +109,5 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags, 'squarebattle --version' for the version.")
 }

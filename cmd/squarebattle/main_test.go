@@ -368,3 +368,17 @@ func TestStatsLine(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion: --version and version print the program's version and
+// gopher-lua's, on stdout, with status 0.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version"} {
+		var out, errs strings.Builder
+		if code := Main([]string{arg}, &out, &errs); code != 0 || errs.Len() > 0 {
+			t.Errorf("%s: status %d, stderr %q", arg, code, errs.String())
+		}
+		if !strings.HasPrefix(out.String(), "squarebattle ") || !strings.Contains(out.String(), "\ngopher-lua ") {
+			t.Errorf("%s printed %q", arg, out.String())
+		}
+	}
+}
