@@ -17,6 +17,7 @@ import (
 func checkCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("check", &c)
+	all := fs.Bool("all", false, "also play every other player (4 battles each) and print the win rates")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle check [flags] FILE.lua\n\nflags:")
 		fs.PrintDefaults()
@@ -117,11 +118,52 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "  %s\n", engine.SafeLine(l))
 		}
 	}
+	if *all {
+		if err := checkAll(stdout, cat, mine, o, seat); err != nil {
+			return err
+		}
+	}
 	if len(undefined) > 0 {
 		return fmt.Errorf("%s: %d undefined global(s), %d kinds of problem while playing (%d timeouts, %d errors)", file, len(undefined), problems, st.Timeouts, st.Errors)
 	}
 	if problems > 0 {
 		return fmt.Errorf("%s: %d kinds of problem while playing (%d timeouts, %d errors)", file, problems, st.Timeouts, st.Errors)
+	}
+	return nil
+}
+
+// allBattles is how many battles check --all plays against each player.
+const allBattles = 4
+
+// checkAll plays mine against every other starting player of cat, one on
+// one, allBattles times each with seeds following o.Seed, and prints a
+// line per opponent: won, lost, tied, win rate.
+func checkAll(w io.Writer, cat *luabind.Catalog, mine *luabind.Class, o engine.Options, seat luabind.Seater) error {
+	fmt.Fprintf(w, "Against every player (%d battles each, %d×%d, %d rounds):\n", allBattles, o.Size, o.Size, o.Rounds)
+	fmt.Fprintf(w, "  %-20s %4s %5s %5s %9s\n", "opponent", "won", "lost", "tied", "win rate")
+	for _, other := range cat.Players() {
+		if other == mine {
+			continue
+		}
+		var won, lost, tied int
+		for i := 0; i < allBattles; i++ {
+			bo := o
+			bo.Seed = o.Seed + uint64(i)
+			b, err := luabind.NewSeatedBattle(cat, []*luabind.Class{mine, other}, bo, seat)
+			if err != nil {
+				return err
+			}
+			switch s := b.Run(); s.Winner {
+			case 0:
+				won++
+			case 1:
+				lost++
+			default:
+				tied++
+			}
+			b.Close()
+		}
+		fmt.Fprintf(w, "  %-20s %4d %5d %5d %8d%%\n", safe(other.DisplayName()), won, lost, tied, 100*won/allBattles)
 	}
 	return nil
 }
