@@ -305,7 +305,9 @@ func TestBadInputEverywhere(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--bogus"}, "", "unknown flag: --bogus"},
-		{[]string{"run", "--size", "abc"}, "", `invalid argument "abc" for "--size"`},
+		{[]string{"run", "--size", "abc"}, "", `invalid argument "abc" for "--size": not a number`},
+		{[]string{"run", "--seed", "abc"}, "", `invalid argument "abc" for "--seed": not a number`},
+		{[]string{"check", "--seed", "99999999999999999999", "x.lua"}, "", `invalid argument "99999999999999999999" for "--seed": out of range`},
 		{[]string{"run", "--rounds", "-5"}, "", "flag --rounds: rules.rounds: must be between"},
 		{[]string{"run", "--workers", "-1"}, "", "flag --workers: workers:"},
 		{[]string{"run", "explorer"}, "SQUAREBATTLE_ARENA_SIZE=abc", "env SQUAREBATTLE_ARENA_SIZE: arena.size: must be an integer"},
