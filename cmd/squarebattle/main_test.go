@@ -329,6 +329,7 @@ func TestBadInputEverywhere(t *testing.T) {
 		{[]string{"replay", notReplay}, "", notReplay + ": line 1: not a SquareBattle replay header"},
 		{[]string{"replay", "--verify", "/nonexistent.sbr"}, "", "/nonexistent.sbr"},
 		{[]string{"play", "--bogus"}, "", "unknown flag"},
+		{[]string{"play", "explorer"}, "TERM=nosuchterm", `TERM="nosuchterm": no terminal description for it`},
 		{[]string{"play", "--map", notReplay, "explorer"}, "", notReplay + ":1:"},
 		{[]string{"play", "--map", "/nonexistent.map", "explorer"}, "", "map: open /nonexistent.map"},
 		{[]string{"play", "--map", "testdata/two-teams.map", "explorer"}, "", "testdata/two-teams.map:5: column 4: team 1, but only 1 players"},
