@@ -38,6 +38,7 @@ func commands() []command {
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
 		{"replay", "watch a recorded battle: pause, step, rewind, jump to a round", replayCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
+		{"new", "write a commented starter player, scripts/NAME.lua", newCommand},
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
 		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
