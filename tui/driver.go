@@ -114,6 +114,8 @@ type driver struct {
 	used       time.Duration // running time before runningAt
 	runningAt  time.Time
 	published  time.Time
+	logs       [][]string // the teams' logs as last copied (Logger), and
+	logsAt     int        // the live round then
 	seq        uint64
 	rate       float64
 	rateRounds int
@@ -573,7 +575,11 @@ func (d *driver) publish(now time.Time) {
 		f.squares[t] = sq[:n:n]
 	}
 	if l, ok := d.battle.(Logger); ok {
-		f.logs = l.Logs()
+		// the logs change only when rounds are played: copy them then
+		if d.logs == nil || d.logsAt != f.live {
+			d.logs, d.logsAt = l.Logs(), f.live
+		}
+		f.logs = d.logs
 	}
 	d.published = now
 	d.frame.Store(f)
