@@ -3,6 +3,8 @@ package config
 import (
 	"strconv"
 	"strings"
+
+	"github.com/squarebattle/squarebattle/engine/suggest"
 )
 
 // EnvPrefix starts every environment variable Load reads. The rest of the
@@ -254,30 +256,9 @@ func suggestEnv(name string) string {
 func closest(name string, cands []string) string {
 	best, bestD := "", 3
 	for _, c := range cands {
-		if d := editDistance(name, c); d < bestD {
+		if d := suggest.Distance(name, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

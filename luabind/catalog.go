@@ -44,6 +44,8 @@ type Class struct {
 	// can tell whether a script changed since it was recorded.
 	Hash  string
 	proto *lua.FunctionProto
+	// assigned are the globals the script assigns anywhere (globals.go).
+	assigned map[string]bool
 }
 
 // Starting reports whether the class can start a team.
@@ -131,6 +133,10 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 		sum := sha256.Sum256(src)
 		cls.Hash = hex.EncodeToString(sum[:])
 		cls.proto, cls.Err = compileScript(cls.File, src, o.Limits.ScriptBytes)
+		if cls.proto != nil {
+			cls.assigned = map[string]bool{}
+			assignedGlobals(cls.proto, cls.assigned)
+		}
 	}
 	sort.Slice(c.All, func(i, j int) bool { return c.All[i].ID < c.All[j].ID })
 	for _, cls := range c.All {

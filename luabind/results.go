@@ -18,6 +18,11 @@ func (tm *Team) decode(r *engine.Ready, cs *classState) (engine.Intent, string) 
 	var ok bool
 	switch a := L.Get(-4).(type) {
 	case *lua.LNilType:
+		if d := L.Get(-3); d != lua.LNil {
+			// `return ATACK, S` once waited in silence; undefined
+			// globals are errors now, but a nil from a table is not.
+			return in, tm.where(cs, "run returned a direction without an action (nil: is its name misspelt? use WAIT, MOVE, ATTACK or REPLICATE)")
+		}
 		return in, "" // returning nothing waits
 	case lua.LString:
 		if in.Action, ok = engine.ParseAction(string(a)); !ok {

@@ -147,3 +147,14 @@ func NewWalledBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, 
 	}
 	return b, nil
 }
+
+// Logs returns what each team's scripts printed, most recent last: a copy,
+// at most the last lines each seat keeps. Like every method of a battle, it
+// is called between rounds, from the goroutine that steps the battle.
+func (b *Battle) Logs() [][]string {
+	out := make([][]string, len(b.Seats))
+	for i, s := range b.Seats {
+		out[i] = s.Log()
+	}
+	return out
+}

@@ -246,6 +246,7 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	}
 	ownLibraries(L, env, tm.base)
 	env.RawSetString("_G", env)
+	tm.strictGlobals(L, env, cls.assigned)
 	cs.env = env
 	fn := L.NewFunctionFromProto(cls.proto)
 	fn.Env = env

@@ -42,6 +42,14 @@ type Options struct {
 	ReplayFile string
 }
 
+// TerminalError is Run's error when the screen cannot be initialised (no
+// terminal, an unusable one): nothing was drawn, and the caller may say so
+// in one line.
+type TerminalError struct{ Err error }
+
+func (e *TerminalError) Error() string { return "terminal: " + e.Err.Error() }
+func (e *TerminalError) Unwrap() error { return e.Err }
+
 // errQuit ends Run from an event handler; Run returns nil for it.
 var errQuit = errors.New("quit")
 
@@ -103,7 +111,8 @@ type App struct {
 	pendingColours []int // colours of the battle a ticket waits for
 
 	dirty    bool
-	pressed  bool // the primary mouse button is down (lobby)
+	drawn    screenKind // the screen last drawn
+	pressed  bool       // the primary mouse button is down (lobby)
 	lastDraw time.Time
 
 	stats Stats // what the session drew and played, for Stats
@@ -175,7 +184,7 @@ func (a *App) Reload() { _ = a.s.PostEvent(&eventReload{when: time.Now()}) }
 // screen.
 func (a *App) Run() error {
 	if err := a.s.Init(); err != nil {
-		return fmt.Errorf("terminal: %w", err)
+		return &TerminalError{Err: err}
 	}
 	defer a.s.Fini()
 	return a.loop(a.open)
@@ -358,6 +367,12 @@ func (a *App) draw() {
 		}
 		a.show()
 		return
+	}
+	if a.screen != a.drawn {
+		// nothing of the last screen stays: not every screen paints
+		// every cell
+		a.s.Clear()
+		a.drawn = a.screen
 	}
 	switch a.screen {
 	case lobbyScreen:

@@ -11,10 +11,26 @@ import (
 // battleKey handles a key on the battle screen.
 func (a *App) battleKey(ev *tcell.EventKey) error {
 	v := a.w
+	if v.confirm != actNone {
+		asked := v.confirm
+		v.confirm = actNone
+		if act := lookup(a.lookupKeys(), ev); act == asked || ev.Key() == tcell.KeyRune && ev.Rune() == 'y' {
+			return a.doLeave(asked)
+		}
+		// any other key stays, and does what it does (w saves)
+	}
 	if v.prompting {
 		if done := a.promptKey(ev); done {
 			return nil
 		}
+	}
+	// No key reaches the battle under an overlay: the pane uses its own,
+	// and any key but quit closes help.
+	if v.over == errorsOverlay {
+		if a.paneKey(ev) {
+			return errQuit
+		}
+		return nil
 	}
 	if v.over != noOverlay && ev.Key() == tcell.KeyEscape {
 		v.over = noOverlay
@@ -22,12 +38,8 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	}
 	act := lookup(a.lookupKeys(), ev)
 	if v.over != noOverlay && act != actQuit {
-		if v.over == errorsOverlay && act != actErrors && act != actBack2Lobby {
-			// fall through: keys keep working under the problem list
-		} else {
-			v.over = noOverlay
-			return nil
-		}
+		v.over = noOverlay
+		return nil
 	}
 	if a.hall != nil && a.hallKey(act) {
 		return nil
@@ -37,6 +49,10 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	r := a.layout().arena
 	switch act {
 	case actQuit:
+		if ev.Key() == tcell.KeyRune && a.ownLive() && !f.end {
+			v.confirm = actQuit
+			return nil
+		}
 		return errQuit
 	case actPause:
 		if f.end && !f.past {
@@ -89,7 +105,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 			a.flash("full size: pan with hjkl or the mouse")
 		}
 	case actErrors:
-		v.over = errorsOverlay
+		v.over, v.pane = errorsOverlay, pane{}
 	case actColours:
 		a.th.depth = (a.th.depth + 1) % depthCount
 		a.flash(a.th.depth.String())
@@ -98,6 +114,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	case actHelp:
 		v.over = helpOverlay
 	case actSave:
+		v.saved = true
 		a.flash("saving…")
 		d.send(command{kind: cmdSave})
 	case actReplay, actNewSeed:
@@ -116,9 +133,40 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		}
 		return a.start(su)
 	case actBack2Lobby:
-		a.leave()
-		a.screen = lobbyScreen
+		if a.ownLive() && !v.saved && a.o.Record == "" {
+			v.confirm = actBack2Lobby
+			return nil
+		}
+		return a.doLeave(actBack2Lobby)
 	}
+	return nil
+}
+
+// ownLive reports whether the battle on view is the local program's own
+// live battle (not a replay, not a hall's): leaving it loses it.
+func (a *App) ownLive() bool {
+	return a.hall == nil && a.w != nil && a.w.own && a.w.rep == nil
+}
+
+// confirmNote is the question the status bar asks for v.confirm.
+func confirmNote(asked action) string {
+	if asked == actQuit {
+		return "the battle is running: q again (or y) quits, any other key stays"
+	}
+	return "leave without saving? Esc again (or y) leaves, w saves first, any other key stays"
+}
+
+// doLeave quits, or goes back to the lobby with the battle's teams.
+func (a *App) doLeave(act action) error {
+	if act == actQuit {
+		return errQuit
+	}
+	v := a.w
+	a.leave()
+	if len(a.lobby.teams) == 0 && v != nil {
+		a.lobby.keepTeams(v.setup.Players, v.colours, a.entries())
+	}
+	a.screen = lobbyScreen
 	return nil
 }
 

@@ -3,8 +3,6 @@ package tui
 import (
 	"fmt"
 	"time"
-
-	"github.com/gdamore/tcell/v2"
 )
 
 // The battle screen: the arena, the team table, the status bar and what
@@ -59,16 +57,15 @@ func (a *App) drawBattle(w, h int) {
 	if v.prompting {
 		note = "go to round: " + v.typing + "_  (Enter, Esc)"
 	}
+	if v.confirm != actNone {
+		note = confirmNote(v.confirm)
+	}
 	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
 	switch {
 	case v.over == helpOverlay:
 		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)
 	case v.over == errorsOverlay:
-		lines := problemLines(f.snap, a.th)
-		if dmg := a.damage(); dmg != "" {
-			lines = append([]line{{"This replay is damaged:", a.th.warn()}, {dmg, tcell.StyleDefault}, {}}, lines...)
-		}
-		drawBox(a.c, "Script problems", lines, w, h)
+		a.drawPane(f, w, h)
 	case f.snap.Over:
 		title, lines := victoryLines(f.snap, a.timeUp(f), min(w-8, 70), a.th, a.victoryHint())
 		drawBox(a.c, title, lines, w, h)
@@ -110,6 +107,11 @@ func (a *App) victoryHint() string {
 // statusOf gathers what the status bar shows.
 func (a *App) statusOf(f *frame, note string) status {
 	st := status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
+	st.zoom = "full size"
+	if v := a.w; v.view.fit {
+		g := v.view.geometry(f.snap.Size, a.layout().arena, a.asciiArena())
+		st.zoom = fmt.Sprintf("fit 1:%d", g.k)
+	}
 	if v := a.w; v.b != nil {
 		st.label = "battle " + v.b.id
 		switch {

@@ -73,6 +73,8 @@ func TestBattleKeys(t *testing.T) {
 	s.waitText("No script problems so far")
 	s.key(tcell.KeyEscape)
 	s.waitFor("the problem list to close", func(text string) bool { return !strings.Contains(text, "No script problems") })
+	s.key(tcell.KeyEscape) // an unsaved battle: asks first
+	s.waitText("leave without saving?")
 	s.key(tcell.KeyEscape)
 	s.waitText("Start Battle")
 }
@@ -101,7 +103,7 @@ end }`)},
 	s.waitText("1 script problem(s)")
 	s.keys("e")
 	text := s.waitText("First problem")
-	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "team 0 Faulty") {
+	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "Faulty error") {
 		t.Errorf("problem list lacks the file:line or team:\n%s", text)
 	}
 }

@@ -33,6 +33,9 @@ type frame struct {
 	// messages, so the UI shows each once.
 	msg    string
 	msgSeq uint64
+	// logs[t] is what team t's scripts printed, newest last (a live
+	// battle whose Battle is a Logger; nil otherwise). A copy: the frame's own.
+	logs [][]string
 }
 
 type commandKind int
@@ -111,6 +114,8 @@ type driver struct {
 	used       time.Duration // running time before runningAt
 	runningAt  time.Time
 	published  time.Time
+	logs       [][]string // the teams' logs as last copied (Logger), and
+	logsAt     int        // the live round then
 	seq        uint64
 	rate       float64
 	rateRounds int
@@ -568,6 +573,13 @@ func (d *driver) publish(now time.Time) {
 		sq := d.tl.Squares(t)
 		n := min(s.Round+1, len(sq)) // shorter only if the timeline refused a round
 		f.squares[t] = sq[:n:n]
+	}
+	if l, ok := d.battle.(Logger); ok {
+		// the logs change only when rounds are played: copy them then
+		if d.logs == nil || d.logsAt != f.live {
+			d.logs, d.logsAt = l.Logs(), f.live
+		}
+		f.logs = d.logs
 	}
 	d.published = now
 	d.frame.Store(f)

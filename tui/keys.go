@@ -98,7 +98,7 @@ var viewKeys = []binding{
 	{[]key{k(tcell.KeyUp), r('k')}, "", "", actUp},
 	{[]key{k(tcell.KeyDown), r('j')}, "", "", actDown},
 	{[]key{r('f'), r('0')}, "f 0", "fit the whole arena / full size", actFit},
-	{[]key{r('e')}, "e", "script problems (and replay damage)", actErrors},
+	{[]key{r('e')}, "e", "problems and each team's print log", actErrors},
 	{[]key{r('c')}, "c", "cycle colour depth (16 / 256 / 24-bit)", actColours},
 	{[]key{k(tcell.KeyCtrlL)}, "Ctrl-L", "redraw the screen", actRedraw},
 	{[]key{r('?')}, "?", "this help", actHelp},
@@ -109,8 +109,8 @@ var battleKeys = append(viewKeys[:len(viewKeys):len(viewKeys)], []binding{
 	{[]key{r('w')}, "w", "write the battle so far to a replay file", actSave},
 	{[]key{r('r')}, "r", "replay with the same seed (after the end)", actReplay},
 	{[]key{r('n')}, "n", "new battle with a new seed (after the end)", actNewSeed},
-	{[]key{k(tcell.KeyEscape)}, "Esc", "back to the lobby (closes an overlay first)", actBack2Lobby},
-	{[]key{r('q'), k(tcell.KeyCtrlC)}, "q Ctrl-C", "quit", actQuit},
+	{[]key{k(tcell.KeyEscape)}, "Esc", "back to the lobby, teams kept (asks if unsaved)", actBack2Lobby},
+	{[]key{r('q'), k(tcell.KeyCtrlC)}, "q Ctrl-C", "quit (q asks while the battle runs)", actQuit},
 }...)
 
 // replayKeys are the replay viewer's keys.
@@ -133,7 +133,7 @@ var lobbyKeys = []binding{
 	{[]key{r('n')}, "n", "new seed", actSeed},
 	{[]key{r('s')}, "s", "start battle", actStart},
 	{[]key{r('?')}, "?", "help", actHelp},
-	{[]key{r('q'), k(tcell.KeyCtrlC), k(tcell.KeyEscape)}, "q", "quit", actQuit},
+	{[]key{r('q'), k(tcell.KeyCtrlC)}, "q", "quit (Esc never does: it is back in a battle)", actQuit},
 }
 
 // lookup finds what a key does in a table.

@@ -60,6 +60,29 @@ type lobby struct {
 	listW, listRows int
 }
 
+// keepTeams puts a battle's players (class ids) back as the lobby's
+// teams, in their colours, when the lobby has none: a battle started from
+// the command line comes back to a lobby ready to play it again.
+func (l *lobby) keepTeams(ids []string, colours []int, entries []Entry) {
+	names := map[string]string{}
+	for _, e := range entries {
+		if e.Starting() {
+			names[e.ID] = e.Name
+		}
+	}
+	for i, id := range ids {
+		name, ok := names[id]
+		if !ok {
+			continue // gone or broken since
+		}
+		c := i % len(palette)
+		if i < len(colours) {
+			c = colours[i]
+		}
+		l.teams = append(l.teams, lobbyTeam{id: id, name: name, colour: c})
+	}
+}
+
 // setEntries replaces the entry list (hot reload). Teams whose player went
 // away or broke are dropped, with a message saying so.
 func (l *lobby) setEntries(es []Entry) {

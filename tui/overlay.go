@@ -111,31 +111,3 @@ func recordingEndLines(s *engine.Snapshot, damage string, width int, th theme) (
 	out = append(out, line{}, line{"r watch again   Left rewind   q quit", th.dim()})
 	return "End of recording", out
 }
-
-// problemLines lists script problems: the first of every team and class,
-// then the most recent ones.
-func problemLines(s *engine.Snapshot, th theme) []line {
-	show := func(p engine.Problem) line {
-		team, class := fmt.Sprint(p.Team), fmt.Sprint(p.Class)
-		if p.Team >= 0 && p.Team < len(s.Teams) {
-			team = s.Teams[p.Team].Player.Name
-		}
-		if int(p.Class) >= 0 && int(p.Class) < len(s.Classes) {
-			class = s.Classes[p.Class]
-		}
-		return line{fmt.Sprintf("round %d  team %d %s  class %s  %s: %s", p.Round, p.Team, team, class, p.Kind, p.Message), tcell.StyleDefault}
-	}
-	if len(s.FirstProblems) == 0 {
-		return []line{{"No script problems so far.", tcell.StyleDefault}, {}, {"Esc or e closes this list", th.dim()}}
-	}
-	out := []line{{"First problem of each team and class:", th.accent()}}
-	for _, p := range s.FirstProblems {
-		out = append(out, show(p))
-	}
-	out = append(out, line{}, line{"Latest:", th.accent()})
-	for i := len(s.Problems) - 1; i >= 0 && i >= len(s.Problems)-10; i-- {
-		out = append(out, show(s.Problems[i]))
-	}
-	out = append(out, line{}, line{"Esc or e closes this list", th.dim()})
-	return out
-}

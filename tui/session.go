@@ -101,7 +101,7 @@ func runSession(ctx context.Context, scr tcell.Screen, o SessionOptions, made fu
 		made(a)
 	}
 	if err := scr.Init(); err != nil {
-		return fmt.Errorf("terminal: %w", err)
+		return &TerminalError{Err: err}
 	}
 	defer scr.Fini()
 	if a.hall != nil {

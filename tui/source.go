@@ -64,6 +64,14 @@ type Battle interface {
 	Header() replay.Header
 }
 
+// Logger is a Battle whose teams' scripts print. The driver calls Logs
+// (on its goroutine, like every Battle method) for each frame it publishes,
+// so the errors-and-log pane shows every team's log; Logs returns a copy
+// the caller may keep, at most a bounded number of lines per team.
+type Logger interface {
+	Logs() [][]string
+}
+
 // Source supplies the players and builds battles. The UI goroutine calls it;
 // an implementation that reloads scripts in the background must guard its
 // own state and call App.Reload after a change.

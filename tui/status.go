@@ -52,6 +52,7 @@ type status struct {
 	// may not change it (the key hints say what it may do).
 	label     string
 	spectator bool
+	zoom      string // "fit 1:2", "fit 1:1" or "full size"
 }
 
 // drawStatus paints the status bar: the battle's state on the left, the key
@@ -97,6 +98,9 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 		state = "PAUSED"
 	}
 	parts = append(parts, part{text: state})
+	if st.zoom != "" {
+		parts = append(parts, part{text: st.zoom})
+	}
 	if st.damaged {
 		parts = append(parts, part{"DAMAGED file: e", true})
 	}

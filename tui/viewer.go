@@ -29,12 +29,18 @@ type viewer struct {
 	colours   []int
 	view      arenaView
 	over      overlay
+	pane      pane   // the errors-and-log pane's tab, cursor and scroll
 	shown     uint64 // seq of the frame on screen
 	msgSeq    uint64 // the driver's last message shown
 	last      *frame // frame last drawn
 	typing    string // digits of a round typed after g
 	prompting bool   // the g prompt is open
-	gone      bool   // the battle was stopped under this viewer
+	// confirm is the question the status bar asks before q quits a
+	// running battle or Esc leaves an unsaved one (actQuit or
+	// actBack2Lobby); actNone when none is asked.
+	confirm action
+	saved   bool // w was pressed: the battle so far is in a file
+	gone    bool // the battle was stopped under this viewer
 }
 
 // newViewer subscribes a fresh view to d.

@@ -17,6 +17,7 @@ import (
 func checkCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("check", &c)
+	all := fs.Bool("all", false, "also play every other player (4 battles each) and print the win rates")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: squarebattle check [flags] FILE.lua\n\nflags:")
 		fs.PrintDefaults()
@@ -76,6 +77,11 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "%s loads: starting player \"%s\".\n", safe(file), safe(mine.Name))
 	}
+	// Misspelt names on paths the trial battle may never take.
+	undefined := cat.UndefinedGlobals(mine)
+	for _, u := range undefined {
+		fmt.Fprintf(stdout, "  %s:%d: %s\n", safe(file), u.Line, safe(u.Error()))
+	}
 	explorer, err := cat.Find("explorer")
 	if err != nil {
 		return err
@@ -93,8 +99,12 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	defer b.Close()
 	s := b.Run()
 	st := s.Teams[0].Stats
-	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %d rounds, %s has %d squares (births %d, kills %d, deaths %d, collisions %d), %d timeouts, %d errors.\n",
-		size, size, s.Seed, s.Round, safe(mine.DisplayName()), st.Squares, st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
+	result := "no winner"
+	if s.Winner >= 0 && s.Winner < len(s.Teams) {
+		result = safe(s.Teams[s.Winner].Player.Name) + " won"
+	}
+	fmt.Fprintf(stdout, "Trial battle against Explorer (%d×%d, seed %d): %s after %d rounds; %s has %s (births %d, kills %d, deaths %d, own-team collisions %d), %d timeouts, %d errors.\n",
+		size, size, s.Seed, result, s.Round, safe(mine.DisplayName()), plural(st.Squares, "square"), st.Births, st.Kills, st.Deaths, st.Collisions, st.Timeouts, st.Errors)
 	problems := 0
 	for _, p := range s.FirstProblems {
 		if p.Team == 0 {
@@ -108,8 +118,52 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "  %s\n", engine.SafeLine(l))
 		}
 	}
+	if *all {
+		if err := checkAll(stdout, cat, mine, o, seat); err != nil {
+			return err
+		}
+	}
+	if len(undefined) > 0 {
+		return fmt.Errorf("%s: %d undefined global(s), %d kinds of problem while playing (%d timeouts, %d errors)", file, len(undefined), problems, st.Timeouts, st.Errors)
+	}
 	if problems > 0 {
 		return fmt.Errorf("%s: %d kinds of problem while playing (%d timeouts, %d errors)", file, problems, st.Timeouts, st.Errors)
+	}
+	return nil
+}
+
+// allBattles is how many battles check --all plays against each player.
+const allBattles = 4
+
+// checkAll plays mine against every other starting player of cat, one on
+// one, allBattles times each with seeds following o.Seed, and prints a
+// line per opponent: won, lost, tied, win rate.
+func checkAll(w io.Writer, cat *luabind.Catalog, mine *luabind.Class, o engine.Options, seat luabind.Seater) error {
+	fmt.Fprintf(w, "Against every player (%d battles each, %d×%d, %d rounds):\n", allBattles, o.Size, o.Size, o.Rounds)
+	fmt.Fprintf(w, "  %-20s %4s %5s %5s %9s\n", "opponent", "won", "lost", "tied", "win rate")
+	for _, other := range cat.Players() {
+		if other == mine {
+			continue
+		}
+		var won, lost, tied int
+		for i := 0; i < allBattles; i++ {
+			bo := o
+			bo.Seed = o.Seed + uint64(i)
+			b, err := luabind.NewSeatedBattle(cat, []*luabind.Class{mine, other}, bo, seat)
+			if err != nil {
+				return err
+			}
+			switch s := b.Run(); s.Winner {
+			case 0:
+				won++
+			case 1:
+				lost++
+			default:
+				tied++
+			}
+			b.Close()
+		}
+		fmt.Fprintf(w, "  %-20s %4d %5d %5d %8d%%\n", safe(other.DisplayName()), won, lost, tied, 100*won/allBattles)
 	}
 	return nil
 }
@@ -132,4 +186,12 @@ func copyScripts(from fs.FS, dir string) error {
 		}
 	}
 	return nil
+}
+
+// plural is "1 square", "2 squares".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

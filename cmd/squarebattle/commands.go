@@ -38,6 +38,7 @@ func commands() []command {
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
 		{"replay", "watch a recorded battle: pause, step, rewind, jump to a round", replayCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
+		{"new", "write a commented starter player, scripts/NAME.lua", newCommand},
 		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
 		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
@@ -57,6 +58,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = playCommand(nil, stdout, stderr)
 	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
 		usage(stdout)
+		return exitOK
+	case args[0] == "version" || args[0] == "--version":
+		version(stdout)
 		return exitOK
 	default:
 		found := false
@@ -107,5 +111,5 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags, 'squarebattle --version' for the version.")
 }

@@ -237,7 +237,7 @@ func TestE2E(t *testing.T) {
 				}
 				tm.waitFor(st.until, st.what)
 			}
-			tm.send("q")
+			tm.quit()
 			status, screen := tm.waitExit()
 			if status != 0 {
 				t.Fatalf("q: exit status %d, want 0; screen:\n%s", status, framed(screen))
@@ -439,6 +439,16 @@ func (tm *tmuxRun) waitFor(cond func(string) bool, what string) string {
 		tm.t.Fatalf("waiting for %s: not there after %v; screen:\n%s", what, e2eWait, framed(screen))
 	}
 	return ""
+}
+
+// quit presses q, and q again when a running battle asks first.
+func (tm *tmuxRun) quit() {
+	tm.t.Helper()
+	tm.send("q")
+	screen, dead, _, _ := tm.poll(func(screen string, dead bool) bool { return dead || strings.Contains(screen, "q again") })
+	if !dead && strings.Contains(screen, "q again") {
+		tm.send("q")
+	}
 }
 
 // waitExit waits for the process to exit and returns its exit status and

@@ -305,7 +305,9 @@ func TestBadInputEverywhere(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "--bogus"}, "", "unknown flag: --bogus"},
-		{[]string{"run", "--size", "abc"}, "", `invalid argument "abc" for "--size"`},
+		{[]string{"run", "--size", "abc"}, "", `invalid argument "abc" for "--size": not a number`},
+		{[]string{"run", "--seed", "abc"}, "", `invalid argument "abc" for "--seed": not a number`},
+		{[]string{"check", "--seed", "99999999999999999999", "x.lua"}, "", `invalid argument "99999999999999999999" for "--seed": out of range`},
 		{[]string{"run", "--rounds", "-5"}, "", "flag --rounds: rules.rounds: must be between"},
 		{[]string{"run", "--workers", "-1"}, "", "flag --workers: workers:"},
 		{[]string{"run", "explorer"}, "SQUAREBATTLE_ARENA_SIZE=abc", "env SQUAREBATTLE_ARENA_SIZE: arena.size: must be an integer"},
@@ -327,6 +329,7 @@ func TestBadInputEverywhere(t *testing.T) {
 		{[]string{"replay", notReplay}, "", notReplay + ": line 1: not a SquareBattle replay header"},
 		{[]string{"replay", "--verify", "/nonexistent.sbr"}, "", "/nonexistent.sbr"},
 		{[]string{"play", "--bogus"}, "", "unknown flag"},
+		{[]string{"play", "explorer"}, "TERM=nosuchterm", `TERM="nosuchterm": no terminal description for it`},
 		{[]string{"play", "--map", notReplay, "explorer"}, "", notReplay + ":1:"},
 		{[]string{"play", "--map", "/nonexistent.map", "explorer"}, "", "map: open /nonexistent.map"},
 		{[]string{"play", "--map", "testdata/two-teams.map", "explorer"}, "", "testdata/two-teams.map:5: column 4: team 1, but only 1 players"},
@@ -365,6 +368,20 @@ func TestStatsLine(t *testing.T) {
 	for _, tc := range tests {
 		if got := statsLine(tc.s); got != tc.want {
 			t.Errorf("%+v:\n got %s\nwant %s", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestVersion: --version and version print the program's version and
+// gopher-lua's, on stdout, with status 0.
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "version"} {
+		var out, errs strings.Builder
+		if code := Main([]string{arg}, &out, &errs); code != 0 || errs.Len() > 0 {
+			t.Errorf("%s: status %d, stderr %q", arg, code, errs.String())
+		}
+		if !strings.HasPrefix(out.String(), "squarebattle ") || !strings.Contains(out.String(), "\ngopher-lua ") {
+			t.Errorf("%s printed %q", arg, out.String())
 		}
 	}
 }

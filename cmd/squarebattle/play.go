@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -84,7 +85,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	screen, err := newScreen()
 	if err != nil {
-		return fmt.Errorf("%w (squarebattle run plays without a terminal)", err)
+		return err
 	}
 	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Game: *game, Paused: *paused, Record: *record})
 	if dir := diskScripts(cfg); dir != "" {
@@ -97,7 +98,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			defer stop()
 		}
 	}
-	err = app.Run()
+	err = terminalError(app.Run())
 	if *stats {
 		fmt.Fprintln(stdout, statsLine(app.Stats()))
 	}
@@ -181,14 +182,26 @@ func newScreen() (tcell.Screen, error) {
 	if err == nil {
 		return s, nil
 	}
+	unknown := bad(fmt.Errorf("TERM=%q: no terminal description for it on this machine; set TERM (xterm-256color, say), or use squarebattle run, which needs no terminal", os.Getenv("TERM")))
 	if !errors.Is(err, terminfo.ErrTermNotFound) {
-		return nil, fmt.Errorf("terminal: %w", err)
+		// tcell asked infocmp, which knows no such TERM either
+		return nil, unknown
 	}
 	ti, lerr := terminfo.LookupTerminfo("xterm-256color")
 	if lerr != nil {
-		return nil, fmt.Errorf("terminal: %w", err)
+		return nil, unknown
 	}
 	return tcell.NewTerminfoScreenFromTtyTerminfo(nil, ti)
+}
+
+// terminalError turns a screen that could not start (no terminal: stdin
+// is not one, or there is no controlling tty) into one line of bad input.
+func terminalError(err error) error {
+	var te *tui.TerminalError
+	if errors.As(err, &te) {
+		return bad(fmt.Errorf("no terminal to draw on (%v); squarebattle run plays without one", te.Err))
+	}
+	return err
 }
 
 // playSource lends the terminal UI the catalog, which hot reload replaces,

@@ -187,7 +187,8 @@ func playPTY(tb testing.TB, bin string, sc ptyScreen, fps int, d time.Duration) 
 			break
 		}
 	}
-	if _, err := ptmx.Write([]byte("q")); err != nil {
+	// q asks while a battle runs; the second q quits
+	if _, err := ptmx.Write([]byte("qq")); err != nil {
 		fail("pressing q: %v", err)
 	}
 	select {

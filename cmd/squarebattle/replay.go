@@ -59,7 +59,7 @@ func watchReplay(cfg config.Config, name string, rep *replay.Replay, paused bool
 		return err
 	}
 	app := tui.New(tui.Options{Screen: screen, Settings: settingsOf(cfg), Replay: rep, ReplayFile: name, Paused: paused})
-	if err := app.Run(); err != nil {
+	if err := terminalError(app.Run()); err != nil {
 		return err
 	}
 	if rep.Damage != nil {

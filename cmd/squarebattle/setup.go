@@ -42,9 +42,24 @@ func parseFlags(fs *pflag.FlagSet, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
-		return bad(err)
+		return bad(plainFlagError(err))
 	}
 	return nil
+}
+
+// plainFlagError says a number flag's bad value in the user's words, not
+// strconv's: `invalid argument "abc" for "--seed": not a number`.
+func plainFlagError(err error) error {
+	msg := err.Error()
+	i := strings.Index(msg, " flag: strconv.")
+	if i < 0 {
+		return err
+	}
+	why := "not a number"
+	if strings.HasSuffix(msg, "value out of range") {
+		why = "out of range"
+	}
+	return errors.New(msg[:i] + ": " + why)
 }
 
 // loadConfig layers defaults, file, environment and the flags that were set.
