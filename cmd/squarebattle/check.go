@@ -110,6 +110,11 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 		if p.Team == 0 {
 			problems++
 			fmt.Fprintf(stdout, "  round %d, %s: %s\n", p.Round, p.Kind, safe(p.Message))
+			for _, l := range strings.Split(p.Trace, "\n") {
+				if l != "" {
+					fmt.Fprintf(stdout, "    %s\n", l)
+				}
+			}
 		}
 	}
 	if log := b.Seats[0].Log(); len(log) > 0 {
@@ -124,10 +129,10 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(undefined) > 0 {
-		return fmt.Errorf("%s: %d undefined global(s), %d kinds of problem while playing (%d timeouts, %d errors)", file, len(undefined), problems, st.Timeouts, st.Errors)
+		return fmt.Errorf("%s: %s, %s of problem while playing (%d timeouts, %d errors)", file, plural(len(undefined), "undefined global"), plural(problems, "kind"), st.Timeouts, st.Errors)
 	}
 	if problems > 0 {
-		return fmt.Errorf("%s: %d kinds of problem while playing (%d timeouts, %d errors)", file, problems, st.Timeouts, st.Errors)
+		return fmt.Errorf("%s: %s of problem while playing (%d timeouts, %d errors)", file, plural(problems, "kind"), st.Timeouts, st.Errors)
 	}
 	return nil
 }

@@ -65,12 +65,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
 	}
-	snap, err := playBattle(cfg, cat, players, o, *record, rules)
+	snap, logs, err := playBattle(cfg, cat, players, o, *record, rules)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, snap)
+		return writeJSON(stdout, snap, logs)
 	}
 	writeStandings(stdout, cfg, snap)
 	return nil
@@ -127,18 +127,19 @@ func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map
 // playBattle runs a battle to its end with Lua controllers, recording it
 // to the file named by record unless that is empty. rules, when not nil,
 // replaces the built-in rules (a rules.lua of the SquareBattle protocol).
-func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game) (*engine.Snapshot, error) {
+func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game) (*engine.Snapshot, [][]string, error) {
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
-		return nil, bad(err)
+		return nil, nil, bad(err)
 	}
 	defer b.Close()
 	if record == "" {
-		return b.Run(), nil
+		final := b.Run()
+		return final, b.Logs(), nil
 	}
 	h := replayHeader(cfg, cat, b)
 	if rules != nil {
@@ -146,14 +147,14 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 	}
 	f, err := replay.Create(record, h, b.Snapshot())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	final, err := playRecorded(b, f.Writer)
 	if err != nil {
 		f.Abort()
-		return nil, fmt.Errorf("replay %s: %w", record, err)
+		return nil, nil, fmt.Errorf("replay %s: %w", record, err)
 	}
-	return final, f.Close()
+	return final, b.Logs(), f.Close()
 }
 
 // battleJSON is the contract of `run --json`.
@@ -165,7 +166,22 @@ type battleJSON struct {
 	WinnerTeam *int       `json:"winner_team"`
 	Teams      []teamJSON `json:"teams"`
 	Board      [][]int    `json:"board"`
+	// Problems are the first problem of each team and class, as the
+	// standings table lists them, with their tracebacks.
+	Problems []problemJSON `json:"problems"`
 }
+
+type problemJSON struct {
+	Round   int    `json:"round"`
+	Team    int    `json:"team"`
+	Square  int    `json:"square"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Trace   string `json:"trace,omitempty"`
+}
+
+// jsonLogLines is how many of a team's last printed lines run --json gives.
+const jsonLogLines = 20
 
 type teamJSON struct {
 	Team       int    `json:"team"`
@@ -177,18 +193,31 @@ type teamJSON struct {
 	Collisions int    `json:"collisions"`
 	Timeouts   int    `json:"timeouts"`
 	Errors     int    `json:"errors"`
+	// Log is the last lines the team's scripts printed.
+	Log []string `json:"log"`
 }
 
-func writeJSON(w io.Writer, s *engine.Snapshot) error {
-	out := battleJSON{Seed: s.Seed, Rounds: s.Round, Size: s.Size, Board: s.Board()}
+func writeJSON(w io.Writer, s *engine.Snapshot, logs [][]string) error {
+	out := battleJSON{Seed: s.Seed, Rounds: s.Round, Size: s.Size, Board: s.Board(), Problems: []problemJSON{}}
 	if s.Winner >= 0 {
 		name, team := safe(s.Teams[s.Winner].Player.Name), s.Winner
 		out.Winner, out.WinnerTeam = &name, &team
 	}
 	for _, t := range s.Teams {
 		st := t.Stats
+		log := []string{}
+		if t.Team < len(logs) {
+			l := logs[t.Team]
+			for _, line := range l[max(0, len(l)-jsonLogLines):] {
+				log = append(log, engine.SafeLine(line))
+			}
+		}
 		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Player: safe(t.Player.Name), Squares: st.Squares, Births: st.Births,
-			Kills: st.Kills, Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors})
+			Kills: st.Kills, Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors, Log: log})
+	}
+	for _, p := range s.FirstProblems {
+		out.Problems = append(out.Problems, problemJSON{Round: p.Round, Team: p.Team, Square: int(p.Square),
+			Kind: p.Kind.String(), Message: safe(p.Message), Trace: p.Trace})
 	}
 	data, err := json.Marshal(out)
 	if err != nil {

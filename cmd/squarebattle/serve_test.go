@@ -114,8 +114,8 @@ func TestServeSubmit(t *testing.T) {
 		{"good again", "submit southpaw", good, 0, "alice.southpaw replaces the older version", ""},
 		{"syntax error", "submit broken", []byte("return {"), 2, "", "alice.broken.lua: at end of file: syntax error"},
 		{"no run", "submit norun", []byte(`return { name = "NoRun" }`), 2, "", "run"},
-		{"hostile: spins", "submit spin", []byte(`return { name = "Spin", run = function() while true do end end }`), 1, "timeout", "kinds of problem"},
-		{"hostile: memory", "submit hog", []byte(`return { name = "Hog", run = function() local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1000) .. i end end }`), 1, "", "kinds of problem"},
+		{"hostile: spins", "submit spin", []byte(`return { name = "Spin", run = function() while true do end end }`), 1, "timeout", "of problem while playing"},
+		{"hostile: memory", "submit hog", []byte(`return { name = "Hog", run = function() local t = {} for i = 1, 1e9 do t[i] = string.rep("x", 1000) .. i end end }`), 1, "", "of problem while playing"},
 		{"takes a shipped name", "submit fake", []byte(`return { name = "explorer", run = function() return WAIT end }`), 2, "", "explorer"},
 		{"takes an uploaded name", "submit copy", good, 2, "", `"Southpaw" is taken by alice.southpaw`},
 	}
