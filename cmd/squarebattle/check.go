@@ -129,6 +129,9 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(undefined) > 0 {
+		if problems == 0 {
+			return fmt.Errorf("%s: %s", file, plural(len(undefined), "undefined global"))
+		}
 		return fmt.Errorf("%s: %s, %s of problem while playing (%d timeouts, %d errors)", file, plural(len(undefined), "undefined global"), plural(problems, "kind"), st.Timeouts, st.Errors)
 	}
 	if problems > 0 {

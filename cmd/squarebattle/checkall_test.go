@@ -24,7 +24,7 @@ func TestCheckAll(t *testing.T) {
 end }`)
 	var out, errs strings.Builder
 	code := Main([]string{"check", "--isolation", "none", "--all", "--seed", "5", file}, &out, &errs)
-	if code != exitFailure || !strings.Contains(errs.String(), "2 undefined global(s)") {
+	if code != exitFailure || !strings.Contains(errs.String(), "lurker.lua: 2 undefined globals\n") {
 		t.Errorf("status %d, stderr %q; want 1 and the undefined globals counted", code, errs.String())
 	}
 	text := out.String()
