@@ -171,7 +171,12 @@ func (tm *Team) next(L *lua.LState, t *lua.LTable, key lua.LValue) (lua.LValue, 
 
 	// Walk no further than the budget left pays for; the first slots are
 	// covered by the instruction that called next.
-	limit := tm.budget.remaining()*walkSlotsPerInstruction + walkSlotsPerInstruction - 1
+	// Saturating: a budget past MaxInt64/walkSlotsPerInstruction (only a
+	// benchmark's) would overflow into a negative limit.
+	limit := int64(math.MaxInt64)
+	if rem := tm.budget.remaining(); rem < (math.MaxInt64-walkSlotsPerInstruction)/walkSlotsPerInstruction {
+		limit = rem*walkSlotsPerInstruction + walkSlotsPerInstruction - 1
+	}
 	walked := int64(0)
 	if inArray {
 		for ; arrayPos < len(m.array); arrayPos++ {
