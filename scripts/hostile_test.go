@@ -29,6 +29,18 @@ func TestHostileModPlayers(t *testing.T) {
 	if len(paths) < 30 {
 		t.Fatalf("found %d hostile scripts", len(paths))
 	}
+	if raceEnabled {
+		// The race detector looks for data races, not for holes in the
+		// sandbox: every fifth script (all kinds are spread through the
+		// names) keeps the concurrency covered at a fifth of the time.
+		sample := paths[:0:0]
+		for i, p := range paths {
+			if i%5 == 0 {
+				sample = append(sample, p)
+			}
+		}
+		paths = sample
+	}
 	games := []struct {
 		game, entry  string
 		players      []string
