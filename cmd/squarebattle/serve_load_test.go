@@ -292,7 +292,7 @@ func BenchmarkServeViewers(b *testing.B) {
 	}
 	for _, r := range []run{
 		{0, 80, 24, []int{0, 10, 50}},
-		{100, 80, 24, []int{0, 10, 25, 50}},
+		{100, 80, 24, []int{0, 10, 25, 50, 100, 150}},
 		{100, 200, 60, []int{0, 10, 25, 50}},
 	} {
 		for _, n := range r.viewers {
