@@ -97,20 +97,12 @@ func (b *Battle) takeBackstops(t int, r *Report, settle bool) {
 		if i == MaxBackstopsPerReport || b.teams[t].retired {
 			break
 		}
-		e.Round, e.Team, e.Settle = b.round, t, settle
-		if e.Class < NoClass || int(e.Class) >= len(b.opts.Classes) {
-			e.Class = NoClass
-		}
-		e.Message = clipText(SafeText(e.Message), MaxBackstopText)
-		switch e.Kind {
-		case BackstopTimeout:
-			b.stats[t].Timeouts++
-		case BackstopCrash:
-			b.stats[t].Errors++
-		case BackstopRetired:
-			b.teams[t].retired = true
-		default:
+		e.Settle = settle
+		if !admitBackstop(&e, b.round, t, len(b.opts.Classes), &b.stats[t]) {
 			continue
+		}
+		if e.Kind == BackstopRetired {
+			b.teams[t].retired = true
 		}
 		b.problems.add(e.problem())
 		b.backstops = append(b.backstops, e)
@@ -126,22 +118,32 @@ func (m *ModBattle) takeBackstops(t int, r *Report) {
 		if i == MaxBackstopsPerReport {
 			break
 		}
-		e.Round, e.Team = m.board.round, t
-		if e.Class < NoClass || int(e.Class) >= len(m.opts.Classes) {
-			e.Class = NoClass
+		if admitBackstop(&e, m.board.round, t, len(m.opts.Classes), &m.stats[t]) {
+			m.problems.add(e.problem())
 		}
-		e.Message = clipText(SafeText(e.Message), MaxBackstopText)
-		switch e.Kind {
-		case BackstopTimeout:
-			m.stats[t].Timeouts++
-		case BackstopCrash:
-			m.stats[t].Errors++
-		case BackstopRetired:
-		default:
-			continue
-		}
-		m.problems.add(e.problem())
 	}
+}
+
+// admitBackstop stamps event e with its round and team, makes its class
+// and message safe, and counts it into st (a timeout as a timeout, a crash
+// as an error). It reports false for a kind it does not know, which is
+// then dropped.
+func admitBackstop(e *Backstop, round, team, classes int, st *Stats) bool {
+	e.Round, e.Team = round, team
+	if e.Class < NoClass || int(e.Class) >= classes {
+		e.Class = NoClass
+	}
+	e.Message = clipText(SafeText(e.Message), MaxBackstopText)
+	switch e.Kind {
+	case BackstopTimeout:
+		st.Timeouts++
+	case BackstopCrash:
+		st.Errors++
+	case BackstopRetired:
+	default:
+		return false
+	}
+	return true
 }
 
 // clipText cuts s to at most n bytes on a character boundary, marking the

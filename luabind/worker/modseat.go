@@ -105,19 +105,7 @@ func (s *Seat) readCall(t *engine.ModTurn, kind byte, body []byte) error {
 		return errMalformed
 	}
 	answers := getAnswers(d, len(t.Calls), &s.mod.plainD)
-	var rep engine.Report
-	getReport(d, &rep, len(s.cat.files))
-	var lines lineLog
-	getLines(d, &lines)
-	if err := d.end(); err != nil {
-		return err
-	}
-	copy(t.Answers, answers)
-	mergeReport(&t.Report, &rep)
-	for _, l := range lines.lines {
-		s.log.add(l)
-	}
-	return nil
+	return s.readTail(d, &t.Report, func() { copy(t.Answers, answers) })
 }
 
 // modCall answers a batch of a rule mod's calls (kindModCall).

@@ -244,15 +244,24 @@ func (s *Seat) readTurn(t *engine.Turn, kind byte, body []byte) error {
 	d := &dec{b: body}
 	classes := len(s.cat.files)
 	s.intents = getIntents(d, len(t.Squares), classes, s.intents)
+	return s.readTail(d, &t.Report, func() { copy(t.Intents, s.intents) })
+}
+
+// readTail decodes the report and the printed lines that end every answer
+// and, only when the whole answer is well formed, runs keep (which takes
+// what came before them) and keeps them.
+func (s *Seat) readTail(d *dec, into *engine.Report, keep func()) error {
 	var rep engine.Report
-	getReport(d, &rep, classes)
+	getReport(d, &rep, len(s.cat.files))
 	var lines lineLog
 	getLines(d, &lines)
 	if err := d.end(); err != nil {
 		return err
 	}
-	copy(t.Intents, s.intents)
-	mergeReport(&t.Report, &rep)
+	if keep != nil {
+		keep()
+	}
+	mergeReport(into, &rep)
 	for _, l := range lines.lines {
 		s.log.add(l)
 	}
@@ -341,19 +350,7 @@ func (s *Seat) Settle(st *engine.Settlement) {
 // readSettle decodes a settle's answer; nothing of it is kept unless all of
 // it is well formed.
 func (s *Seat) readSettle(st *engine.Settlement, body []byte) error {
-	d := &dec{b: body}
-	var rep engine.Report
-	getReport(d, &rep, len(s.cat.files))
-	var lines lineLog
-	getLines(d, &lines)
-	if err := d.end(); err != nil {
-		return err
-	}
-	mergeReport(&st.Report, &rep)
-	for _, l := range lines.lines {
-		s.log.add(l)
-	}
-	return nil
+	return s.readTail(&dec{b: body}, &st.Report, nil)
 }
 
 // crash handles a worker that died, hung or broke the protocol: it is
