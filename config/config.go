@@ -76,6 +76,7 @@ type Isolation struct {
 	MemoryMiB   int    `mapstructure:"memory_mib" yaml:"memory_mib" json:"memory_mib"`       // per worker
 	CPUSeconds  int    `mapstructure:"cpu_seconds" yaml:"cpu_seconds" json:"cpu_seconds"`    // per worker, over its life
 	MaxCrashes  int    `mapstructure:"max_crashes" yaml:"max_crashes" json:"max_crashes"`    // worker deaths that retire a team for the battle
+	TeamSlots   int    `mapstructure:"team_slots" yaml:"team_slots" json:"team_slots"`       // a tournament's teams of one player one worker plays at once
 }
 
 // Isolation modes.
@@ -116,7 +117,7 @@ func Default() Config {
 		},
 		TUI: TUI{Speed: 20, FPS: 30, Rewind: 5000},
 		Isolation: Isolation{Mode: IsolationProcess, PoolSize: 4, CallTimeout: 10, MemoryMiB: 1024,
-			CPUSeconds: 3600, MaxCrashes: 3},
+			CPUSeconds: 3600, MaxCrashes: 3, TeamSlots: 32},
 		Serve: DefaultServe(),
 	}
 }

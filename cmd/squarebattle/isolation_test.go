@@ -93,3 +93,72 @@ func TestIsolationFlag(t *testing.T) {
 		t.Errorf("config --isolation none: exit %d\n%s", code, out)
 	}
 }
+
+// TestIsolationSameTournament: a tournament prints the same standings and
+// records the same replays, byte for byte, in this process, behind the
+// wall with a worker per team, and behind the wall with one worker playing
+// a player's teams of several battles at once (isolation.team_slots),
+// whatever the number of battles at once.
+func TestIsolationSameTournament(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"tournament", "--json", "--quiet", "--format", "koth", "--games", "10", "--seed", "4",
+		"--size", "24", "--rounds", "150", "explorer", "wanderer", "linedancer", "hesitantwolf"}
+	type mode struct {
+		name  string
+		flags []string
+		slots string // isolation.team_slots, if set
+	}
+	modes := []mode{
+		{"none", []string{"--isolation", "none"}, ""},
+		{"process-slots1", []string{"--isolation", "process"}, "1"},
+		{"process-slots3", []string{"--isolation", "process", "--workers", "2"}, "3"},
+		{"process-default", []string{"--isolation", "process"}, ""},
+	}
+	var first string
+	var firstReplays map[string][]byte
+	for _, m := range modes {
+		rec := filepath.Join(dir, m.name)
+		flags := append(append([]string{}, m.flags...), "--record-dir", rec)
+		if m.slots != "" {
+			cfg := filepath.Join(dir, m.name+".yaml")
+			if err := os.WriteFile(cfg, []byte("isolation:\n  team_slots: "+m.slots+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			flags = append(flags, "--config", cfg)
+		}
+		code, out, errOut := runMain(t, append(append([]string{}, args[:1]...), append(flags, args[1:]...)...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m.name, code, errOut)
+		}
+		replays := map[string][]byte{}
+		entries, err := os.ReadDir(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			data, err := os.ReadFile(filepath.Join(rec, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if events := replayBackstops(t, filepath.Join(rec, e.Name())); len(events) > 0 {
+				t.Fatalf("%s: the backstop fired: %+v", m.name, events)
+			}
+			replays[e.Name()] = data
+		}
+		if len(replays) != 10 {
+			t.Fatalf("%s: %d replays, want 10", m.name, len(replays))
+		}
+		if first == "" {
+			first, firstReplays = out, replays
+			continue
+		}
+		if out != first {
+			t.Errorf("%s prints\n%s\nbut none\n%s", m.name, out, first)
+		}
+		for name, data := range firstReplays {
+			if !bytes.Equal(replays[name], data) {
+				t.Errorf("%s: replay %s differs from none's", m.name, name)
+			}
+		}
+	}
+}

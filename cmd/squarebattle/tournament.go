@@ -162,6 +162,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		rec = &gameRecorder{cfg: cfg, dir: *recordDir}
 	}
+	parallel := workers(cfg) // battles at once
 	// Build the first battle once: options no battle could use (too many
 	// teams for the arena) are one error now rather than one per battle.
 	if g != nil {
@@ -188,13 +189,22 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 			return bad(err)
 		}
 		b.Close()
-		reserveWorkers(cfg, workers(cfg)*len(schedule[0].Seats))
 		play = playGame(cat, classes, o, seat, rec)
+		grp, width, err := groupOf(cfg)
+		if err != nil {
+			return err
+		}
+		if grp != nil {
+			defer grp.Close()
+			play, parallel = playGrouped(cat, classes, o, grp, rec), width
+		} else {
+			reserveWorkers(cfg, parallel*len(schedule[0].Seats))
+		}
 	}
 
 	games := shard.Games(schedule)
 	prog := newProgress(stderr, len(games), *quiet)
-	results := tournament.Run(games, play, tournament.RunOptions{Workers: workers(cfg), Progress: prog.update})
+	results := tournament.Run(games, play, tournament.RunOptions{Workers: parallel, Progress: prog.update})
 	prog.finish()
 	if rec != nil {
 		for i, err := range rec.errs {

@@ -2,9 +2,11 @@ package worker
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -94,8 +96,7 @@ func kill(c *exec.Cmd) {
 // closes. It polls for no event at all, to which Linux still reports
 // POLLHUP (and POLLERR), so it never consumes or waits on the requests
 // themselves.
-func watchHangup(f *os.File, gone func()) {
-	fd := int(f.Fd())
+func watchHangup(fd int, gone func()) {
 	go func() {
 		fds := []unix.PollFd{{Fd: int32(fd)}}
 		for {
@@ -110,3 +111,51 @@ func watchHangup(f *os.File, gone func()) {
 		}
 	}()
 }
+
+// rawFile reads and writes descriptor fd (blocking) with raw system
+// calls, which the Go runtime does not see. A worker waits for its next
+// request most of its life; a read(2) through the runtime wakes its
+// monitor thread (sysmon) at every request, which then polls every 20 µs
+// for a millisecond: on a virtual machine, where each wake-up is a costly
+// exit to the hypervisor, that cost more CPU than the requests. The
+// worker's one goroutine that serves requests is the only one that reads
+// or writes, and a raw call that blocks only holds up that goroutine's
+// own work (the hang-up watchdog and the runtime's timers run on threads
+// of their own).
+type rawFile int
+
+func (f rawFile) Read(p []byte) (int, error) {
+	for {
+		n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(f), uintptr(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p)))
+		switch {
+		case e == unix.EINTR:
+			continue
+		case e != 0:
+			return 0, e
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return int(n), nil
+	}
+}
+
+// Fd is the descriptor, for the hang-up watchdog.
+func (f rawFile) Fd() uintptr { return uintptr(f) }
+
+func (f rawFile) Write(p []byte) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(f), uintptr(unsafe.Pointer(&p[done])), uintptr(len(p)-done))
+		if e == unix.EINTR {
+			continue
+		}
+		if e != 0 {
+			return done, e
+		}
+		done += int(n)
+	}
+	return done, nil
+}
+
+// pollable returns descriptor fd as what Serve reads or writes.
+func pollable(fd int, name string) io.ReadWriter { return rawFile(fd) }

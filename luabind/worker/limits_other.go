@@ -3,6 +3,7 @@
 package worker
 
 import (
+	"io"
 	"os"
 	"os/exec"
 )
@@ -30,4 +31,6 @@ func kill(c *exec.Cmd) {
 // watchHangup does nothing off Linux: there a worker notices its parent
 // is gone only when it next reads a request, so one stuck in a call lives
 // on until its CPU or memory runs out or someone kills it.
-func watchHangup(*os.File, func()) {}
+func watchHangup(int, func()) {}
+
+func pollable(fd int, name string) io.ReadWriter { return os.NewFile(uintptr(fd), name) }

@@ -49,7 +49,8 @@ func Main(args []string, stderr io.Writer, o ServeOptions) int {
 	if o.Orphaned == nil {
 		o.Orphaned = func() { os.Exit(0) }
 	}
-	if err := Serve(os.Stdin, os.Stdout, o); err != nil {
+	in, out := pollable(0, "stdin"), pollable(1, "stdout")
+	if err := Serve(in, out, o); err != nil {
 		fmt.Fprintln(stderr, "worker:", err)
 		return 1
 	}

@@ -155,7 +155,13 @@ func (p *Pool) get() (*proc, error) {
 		return w, nil
 	}
 	p.mu.Unlock()
-	w, err := p.start()
+	return p.startKept(p.o.MemoryMiB)
+}
+
+// startKept starts a worker with memMiB of memory and counts it among
+// the pool's, which Close stops.
+func (p *Pool) startKept(memMiB int) (*proc, error) {
+	w, err := p.start(memMiB)
 	if err != nil {
 		return nil, err
 	}
@@ -193,18 +199,18 @@ func (p *Pool) discard(w *proc) {
 }
 
 // start launches a worker process.
-func (p *Pool) start() (*proc, error) {
+func (p *Pool) start(memMiB int) (*proc, error) {
 	dir, err := os.MkdirTemp("", "squarebattle-worker-")
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
 	}
 	args := append(append([]string(nil), p.o.Command[1:]...),
-		"-memory-mib", strconv.Itoa(p.o.MemoryMiB), "-cpu-seconds", strconv.Itoa(p.o.CPUSeconds))
+		"-memory-mib", strconv.Itoa(memMiB), "-cpu-seconds", strconv.Itoa(p.o.CPUSeconds))
 	c := exec.Command(p.o.Command[0], args...)
 	c.Dir = dir
 	// A minimal environment: nothing of the user's reaches the worker.
 	c.Env = []string{
-		"GOMEMLIMIT=" + strconv.Itoa(p.o.MemoryMiB) + "MiB",
+		"GOMEMLIMIT=" + strconv.Itoa(memMiB) + "MiB",
 		// One processor: a worker runs one Lua state on one goroutine, and
 		// with a second its runtime would spin up threads to look for work
 		// at every request (three more system calls a round trip).

@@ -95,10 +95,22 @@ type Seat struct {
 	inFlight  any
 	flightErr error
 	mod       *modSent // a rule mod's team: what its worker has been told
+
+	// A seat of a Group (grp not nil) has no worker of its own: its team
+	// lives in slot of host, a worker of its key, and its requests go out
+	// in the group's waves; pending is the one in flight.
+	grp     *Group
+	key     string
+	host    *hosted
+	slot    uint64
+	pending *call
 }
 
 // ensure makes sure the seat has a worker playing its team.
 func (s *Seat) ensure() error {
+	if s.grp != nil {
+		return s.grp.attach(s)
+	}
 	if s.w != nil {
 		return nil
 	}
@@ -115,6 +127,11 @@ func (s *Seat) ensure() error {
 		}
 		w.hold(s.cat.hash)
 	}
+	return s.expectOK(w.call(s.startFrame(), replyBase, timeout))
+}
+
+// startFrame encodes the request that starts the seat's team.
+func (s *Seat) startFrame() []byte {
 	e := &s.e
 	e.start(kindStart)
 	e.b = append(e.b, s.cat.hash[:]...)
@@ -125,7 +142,7 @@ func (s *Seat) ensure() error {
 	putStrings(e, s.opts.Killers)
 	e.str(s.opts.Entry)
 	e.int(int(s.opts.Player))
-	return s.expectOK(w.call(e.finish(), replyBase, timeout))
+	return e.finish()
 }
 
 func (w *proc) holds(h [32]byte) bool {
@@ -194,8 +211,30 @@ func (s *Seat) sendTurn(t *engine.Turn) error {
 	e.start(kindTurn)
 	putFacts(e, t.Facts, &s.sent)
 	putSquares(e, t.Squares)
-	s.w.send(e.finish())
+	s.send(e.finish(), len(t.Squares))
 	return nil
+}
+
+// send sends a request about n squares, births or deaths; recv reads its
+// answer.
+func (s *Seat) send(frame []byte, n int) {
+	if s.grp != nil {
+		s.pending = s.grp.queue(s, frame, replyLimit(n), s.timeout(n)-s.pool.o.CallTimeout)
+		return
+	}
+	s.w.send(frame)
+}
+
+func (s *Seat) recv(n int) (byte, []byte, error) {
+	if s.grp != nil {
+		c := s.pending
+		s.pending = nil
+		if c == nil {
+			return 0, nil, errMalformed
+		}
+		return s.grp.await(c)
+	}
+	return s.w.recv(replyLimit(n), s.timeout(n))
 }
 
 // Turn asks the worker for the intents of the team's ready squares, or
@@ -214,7 +253,7 @@ func (s *Seat) Turn(t *engine.Turn) {
 	if err == nil {
 		var kind byte
 		var body []byte
-		kind, body, err = s.w.recv(replyLimit(len(t.Squares)), s.timeout(len(t.Squares)))
+		kind, body, err = s.recv(len(t.Squares))
 		if err == nil {
 			err = s.readTurn(t, kind, body)
 		}
@@ -228,6 +267,10 @@ func (s *Seat) Turn(t *engine.Turn) {
 // about (only after a panic in the engine's dispatch): its answer would
 // come out of turn, so the worker goes, as after a crash but uncounted.
 func (s *Seat) forget() {
+	if s.inFlight != nil && s.grp != nil {
+		s.grp.forget(s)
+		s.pending = nil
+	}
 	if s.inFlight != nil && s.w != nil {
 		s.pool.discard(s.w)
 		s.w = nil
@@ -308,7 +351,7 @@ func (s *Seat) sendSettle(st *engine.Settlement) error {
 		e.int(dd.Killer)
 		e.bool(dd.Collision)
 	}
-	s.w.send(e.finish())
+	s.send(e.finish(), len(st.Births)+len(st.Deaths))
 	return nil
 }
 
@@ -334,7 +377,7 @@ func (s *Seat) Settle(st *engine.Settlement) {
 		var kind byte
 		var body []byte
 		n := len(st.Births) + len(st.Deaths)
-		kind, body, err = s.w.recv(replyLimit(n), s.timeout(n))
+		kind, body, err = s.recv(n)
 		if err == nil && kind != kindOK {
 			err = s.expectOK(kind, body, nil)
 		}
@@ -362,7 +405,9 @@ func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
 	what := "the team's worker process"
 	var cause string
 	kind := engine.BackstopCrash
-	if w := s.w; w != nil {
+	if s.grp != nil {
+		kind, cause = s.dropSlot(err)
+	} else if w := s.w; w != nil {
 		s.w = nil
 		s.pool.discard(w)
 		switch {
@@ -409,6 +454,10 @@ func (s *Seat) Log() []string { return append([]string(nil), s.log.lines...) }
 // or kills it if it does not answer.
 func (s *Seat) Close() {
 	s.forget()
+	if s.grp != nil {
+		s.grp.forget(s)
+		return
+	}
 	w := s.w
 	if w == nil {
 		return
@@ -426,4 +475,24 @@ func (s *Seat) Close() {
 		}
 	}
 	s.pool.discard(w)
+}
+
+// dropSlot is crash for a seat of a Group: the team leaves its slot (its
+// worker is already gone when it died or hung) and the next call starts
+// it afresh; it returns how the fault counts and why it happened.
+func (s *Seat) dropSlot(err error) (engine.BackstopKind, string) {
+	s.grp.forget(s)
+	s.pending = nil
+	var f failure
+	switch {
+	case errors.Is(err, errTimeout) && !errors.Is(err, errLost):
+		return engine.BackstopTimeout, "was killed after running past its wall-clock bound (isolation.call_timeout)"
+	case errors.Is(err, errLost):
+		return engine.BackstopCrash, "stopped while it played this player's team in another battle (" + err.Error() + ")"
+	case errors.Is(err, errMalformed):
+		return engine.BackstopCrash, "sent a malformed answer and was killed"
+	case errors.As(err, &f):
+		return engine.BackstopCrash, err.Error()
+	}
+	return engine.BackstopCrash, err.Error()
 }

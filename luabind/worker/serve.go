@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/squarebattle/squarebattle/engine"
@@ -29,19 +28,26 @@ type ServeOptions struct {
 // dropped first. The parent mirrors this list to know which it must send.
 const keptCatalogs = 4
 
-// server is the state of one worker: the catalogs it compiled and the one
-// team it plays at a time.
+// server is the state of one worker: the catalogs it compiled and the
+// team it plays, or, for a Group, the teams it plays in its slots.
 type server struct {
 	o        ServeOptions
 	catalogs []servedCatalog
-	team     *luabind.Team
+	*slot               // the team the request in hand is about
+	solo     slot       // the team of a worker a Seat uses alone
+	slots    slotMap    // the teams of a worker a Group uses
 	rules    *rulesHost // a battle's rules, when this worker plays them
-	mod      *modTeam   // what a rule mod's team keeps between calls
-	facts    engine.Facts
-	printed  int64
 	turn     engine.Turn
 	settle   engine.Settlement
 	e        enc
+}
+
+// slot is one team a worker plays: its Lua state and what it has been told.
+type slot struct {
+	team    *luabind.Team
+	mod     *modTeam // what a rule mod's team keeps between calls
+	facts   engine.Facts
+	printed int64
 }
 
 type servedCatalog struct {
@@ -53,11 +59,12 @@ type servedCatalog struct {
 // error) or breaks. It is the whole life of a worker process.
 func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 	s := &server{o: o}
+	s.slot = &s.solo
 	// The watchdog: Serve reads a request only between calls, so a worker
 	// busy in a call would not see its parent go; watchHangup notices the
 	// pipe's far end closing whatever the worker is doing.
-	if f, ok := in.(*os.File); ok && o.Orphaned != nil {
-		watchHangup(f, o.Orphaned)
+	if f, ok := in.(interface{ Fd() uintptr }); ok && o.Orphaned != nil {
+		watchHangup(int(f.Fd()), o.Orphaned)
 	}
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
@@ -77,6 +84,7 @@ func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 		}
 	}
 	s.endTeam()
+	s.slots.endAll()
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -102,6 +110,8 @@ func (s *server) handle(f []byte) []byte {
 		return s.rulesCall(d)
 	case kindModCall:
 		return s.modCall(d)
+	case kindBatch:
+		return s.batch(d)
 	case kindEnd:
 		err = d.end()
 		if err == nil {
@@ -193,17 +203,19 @@ func (s *server) start(d *dec) error {
 		return errors.New("start: unknown catalog")
 	}
 	s.endTeam()
-	s.team = luabind.NewTeam(o)
-	s.mod = nil
-	s.facts = engine.Facts{}
-	s.printed = 0
+	*s.slot = slot{team: luabind.NewTeam(o)}
 	return nil
 }
 
+// endTeam closes the team of the slot in hand and, for a worker used
+// alone, the rules it plays.
 func (s *server) endTeam() {
 	if s.team != nil {
 		s.team.Close()
 		s.team = nil
+	}
+	if s.slot != &s.solo {
+		return
 	}
 	if s.rules != nil {
 		s.rules.close()

@@ -1,0 +1,442 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// Group plays the teams of many battles at once behind the wall, for a
+// tournament. A Seat alone costs a round trip to its worker per team per
+// phase; on a virtual machine that is tens of microseconds of CPU, more
+// than a round of small players costs to decide, so a tournament of such
+// players behind the wall ran at a tenth of its in-process speed. A Group
+// instead has the teams of one player (a key: the player and its place
+// among a battle's teams) in several battles live in the same worker
+// process, each in a slot with its own Lua state, and sends each worker
+// the requests of all those battles in one frame: a wave.
+//
+// Waves follow the battles: a wave goes out when every battle that joined
+// the group is waiting for an answer (or when a waiter has waited
+// groupPatience for one that is not coming). The battles then decide
+// nothing until the answers are back, and the workers decide everything
+// the battles asked at once, on all the machine's cores.
+//
+// What a team decides depends on its own phase only, so the waves change
+// no battle: a battle in a group is the battle alone, byte for byte,
+// unless the backstop fires. The wall is the same as a Seat's, per player:
+// a worker holds only one key's teams, and when it dies (killed for its
+// wall clock, out of memory, crashed) every team it held loses its Lua
+// state as after a crash, and each such battle records the backstop event
+// for that team: a player's fault costs that player only.
+//
+// Concurrency: Join, Leave, the seats' calls and Close may come from many
+// goroutines; a seat itself is called by one battle at a time.
+type Group struct {
+	pool   *Pool
+	width  int // slots a worker plays at most
+	memMiB int // each worker's memory
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	current  map[string]*hosted   // key → the worker new slots of that key go to
+	active   map[*hosted]struct{} // every worker with slots or requests
+	joined   int                  // battles playing
+	waiting  int                  // goroutines waiting for an answer
+	flushing bool
+	closed   bool
+	started  int // workers started, for tests
+}
+
+// groupPatience is how long a waiter waits for the other battles before
+// it sends the wave itself: a battle that joined but does something else
+// for long (writes its replay, say) must not hold up the rest.
+const groupPatience = 20 * time.Millisecond
+
+// Group returns a group of this pool's workers; each of its workers plays
+// at most width teams (1 or more), each of which may hold teamMiB of Lua
+// memory (limits.memory_mib). A worker of the group gets the pool's
+// memory (Options.MemoryMiB) and twice teamMiB more for every team past
+// the first, the room the Go heap needs for a Lua state at its budget: a
+// player whose teams use what the sandbox lets them in every battle never
+// runs out of memory for playing several battles at once, and the worker
+// holds no more than that player's teams could in the program's process.
+// Close the group when its battles are over.
+func (p *Pool) Group(width, teamMiB int) *Group {
+	width = min(max(width, 1), maxSlots)
+	g := &Group{pool: p, width: width, memMiB: p.o.MemoryMiB + (width-1)*2*max(teamMiB, 0),
+		current: map[string]*hosted{}, active: map[*hosted]struct{}{}}
+	g.cond = sync.NewCond(&g.mu)
+	return g
+}
+
+// Join tells the group a battle starts playing; Leave that it ended. A
+// wave waits for every joined battle to wait.
+func (g *Group) Join() {
+	g.mu.Lock()
+	g.joined++
+	g.mu.Unlock()
+}
+
+// Leave is Join's end. It may send a wave the leaving battle held up.
+func (g *Group) Leave() {
+	g.mu.Lock()
+	g.joined--
+	g.cond.Broadcast()
+	g.mu.Unlock()
+}
+
+// Seater returns how the teams of one battle sit in the group: team i on
+// a worker of keys[i]. Teams of different keys never share a worker, nor
+// do two teams of one battle (give them different keys).
+func (g *Group) Seater(keys []string) luabind.Seater {
+	return func(o luabind.TeamOptions) (luabind.Seat, error) {
+		if o.Index < 0 || o.Index >= len(keys) {
+			return nil, fmt.Errorf("worker: team %d has no key in its group", o.Index)
+		}
+		if o.Entry != "" {
+			return nil, errors.New("worker: a group seats SquareBattle teams only")
+		}
+		s, err := g.pool.Seat(o)
+		if err != nil {
+			return nil, err
+		}
+		seat := s.(*Seat)
+		seat.grp, seat.key = g, keys[o.Index]
+		return seat, nil
+	}
+}
+
+// Close stops the group's workers. Seats still in use find theirs gone.
+func (g *Group) Close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	if g.flushing {
+		// The wave in flight ends on its own; its workers go with the pool.
+		g.cond.Broadcast()
+		return
+	}
+	for h := range g.active {
+		g.drop(h, errors.New("worker group closed"))
+	}
+	g.cond.Broadcast()
+}
+
+// hosted is one worker process as a group uses it. Its fields are guarded
+// by the group's mutex, except w, which only the goroutine sending a wave
+// uses while flushing.
+type hosted struct {
+	key      string
+	w        *proc
+	dead     error // why the worker is gone: its slots have lost their state
+	slots    int   // slots started and not ended
+	next     uint64
+	held     [][32]byte // catalogs sent to it
+	queue    []*call
+	retiring bool // used half its CPU time: no new slots
+}
+
+// call is one request in a wave, and its answer.
+type call struct {
+	slot    uint64
+	body    []byte // kind and fields
+	limit   int
+	timeout time.Duration // the request's own share of the wave's bound
+	waiting bool          // the seat's goroutine is counted in g.waiting
+	done    bool
+	kind    byte
+	answer  []byte
+	err     error
+}
+
+// errLost is a team whose worker died while it played another battle's
+// team of the same key: its Lua state is gone.
+var errLost = errors.New("lost with its worker")
+
+// attach gives seat s a slot in a worker of its key, queueing the catalog
+// and the start of its team; the start's answer is read with the team's
+// first turn.
+func (g *Group) attach(s *Seat) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return errors.New("worker group closed")
+	}
+	if h := s.host; h != nil {
+		if h.dead == nil {
+			return nil
+		}
+		s.host = nil
+		return fmt.Errorf("%w: %w", errLost, h.dead)
+	}
+	h := g.current[s.key]
+	if h == nil || h.dead != nil || h.retiring || h.slots >= g.width {
+		h = &hosted{key: s.key}
+		g.current[s.key] = h
+		g.active[h] = struct{}{}
+	}
+	s.host, s.slot = h, h.next
+	h.next++
+	h.slots++
+	s.sent = factsSent{}
+	// Compiling the catalog and running the top levels of its files for a
+	// new team: what a Seat allows them alone, past the wave's own floor.
+	compile := s.timeout(len(s.cat.files)) - g.pool.o.CallTimeout
+	if !heldBy(h.held, s.cat.hash) {
+		h.held = append(h.held, s.cat.hash)
+		if len(h.held) > keptCatalogs {
+			h.held = h.held[1:]
+		}
+		h.queue = append(h.queue, &call{body: bodyOfFrame(s.cat.frame), limit: replyBase, timeout: compile})
+	}
+	h.queue = append(h.queue, &call{slot: s.slot, body: bodyOfFrame(s.startFrame()), limit: replyBase, timeout: compile})
+	return nil
+}
+
+func heldBy(held [][32]byte, h [32]byte) bool {
+	for _, c := range held {
+		if c == h {
+			return true
+		}
+	}
+	return false
+}
+
+// bodyOfFrame copies a frame's body (without its length).
+func bodyOfFrame(frame []byte) []byte {
+	d := &dec{b: frame}
+	d.u()
+	return append([]byte(nil), d.b...)
+}
+
+// queue adds seat s's request (a frame enc.finish made) to the next wave.
+func (g *Group) queue(s *Seat, frame []byte, limit int, timeout time.Duration) *call {
+	c := &call{slot: s.slot, body: bodyOfFrame(frame), limit: limit, timeout: timeout}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	h := s.host
+	if h == nil || h.dead != nil || g.closed {
+		c.done, c.err = true, errLost
+		if h != nil && h.dead != nil {
+			c.err = fmt.Errorf("%w: %w", errLost, h.dead)
+		}
+		return c
+	}
+	h.queue = append(h.queue, c)
+	return c
+}
+
+// forget queues the end of seat s's team, without waiting for it.
+func (g *Group) forget(s *Seat) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	h := s.host
+	s.host = nil
+	if h == nil {
+		return
+	}
+	h.slots--
+	if h.dead == nil && !g.closed {
+		var e enc
+		e.start(kindEnd)
+		h.queue = append(h.queue, &call{slot: s.slot, body: bodyOfFrame(e.finish()), limit: replyBase})
+	}
+}
+
+// await waits for c's answer, sending waves as the battles come to wait.
+func (g *Group) await(c *call) (byte, []byte, error) {
+	g.mu.Lock()
+	start := time.Now()
+	if !c.done {
+		c.waiting = true
+		g.waiting++
+	}
+	for !c.done {
+		if !g.flushing && (g.waiting >= g.joined || time.Since(start) >= groupPatience) && g.flush() {
+			continue
+		}
+		g.waitAWhile()
+	}
+	g.mu.Unlock()
+	return c.kind, c.answer, c.err
+}
+
+// waitAWhile waits on the group's condition for at most groupPatience.
+// Called with the mutex held.
+func (g *Group) waitAWhile() {
+	t := time.AfterFunc(groupPatience, func() {
+		g.mu.Lock()
+		g.cond.Broadcast()
+		g.mu.Unlock()
+	})
+	g.cond.Wait()
+	t.Stop()
+}
+
+// flush sends a wave: every worker's queued requests as one batch, all
+// sent before any answer is read. Called with the mutex held; it lets go
+// of it while it writes and reads. It reports whether there was anything
+// to send.
+func (g *Group) flush() bool {
+	type batch struct {
+		h     *hosted
+		calls []*call
+	}
+	var wave []batch
+	for h := range g.active {
+		if len(h.queue) > 0 {
+			wave = append(wave, batch{h, h.queue})
+			h.queue = nil
+		}
+	}
+	if len(wave) == 0 {
+		return false
+	}
+	g.flushing = true
+	g.mu.Unlock()
+	started := 0
+	for i := range wave {
+		b := &wave[i]
+		if b.h.w == nil && b.h.dead == nil {
+			w, err := g.pool.startKept(g.memMiB)
+			if err != nil {
+				b.h.dead = err
+			}
+			b.h.w = w
+			started++
+		}
+		if b.h.dead == nil {
+			b.h.w.send(batchFrame(b.calls))
+		}
+	}
+	for i := range wave {
+		b := &wave[i]
+		if b.h.dead == nil {
+			g.collect(b.h, b.calls)
+		}
+	}
+	g.mu.Lock()
+	g.started += started
+	for _, b := range wave {
+		h := b.h
+		for _, c := range b.calls {
+			g.answered(c, h.dead)
+		}
+		if h.dead != nil || (h.retiring && h.slots == 0) {
+			g.drop(h, errors.New("retired"))
+		}
+	}
+	g.flushing = false
+	g.cond.Broadcast()
+	return true
+}
+
+// answered marks c answered (with err, if not nil) and no longer counts
+// its waiter. Called with the mutex held.
+func (g *Group) answered(c *call, err error) {
+	if err != nil {
+		c.err = err
+	}
+	c.done = true
+	if c.waiting {
+		c.waiting = false
+		g.waiting--
+	}
+}
+
+// drop takes worker h out of the group: requests queued for it since the
+// wave went out fail as its slots' state is lost. why is what it is
+// dropped for when it is still alive. Called with the mutex held.
+func (g *Group) drop(h *hosted, why error) {
+	if h.dead == nil {
+		h.dead = why
+	}
+	if g.current[h.key] == h {
+		delete(g.current, h.key)
+	}
+	delete(g.active, h)
+	for _, c := range h.queue {
+		g.answered(c, fmt.Errorf("%w: %w", errLost, h.dead))
+	}
+	h.queue = nil
+	if h.w != nil {
+		w := h.w
+		h.w = nil
+		go g.pool.discard(w)
+	}
+}
+
+// batchFrame encodes a wave's requests to one worker.
+func batchFrame(calls []*call) []byte {
+	var e enc
+	e.start(kindBatch)
+	e.u(uint64(len(calls)))
+	for _, c := range calls {
+		e.u(c.slot)
+		e.bytes(c.body)
+	}
+	return e.finish()
+}
+
+// collect reads a worker's answer to a batch and hands each request its
+// answer; a worker that fails is killed and its requests fail with why.
+func (g *Group) collect(h *hosted, calls []*call) {
+	limit := replyBase
+	timeout := g.pool.o.CallTimeout
+	for _, c := range calls {
+		limit += c.limit
+		timeout += c.timeout
+	}
+	kind, body, err := h.w.recv(limit, timeout)
+	var cpu int64
+	if err == nil {
+		cpu, err = readBatch(kind, body, calls)
+	}
+	if err == nil {
+		// A worker lives as long as its key has battles: past half its
+		// CPU time (RLIMIT_CPU) it takes no new slots and goes when its
+		// last one ends, well before the kernel would stop it.
+		if cpu >= int64(g.pool.o.CPUSeconds)*500 {
+			h.retiring = true
+		}
+		return
+	}
+	g.pool.discard(h.w)
+	h.dead = err
+	if !errors.Is(err, errTimeout) && !errors.Is(err, errMalformed) {
+		h.dead = fmt.Errorf("died: %s", h.w.cause())
+	}
+	h.w = nil
+}
+
+// readBatch decodes a batch's answer into its calls, all or nothing.
+func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
+	if kind != kindOK {
+		return 0, errMalformed
+	}
+	d := &dec{b: body}
+	if n := d.u(); n != uint64(len(calls)) {
+		return 0, errMalformed
+	}
+	answers := make([][]byte, len(calls))
+	for i, c := range calls {
+		a := d.bytes()
+		if len(a) == 0 || len(a) > c.limit {
+			return 0, errMalformed
+		}
+		answers[i] = a
+	}
+	cpu = d.i()
+	if err := d.end(); err != nil {
+		return 0, err
+	}
+	for i, c := range calls {
+		a := append([]byte(nil), answers[i]...)
+		c.kind, c.answer = a[0], a[1:]
+	}
+	return cpu, nil
+}
