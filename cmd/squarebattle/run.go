@@ -24,10 +24,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	mapFile := fs.String("map", "", mapUsage)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
 	record := fs.String("record", "", "write the battle's replay to this file (see 'squarebattle replay')")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle run [flags] PLAYER...\n\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every shipped starting player plays.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, "usage: squarebattle run [flags] [PLAYER...]\n\nPlays one battle without the terminal UI and prints the standings.\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every starting player plays.")
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint)")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -25,19 +25,16 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("serve", &c)
 	fs.String("listen", "", "address to listen on (default serve.listen, 127.0.0.1:2222; :2222 for every interface)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle serve [flags]\n\nRuns the SSH arena: ssh -p 2222 HOST opens its menu. See docs/serve.md.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, "usage: squarebattle serve [flags]\n\nRuns the SSH arena: ssh -p 2222 HOST opens its menu. See docs/serve.md.")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(fs, &c)
 	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return bad(fmt.Errorf("serve takes no arguments"))
 	}
 	if cfg.Isolation.Mode != config.IsolationProcess {
 		return bad(errors.New("isolation.mode: serve runs players from strangers and needs process (got none)"))

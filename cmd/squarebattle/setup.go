@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime"
@@ -34,6 +35,24 @@ func newFlagSet(name string, c *commonFlags) *pflag.FlagSet {
 	fs.String("isolation", "", "where team VMs run: process (worker processes behind OS limits) or none (this process)")
 	fs.StringArray("option", nil, "a rule mod's option, NAME=VALUE (repeat for more); see the game's rules.lua")
 	return fs
+}
+
+// helpOn makes --help (and -h) print text, the command's usage and what
+// it does, then its flags, to out: one format for every command, on
+// standard output, since asking for help is not an error.
+func helpOn(fs *pflag.FlagSet, out io.Writer, text string) {
+	fs.Usage = func() {
+		fmt.Fprintf(out, "%s\n\nflags:\n%s", strings.TrimSpace(text), fs.FlagUsages())
+	}
+}
+
+// noArgs refuses arguments left after the flags of a command that takes
+// none.
+func noArgs(fs *pflag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return bad(fmt.Errorf("%s takes no arguments, only flags (got %q)", fs.Name(), fs.Arg(0)))
+	}
+	return nil
 }
 
 // parseFlags parses args; flag errors are bad input.

@@ -53,9 +53,7 @@ standings of the whole run. --shard auto/N takes I from JOB_COMPLETION_INDEX
 --game NAME plays a rule mod's players (e.g. paint) the same way; a
 battle ranks its teams by the winner the rules declared, then by the
 game's score columns in order (in solo: by the columns, seed by seed),
-and the standings show each column's mean instead of squares and survived.
-
-flags:`
+and the standings show each column's mean instead of squares and survived.`
 
 // tournamentCommand plays a tournament, or one shard of it, or merges
 // shards ("tournament merge").
@@ -76,10 +74,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	out := addOutputFlags(fs)
 	fs.Lookup("seed").Usage = "tournament seed (every battle's seed derives from it); 0 picks a random one and prints it"
 	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, tournamentUsage)
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, tournamentUsage)
 	game := fs.String("game", "", "play a rule mod's tournament: a folder of the scripts folder with a rules.lua (e.g. paint)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -225,10 +220,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("tournament merge", pflag.ContinueOnError)
 	fs.SortFlags = false
 	out := addOutputFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, tournamentUsage)
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, tournamentUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
