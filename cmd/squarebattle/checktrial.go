@@ -161,8 +161,8 @@ func (r *trialReport) write(w io.Writer, mod bool) {
 	}
 	me := s.Teams[r.team]
 	if n := r.ownKills[r.team]; n > 0 {
-		fmt.Fprintf(w, "\nOwn-team kills: %s of %s's squares killed by its own team, the first in round %d at row %d, column %d",
-			plural(n, "square"), safe(me.Player.Name), r.firstOwnRound, r.firstOwn.Cell/s.Size, r.firstOwn.Cell%s.Size)
+		fmt.Fprintf(w, "\nOwn-team kills: %s killed %s of its own, the first in round %d at row %d, column %d",
+			safe(me.Player.Name), plural(n, "square"), r.firstOwnRound, r.firstOwn.Cell/s.Size, r.firstOwn.Cell%s.Size)
 		if c := me.Stats.Collisions; c > 0 {
 			fmt.Fprintf(w, "; %d died sharing a cell with their own team", c)
 		}

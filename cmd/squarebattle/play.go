@@ -36,6 +36,9 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := outputPath("--record", *record); err != nil {
+		return err
+	}
 	src := newPlaySource(cfg, cat, fs, &c)
 	var start *tui.Setup
 	if *game != "" {

@@ -29,6 +29,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := outputPath("--record", *record); err != nil {
+		return err
+	}
 	cfg, rules, err := loadConfigOrGame(fs, &c, *game)
 	if err != nil {
 		return err

@@ -39,16 +39,22 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 	if cfg.Isolation.Mode != config.IsolationProcess {
 		return bad(errors.New("isolation.mode: serve runs players from strangers and needs process (got none)"))
 	}
+	// Everything the user can get wrong is tried before the server
+	// writes its data folder or logs a line: bad input is one line.
+	if _, _, err := scriptsFS(cfg); err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", cfg.Serve.Listen)
+	if err != nil {
+		return bad(fmt.Errorf("serve.listen: %w", err))
+	}
+	defer l.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	a, err := newArena(cfg, log, nil)
 	if err != nil {
 		return err
 	}
 	defer a.close()
-	l, err := net.Listen("tcp", cfg.Serve.Listen)
-	if err != nil {
-		return bad(fmt.Errorf("serve.listen: %w", err))
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -44,6 +45,28 @@ func helpOn(fs *pflag.FlagSet, out io.Writer, text string) {
 	fs.Usage = func() {
 		fmt.Fprintf(out, "%s\n\nflags:\n%s", strings.TrimSpace(text), fs.FlagUsages())
 	}
+}
+
+// outputPath checks, before any work is done, that the file a flag names
+// can be written: its folder exists and it is not a folder itself. A
+// mistake there is bad input, found before a long battle or tournament
+// is played for nothing. An empty name is no file.
+func outputPath(flag, name string) error {
+	if name == "" {
+		return nil
+	}
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return bad(fmt.Errorf("%s %s: is a folder; name a file", flag, name))
+	}
+	dir := filepath.Dir(name)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return bad(fmt.Errorf("%s %s: no folder %s", flag, name, dir))
+	case !st.IsDir():
+		return bad(fmt.Errorf("%s %s: %s is not a folder", flag, name, dir))
+	}
+	return nil
 }
 
 // noArgs refuses arguments left after the flags of a command that takes

@@ -55,6 +55,12 @@ battle ranks its teams by the winner the rules declared, then by the
 game's score columns in order (in solo: by the columns, seed by seed),
 and the standings show each column's mean instead of squares and survived.`
 
+const mergeUsage = `usage: squarebattle tournament merge [flags] FILE...
+
+Combines the results files the shards of one tournament wrote (each run
+with --shard I/N --out FILE) into the standings of the whole tournament,
+as if it had been played in one go.`
+
 // tournamentCommand plays a tournament, or one shard of it, or merges
 // shards ("tournament merge").
 func tournamentCommand(args []string, stdout, stderr io.Writer) error {
@@ -145,9 +151,6 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if err := p.Check(); err != nil {
 		return bad(err)
 	}
-	if cfg.Seed == 0 {
-		fmt.Fprintf(stderr, "tournament: seed %d\n", p.Seed)
-	}
 	schedule := p.Schedule()
 	var play tournament.Play
 	var rec *gameRecorder
@@ -186,6 +189,11 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		reserveWorkers(cfg, workers(cfg)*len(schedule[0].Seats))
 		play = playGame(cat, classes, o, seat, rec)
 	}
+	// Said once nothing the user gave can fail any more, so that bad
+	// input stays one line on stderr.
+	if cfg.Seed == 0 {
+		fmt.Fprintf(stderr, "tournament: seed %d\n", p.Seed)
+	}
 
 	games := shard.Games(schedule)
 	prog := newProgress(stderr, len(games), *quiet)
@@ -220,7 +228,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("tournament merge", pflag.ContinueOnError)
 	fs.SortFlags = false
 	out := addOutputFlags(fs)
-	helpOn(fs, stdout, tournamentUsage)
+	helpOn(fs, stdout, mergeUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
