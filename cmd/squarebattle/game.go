@@ -136,6 +136,12 @@ func gameFS(cfg config.Config, name string) (fs.FS, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	return gameIn(fsys, dir, name)
+}
+
+// gameIn finds the folder of the rule mod name in the scripts folder fsys,
+// named dir in messages.
+func gameIn(fsys fs.FS, dir, name string) (fs.FS, string, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
 		return nil, "", bad(fmt.Errorf("--game %q: a game is a folder name", name))
 	}

@@ -68,7 +68,7 @@ func newCommand(args []string, stdout, stderr io.Writer) error {
 	if _, err := os.Stat(file); err == nil {
 		return bad(fmt.Errorf("%s already exists; pick another NAME", file))
 	}
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+	if missing(dir) {
 		// A scripts folder replaces the shipped players: start it with
 		// them, so the new one has opponents (and the games stay).
 		if err := copyShipped(dir); err != nil {
@@ -131,7 +131,16 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 	if err != nil {
 		return starter{}, err
 	}
-	sub, gameDir, err := gameFS(cfg, game)
+	// The game as it will be once the player is written: the scripts
+	// folder's, or the shipped one when newCommand is about to make the
+	// folder from the shipped scripts.
+	var sub iofs.FS
+	var gameDir string
+	if dir := filepath.Dir(filepath.Dir(file)); missing(dir) {
+		sub, gameDir, err = gameIn(scripts.FS, dir, game)
+	} else {
+		sub, gameDir, err = gameFS(cfg, game)
+	}
 	if err != nil {
 		return starter{}, err
 	}
@@ -174,6 +183,12 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 		return starter{}, bad(fmt.Errorf("%s: no name = \"...\" to rename", from.File))
 	}
 	return starter{src: append([]byte(head), body...), folder: game, opponent: from.ID}, nil
+}
+
+// missing reports whether nothing is at path name.
+func missing(name string) bool {
+	_, err := os.Stat(name)
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // copyShipped writes the shipped players and game folders into dir.
