@@ -108,7 +108,9 @@ func checkGame(flags *pflag.FlagSet, c *commonFlags, name, file string) (cfg con
 		if sub, gameDir, err = gameFS(cfg, name); err != nil {
 			return cfg, nil, nil, err
 		}
-	} else if dir := filepath.Dir(file); isFile(filepath.Join(dir, luabind.RulesFile)) {
+	} else if dir := filepath.Dir(file); isFile(filepath.Join(dir, luabind.RulesFile)) && !sameDir(dir, diskScripts(cfg)) {
+		// (The scripts folder itself is SquareBattle's, whatever its
+		// files are called.)
 		sub, gameDir = os.DirFS(dir), dir
 	} else {
 		players, _, err = scriptsFS(cfg)
@@ -123,6 +125,16 @@ func checkGame(flags *pflag.FlagSet, c *commonFlags, name, file string) (cfg con
 		return cfg, g, players, err
 	}
 	return cfg, g, sub, nil
+}
+
+// sameDir reports whether a and b name the same existing folder.
+func sameDir(a, b string) bool {
+	if b == "" {
+		return false
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 func isFile(name string) bool {

@@ -243,8 +243,8 @@ func writeWinner(w io.Writer, s *engine.Snapshot, score func(engine.TeamView) st
 }
 
 func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
-	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %d rounds played (limit %d)\n\n", s.Size, s.Size, s.Seed, s.Round, s.Rounds)
-	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%d squares", t.Stats.Squares) })
+	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %s played (limit %d)\n\n", s.Size, s.Size, s.Seed, plural(s.Round, "round"), s.Rounds)
+	writeWinner(w, s, func(t engine.TeamView) string { return plural(t.Stats.Squares, "square") })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "team\tplayer\tsquares\tbirths\tkills\tdeaths\tcollisions\ttimeouts\terrors\t")
 	for _, t := range s.Teams {
