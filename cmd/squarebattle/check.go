@@ -64,7 +64,7 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := readScript(file, cfg.Limits.ScriptBytes)
+	src, err := readInput(file, cfg.Limits.ScriptBytes, "limits.script_bytes")
 	if err != nil {
 		return err
 	}
@@ -142,23 +142,21 @@ func isFile(name string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// readScript reads a script of at most limit bytes without reading more
-// of a larger file (or a device) than that.
-func readScript(file string, limit int) ([]byte, error) {
+// readInput reads a file the user named, of at most limit bytes, without
+// reading more of a larger file (or a device) than that; why names the
+// bound in the error. Every failure is bad input naming the file.
+func readInput(file string, limit int, why string) ([]byte, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, bad(err)
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, bad(fmt.Errorf("%s is a folder, not a script", file))
+		return nil, bad(fmt.Errorf("%s is a folder, not a file", file))
 	}
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	data, err := readAtMost(f, limit)
 	if err != nil {
-		return nil, bad(fmt.Errorf("%s: %w", file, err))
-	}
-	if len(data) > limit {
-		return nil, bad(fmt.Errorf("%s: larger than %d bytes (limits.script_bytes)", file, limit))
+		return nil, bad(fmt.Errorf("%s: %w (%s)", file, err, why))
 	}
 	return data, nil
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 import (
@@ -65,6 +67,10 @@ func TestErrorPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(work, "none")
+	folderLua := filepath.Join(work, "folder.lua")
+	if err := os.Mkdir(folderLua, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		env  string
@@ -99,6 +105,11 @@ func TestErrorPaths(t *testing.T) {
 		{[]string{"run", "--option", "x"}, "", `flag --option "x"`},
 		{[]string{"run", "--config", missing}, "", "config file " + missing},
 		{[]string{"run", "--scripts", missing}, "", missing},
+		{[]string{"run", "--scripts", notLua}, "", "scripts folder " + notLua + " is not a folder"},
+		{[]string{"run", "--config", work}, "", "config file " + work + ": is a directory"},
+		{[]string{"run", "--config", "/dev/zero"}, "", "config file /dev/zero: larger than"},
+		{[]string{"run", "--map", "/dev/zero", "explorer"}, "", "map: /dev/zero: larger than"},
+		{[]string{"run", "--map", work, "explorer"}, "", "map: " + work + " is a folder"},
 		{[]string{"run", "--map", missing, "explorer"}, "", "map: open " + missing},
 		{[]string{"run", "--map", ragged, "explorer", "explorer"}, "", ragged + ":2:"},
 		{[]string{"run", "--record", filepath.Join(missing, "x.sbr"), "explorer"}, "", "--record " + filepath.Join(missing, "x.sbr")},
@@ -128,12 +139,14 @@ func TestErrorPaths(t *testing.T) {
 		{[]string{"new", "Bad Name"}, "", `"Bad Name": a player's name is`},
 		{[]string{"new", "rules"}, "", `"rules": a player's name is`},
 		{[]string{"new", "--game", "nope", "x"}, "", `no game "nope"`},
+		{[]string{"new", "--scripts", notLua, "x"}, "", "scripts folder " + notLua + " is not a folder"},
 		{[]string{"check"}, "", "check takes exactly one FILE.lua"},
 		{[]string{"check", "a.lua", "b.lua"}, "", "check takes exactly one FILE.lua"},
 		{[]string{"check", "--bogus", "x.lua"}, "", "unknown flag: --bogus"},
 		{[]string{"check", "--seed", "abc", "x.lua"}, "", `"--seed": not a number`},
 		{[]string{"check", "--size", "-1", "x.lua"}, "", "flag --size: arena.size"},
 		{[]string{"check", missing + ".lua"}, "", missing + ".lua"},
+		{[]string{"check", folderLua}, "", folderLua + " is a folder, not a file"},
 		{[]string{"check", notLua}, "", notLua + ": a player script must end in .lua"},
 		{[]string{"check", work + "/"}, "", "must end in .lua"},
 		{[]string{"check", "--game", "nope", "x.lua"}, "", `no game "nope"`},
@@ -148,6 +161,7 @@ func TestErrorPaths(t *testing.T) {
 		{[]string{"tournament", "--game", "nope"}, "", `no game "nope"`},
 		{[]string{"tournament", "nobody"}, "", `unknown player "nobody"`},
 		{[]string{"tournament", "--out", work, "explorer", "wanderer"}, "", "--out " + work + ": is a folder"},
+		{[]string{"tournament", "--record-dir", notLua, "explorer", "wanderer"}, "", "--record-dir: mkdir " + notLua},
 		{[]string{"tournament", "--shard", "3/2", "--seed", "1", "--out", "x"}, "", `shard: "3/2"`},
 		{[]string{"tournament", "merge"}, "", "needs the results files"},
 		{[]string{"tournament", "merge", "--bogus"}, "", "unknown flag: --bogus"},
@@ -169,6 +183,7 @@ func TestErrorPaths(t *testing.T) {
 		{[]string{"serve", "--isolation", "none"}, "", "isolation.mode: serve runs players from strangers"},
 		{[]string{"serve", "--scripts", missing}, "", missing},
 		{[]string{"serve", "--config", missing}, "", "config file " + missing},
+		{[]string{"serve", "--listen", "127.0.0.1:0"}, "SQUAREBATTLE_SERVE_DATA_DIR=" + notLua, "serve.data_dir: mkdir " + notLua},
 		{[]string{"help", "fly"}, "", `unknown command "fly" (commands: play, run,`},
 		{[]string{"help", "run", "play"}, "", "help takes at most one COMMAND"},
 		{[]string{"version", "x"}, "", "version takes no arguments"},
@@ -200,7 +215,7 @@ func TestErrorPaths(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if entries, _ := os.ReadDir(work); len(entries) != 1 {
+	if entries, _ := os.ReadDir(work); len(entries) != 2 {
 		var names []string
 		for _, e := range entries {
 			names = append(names, e.Name())

@@ -110,14 +110,17 @@ func readBounded(fsys fs.FS, name string, limit int) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
-		return nil, err
+	return readAtMost(f, limit)
+}
+
+// readAtMost reads r to its end if that is at most limit bytes away,
+// reading no more than limit+1 bytes of it in any case.
+func readAtMost(r io.Reader, limit int) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err == nil && len(data) > limit {
+		err = fmt.Errorf("larger than %d bytes", limit)
 	}
-	if len(data) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, nil
+	return data, err
 }
 
 // modSize is the board side a rule mod battle asks for: --size when given,

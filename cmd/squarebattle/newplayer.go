@@ -54,6 +54,9 @@ func newCommand(args []string, stdout, stderr io.Writer) error {
 	if dir == "" {
 		dir = "scripts"
 	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return bad(fmt.Errorf("scripts folder %s is not a folder", dir))
+	}
 	display := strings.ToUpper(id[:1]) + id[1:]
 	var st starter
 	if *game == "" {

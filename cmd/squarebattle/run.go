@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -107,12 +106,16 @@ var errMapMod = bad(errors.New("--map does not work with rule mods yet"))
 // mapUsage is the help of --map on run and play.
 const mapUsage = "start from this arena (the seed's notation: rows top first, -1 empty, k = team k)"
 
+// maxMapBytes bounds a --map file: a 2000×2000 arena of "-1 " cells,
+// with room for comments.
+const maxMapBytes = 32 << 20
+
 // readMapFlag reads the file of --map; --size, when given, must agree with
 // its size.
 func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map, error) {
-	data, err := os.ReadFile(file)
+	data, err := readInput(file, maxMapBytes, "the largest arena's map")
 	if err != nil {
-		return nil, bad(fmt.Errorf("map: %w", err))
+		return nil, fmt.Errorf("map: %w", err)
 	}
 	m, err := engine.ParseMap(file, data)
 	if err != nil {

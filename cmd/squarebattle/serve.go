@@ -96,7 +96,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	}
 	store, err := tuissh.OpenStore(dir)
 	if err != nil {
-		return nil, fmt.Errorf("serve.data_dir: %w", err)
+		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
 	}
 	keyFile := sc.HostKey
 	if keyFile == "" {

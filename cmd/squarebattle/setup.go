@@ -121,7 +121,9 @@ func loadConfigFrom(o config.LoadOptions) (config.Config, error) {
 		err = optionFlags(o.Flags, &cfg)
 	}
 	if err != nil {
-		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs.ErrNotExist) {
+		// A file the user named that cannot be read (missing, a folder,
+		// not readable) is theirs to fix, as is a wrong value.
+		if errors.Is(err, config.ErrInvalid) || errors.Is(err, config.ErrFile) || errors.Is(err, fs.ErrNotExist) {
 			return cfg, bad(err)
 		}
 		return cfg, err
