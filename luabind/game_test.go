@@ -9,7 +9,8 @@ import (
 // TestRulesAreNoPlayer: once a folder is loaded as a game, its rules.lua
 // is in no list of players (All, Players) and Find refuses it by id in any
 // case, while it keeps its class for the engine; a catalog rebuilt from
-// the game's source agrees.
+// the game's source agrees. Check's static pass finds no undefined global
+// in the game's shipped players.
 func TestRulesAreNoPlayer(t *testing.T) {
 	for _, game := range []string{"paint", "snake", "orbs", "squarebattle-lua"} {
 		g, err := LoadGame(os.DirFS("../scripts/"+game), "scripts/"+game, DefaultLimits())
@@ -42,6 +43,13 @@ func TestRulesAreNoPlayer(t *testing.T) {
 		}
 		if _, err := g.Find("nobody"); err == nil || strings.Contains(err.Error(), "rules") {
 			t.Errorf("%s: Find(nobody) = %v; the known players must not name the rules", game, err)
+		}
+		// check's static pass finds no undefined global in a shipped
+		// player of the game.
+		for _, p := range g.Players() {
+			if u := g.Catalog.UndefinedGlobals(p); len(u) > 0 {
+				t.Errorf("%s: %s reads undefined globals %v", game, p.File, u)
+			}
 		}
 	}
 }
