@@ -113,6 +113,7 @@ func TestErrorPaths(t *testing.T) {
 		{[]string{"run", "--map", missing, "explorer"}, "", "map: open " + missing},
 		{[]string{"run", "--map", ragged, "explorer", "explorer"}, "", ragged + ":2:"},
 		{[]string{"run", "--record", filepath.Join(missing, "x.sbr"), "explorer"}, "", "--record " + filepath.Join(missing, "x.sbr")},
+		{[]string{"run", "--record", os.DevNull, "explorer"}, "", "--record " + os.DevNull + ": not a regular file"},
 		{[]string{"run", "--game", "nope"}, "", `no game "nope" in scripts (games there: orbs, paint, snake`},
 		{[]string{"run", "--game", "../paint"}, "", `--game "../paint": a game is a folder name`},
 		{[]string{"run", "--game", "paint", "--option", "nope=1"}, "", "options.nope"},
@@ -215,6 +216,9 @@ func TestErrorPaths(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	if st, err := os.Stat(os.DevNull); err != nil || st.Mode().IsRegular() {
+		t.Fatalf("%s is no longer a device: %v %v", os.DevNull, st, err)
+	}
 	if entries, _ := os.ReadDir(work); len(entries) != 2 {
 		var names []string
 		for _, e := range entries {

@@ -57,6 +57,9 @@ func outputPath(flag, name string) error {
 	}
 	if st, err := os.Stat(name); err == nil && st.IsDir() {
 		return bad(fmt.Errorf("%s %s: is a folder; name a file", flag, name))
+	} else if err == nil && !st.Mode().IsRegular() {
+		// It is replaced by a rename: never a device or a pipe.
+		return bad(fmt.Errorf("%s %s: not a regular file; name a file", flag, name))
 	}
 	dir := filepath.Dir(name)
 	st, err := os.Stat(dir)

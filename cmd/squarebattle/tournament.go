@@ -487,6 +487,10 @@ func resultOf(s *engine.Snapshot) tournament.Result {
 // folder and a rename, so that a reader (or a merge step on a shared
 // volume) never sees half a file.
 func writeFileAtomic(name string, write func(io.Writer) error) (err error) {
+	// The rename must never replace a device, a pipe or a folder.
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", name)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
 		return err
