@@ -60,13 +60,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		usage(stdout)
 		return exitOK
 	case args[0] == "help":
-		// help COMMAND is COMMAND --help.
-		if len(args) > 2 {
-			err = bad(errors.New("help takes at most one COMMAND"))
-		} else if c, ok := findCommand(args[1]); ok {
-			err = c.run([]string{"--help"}, stdout, stderr)
-		} else {
+		// help COMMAND is COMMAND --help (help tournament merge too).
+		c, ok := findCommand(args[1])
+		switch {
+		case !ok:
 			err = unknownCommand(args[1])
+		case len(args) > 3 || len(args) == 3 && (c.name != "tournament" || args[2] != "merge" && args[2] != "challenge"):
+			err = bad(errors.New("help takes one COMMAND (or tournament merge, tournament challenge)"))
+		default:
+			err = c.run(append(args[2:], "--help"), stdout, stderr)
 		}
 	case args[0] == "version" || args[0] == "--version":
 		if len(args) > 1 {
