@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func Load(o LoadOptions) (Config, string, error) {
 
 	// Layer 1: the file.
 	if path != "" {
-		data, err := os.ReadFile(path)
+		data, err := readFile(path)
 		if err != nil {
 			return Config{}, path, fileError(path, err)
 		}
@@ -134,7 +135,7 @@ func findFile(o LoadOptions) (string, error) {
 			return o.File, fileError(o.File, err)
 		}
 		if st.IsDir() {
-			return o.File, fmt.Errorf("config file %s: is a directory", o.File)
+			return o.File, &FileError{Path: o.File, Err: errors.New("is a directory")}
 		}
 		return o.File, nil
 	}
@@ -165,14 +166,46 @@ func findFile(o LoadOptions) (string, error) {
 	return "", nil
 }
 
-// fileError words an I/O error on the configuration file; errors.Is still
-// sees the underlying cause (e.g. fs.ErrNotExist).
+// MaxFileBytes bounds a configuration file: it is read whole, and a
+// --config naming a device or a huge file must not exhaust memory.
+const MaxFileBytes = 1 << 20
+
+// readFile reads a configuration file of at most MaxFileBytes.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err == nil && len(data) > MaxFileBytes {
+		err = fmt.Errorf("larger than %d bytes", MaxFileBytes)
+	}
+	return data, err
+}
+
+// ErrFile is matched by *FileError.
+var ErrFile = errors.New("configuration file unreadable")
+
+// FileError is a configuration file that cannot be read: missing, a
+// folder, not readable, too large.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return fmt.Sprintf("config file %s: %v", e.Path, e.Err) }
+
+// Unwrap makes errors.Is see the cause (e.g. fs.ErrNotExist) and ErrFile.
+func (e *FileError) Unwrap() []error { return []error{e.Err, ErrFile} }
+
+// fileError words an I/O error on the configuration file.
 func fileError(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fmt.Errorf("config file %s: %w", path, err)
+	return &FileError{Path: path, Err: err}
 }
 
 // mergeLayer hands one layer of values to viper and records their origin.

@@ -73,12 +73,18 @@ type CatalogOptions struct {
 // Catalog is every script of a folder, compiled once. It is immutable after
 // LoadCatalog and may be shared by any number of teams and battles.
 type Catalog struct {
-	All    []*Class // every .lua file, sorted by id, broken ones included
+	// All is every player file, sorted by id, broken ones included. A
+	// game's rules.lua is not a player: once LoadGame marks it (markRules)
+	// it is left out of All, Players and Find, though it keeps its
+	// engine.ClassID, so every list of players, wherever it is shown,
+	// comes from here without the rules.
+	All    []*Class
 	loaded []*Class // the usable ones; an engine.ClassID indexes this
 	ids    []string
 	byID   map[string]engine.ClassID
 	limits Limits
 	source CatalogSource // what it was built from, to rebuild it elsewhere
+	rules  *Class        // a game's rules.lua, not a player (markRules)
 }
 
 // ErrUnknownPlayer is wrapped by UnknownPlayerError.
@@ -227,11 +233,24 @@ func (c *Catalog) dropBroken() {
 	}
 }
 
+// markRules records that the class with id is a game's rules: not a
+// player, so not listed in All, Players or Find.
+func (c *Catalog) markRules(id string) {
+	for i, cls := range c.All {
+		if cls.ID == id {
+			c.rules = cls
+			c.All = append(c.All[:i:i], c.All[i+1:]...)
+			return
+		}
+	}
+}
+
 // requireEntry marks every class but except that has no entry function as
 // broken; a rule mod's folder is checked this way once its rules are read.
 func (c *Catalog) requireEntry(entry, except string) {
-	if except == "rules" {
+	if except == RulesID {
 		c.source.Require = entry
+		c.markRules(RulesID)
 	}
 	broken := false
 	for id, cls := range c.loaded {
@@ -271,7 +290,7 @@ func (c *Catalog) classID(name string) (engine.ClassID, bool) {
 func (c *Catalog) Players() []*Class {
 	var out []*Class
 	for _, cls := range c.loaded {
-		if cls.Starting() {
+		if cls.Starting() && cls != c.rules {
 			out = append(out, cls)
 		}
 	}
@@ -284,6 +303,8 @@ func (c *Catalog) Players() []*Class {
 func (c *Catalog) Find(name string) (*Class, error) {
 	cls := c.byFileName(name)
 	switch {
+	case cls == nil && c.rules != nil && strings.EqualFold(name, c.rules.ID):
+		return nil, fmt.Errorf("%s is the game's rules, not a player", c.rules.File)
 	case cls != nil && cls.Err != nil:
 		return nil, fmt.Errorf("player %q cannot play: %w", name, cls.Err)
 	case cls != nil && cls.Name == "":

@@ -48,7 +48,7 @@ func LoadCatalogSource(s CatalogSource) (*Catalog, error) {
 	}
 	c, err := LoadCatalog(CatalogOptions{FS: files, Dir: s.Dir, Limits: s.Limits, Entry: s.Entry})
 	if err == nil && s.Require != "" {
-		c.requireEntry(s.Require, "rules")
+		c.requireEntry(s.Require, RulesID)
 	}
 	return c, err
 }

@@ -11,8 +11,11 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 )
 
-// RulesFile is the file that makes a folder a game.
-const RulesFile = "rules.lua"
+// RulesFile is the file that makes a folder a game; RulesID is its class id.
+const (
+	RulesFile = "rules.lua"
+	RulesID   = "rules"
+)
 
 // Game is a rule mod: a folder holding rules.lua and the game's players.
 type Game struct {
@@ -96,15 +99,16 @@ func LoadGame(fsys fs.FS, dir string, limits Limits) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{Dir: dir, Catalog: cat, Limits: cat.limits}
-	id, ok := cat.classID("rules")
+	id, ok := cat.classID(RulesID)
 	if !ok {
 		for _, c := range cat.All {
-			if c.ID == "rules" && c.Err != nil {
+			if c.ID == RulesID && c.Err != nil {
 				return nil, c.Err
 			}
 		}
 		return nil, fmt.Errorf("%s: no %s", dir, RulesFile)
 	}
+	cat.markRules(RulesID)
 	g.Rules = id
 	g.Info, err = readInfo(cat, id, g.Limits.Instructions)
 	if err != nil {
@@ -114,8 +118,8 @@ func LoadGame(fsys fs.FS, dir string, limits Limits) (*Game, error) {
 		// The players are SquareBattle's, not the folder's.
 		return g, nil
 	}
-	cat.requireEntry(g.Info.Entry, "rules")
-	g.Rules, _ = cat.classID("rules")
+	cat.requireEntry(g.Info.Entry, RulesID)
+	g.Rules, _ = cat.classID(RulesID)
 	return g, nil
 }
 
@@ -131,23 +135,10 @@ func readInfo(cat *Catalog, id engine.ClassID, budget int) (RulesInfo, error) {
 }
 
 // Players returns the game's starting players (rules.lua is not one).
-func (g *Game) Players() []*Class {
-	var out []*Class
-	for _, c := range g.Catalog.Players() {
-		if c.ID != "rules" {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+func (g *Game) Players() []*Class { return g.Catalog.Players() }
 
-// Find looks a player up as Catalog.Find does, leaving the rules out.
-func (g *Game) Find(name string) (*Class, error) {
-	if name == "rules" {
-		return nil, fmt.Errorf("rules.lua is the game's rules, not a player")
-	}
-	return g.Catalog.Find(name)
-}
+// Find looks a player up among the game's players (Catalog.Find).
+func (g *Game) Find(name string) (*Class, error) { return g.Catalog.Find(name) }
 
 // ModBattle is a rule mod battle whose rules and players are Lua.
 type ModBattle struct {

@@ -17,9 +17,7 @@ on the same seed) and a king-of-the-hill part (everyone in one battle). Each
 part ranks the players by the game's score (its first score column; equal
 scores share a rank); the two ranks are summed and the lowest sum wins, a
 tie going to the better king-of-the-hill rank. With snake, a battle is a
-whole match (10 games alone, best of 39 together), as in the seed.
-
-flags:`
+whole match (10 games alone, best of 39 together), as in the seed.`
 
 // challengeCommand plays the two parts of a challenge and prints the rank-sum
 // standings ("tournament challenge").
@@ -30,10 +28,7 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the standings as one JSON object")
 	fs.Lookup("seed").Usage = "the challenge's seed, shared by every player; 0 picks a random one and prints it"
 	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, challengeUsage)
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, challengeUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -38,8 +38,8 @@ func commands() []command {
 		{"run", "play a battle without the terminal UI and print the standings", runCommand},
 		{"replay", "watch a recorded battle: pause, step, rewind, jump to a round", replayCommand},
 		{"players", "list the player classes found in the scripts folder", playersCommand},
-		{"new", "write a commented starter player, scripts/NAME.lua", newCommand},
-		{"check", "load one script, report its problems and play a short battle against Explorer", checkCommand},
+		{"new", "write a commented starter player, scripts/NAME.lua (or scripts/GAME/NAME.lua)", newCommand},
+		{"check", "load one player script, report every kind of problem and play a trial battle", checkCommand},
 		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
 		{"serve", "run the SSH arena: ssh -p 2222 HOST to watch battles together and submit players", serveCommand},
@@ -56,24 +56,32 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 0:
 		err = playCommand(nil, stdout, stderr)
-	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1:
 		usage(stdout)
 		return exitOK
+	case args[0] == "help":
+		// help COMMAND is COMMAND --help (help tournament merge too).
+		c, ok := findCommand(args[1])
+		switch {
+		case !ok:
+			err = unknownCommand(args[1])
+		case len(args) > 3 || len(args) == 3 && (c.name != "tournament" || args[2] != "merge" && args[2] != "challenge"):
+			err = bad(errors.New("help takes one COMMAND (or tournament merge, tournament challenge)"))
+		default:
+			err = c.run(append(args[2:], "--help"), stdout, stderr)
+		}
 	case args[0] == "version" || args[0] == "--version":
+		if len(args) > 1 {
+			err = bad(fmt.Errorf("%s takes no arguments", args[0]))
+			break
+		}
 		version(stdout)
 		return exitOK
 	default:
-		found := false
-		for _, c := range commands() {
-			if c.name == args[0] {
-				found = true
-				err = c.run(args[1:], stdout, stderr)
-			}
-		}
-		if !found {
-			fmt.Fprintf(stderr, "squarebattle: unknown command %q\n", args[0])
-			usage(stderr)
-			return exitBadInput
+		if c, ok := findCommand(args[0]); ok {
+			err = c.run(args[1:], stdout, stderr)
+		} else {
+			err = unknownCommand(args[0])
 		}
 	}
 	switch {
@@ -88,6 +96,24 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "squarebattle: %s\n", oneLine(err))
 		return exitFailure
 	}
+}
+
+func findCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// unknownCommand is the one-line error for a command that does not exist.
+func unknownCommand(name string) error {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return bad(fmt.Errorf("unknown command %q (commands: %s, help, version)", name, strings.Join(names, ", ")))
 }
 
 // oneLine keeps multi-error messages readable: one problem per line,
@@ -111,5 +137,5 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'squarebattle COMMAND --help' for a command's flags, 'squarebattle --version' for the version.")
+	fmt.Fprintln(w, "\nRun 'squarebattle help COMMAND' (or COMMAND --help) for a command's flags,\n'squarebattle --version' for the version.")
 }

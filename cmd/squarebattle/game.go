@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -60,7 +61,15 @@ func loadGameWith(flags *pflag.FlagSet, c *commonFlags, name string, strict bool
 	if err != nil {
 		return cfg, nil, err
 	}
-	data, err := fs.ReadFile(sub, gameDefaults)
+	return loadGameIn(flags, c, cfg, sub, gameDir, strict)
+}
+
+// loadGameIn loads the rule mod in folder sub (named gameDir in messages):
+// its game.yaml layered under the user's configuration cfg, then its rules
+// and players, with the configured options applied (see loadGameWith for
+// strict).
+func loadGameIn(flags *pflag.FlagSet, c *commonFlags, cfg config.Config, sub fs.FS, gameDir string, strict bool) (config.Config, *luabind.Game, error) {
+	data, err := readBounded(sub, gameDefaults, maxGameDefaults)
 	switch {
 	case err == nil:
 		opts := configOptions(flags, c)
@@ -69,7 +78,7 @@ func loadGameWith(flags *pflag.FlagSet, c *commonFlags, name string, strict bool
 			return cfg, nil, err
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		return cfg, nil, err
+		return cfg, nil, bad(fmt.Errorf("%s: %w", path.Join(gameDir, gameDefaults), err))
 	}
 	g, err := luabind.LoadGame(sub, gameDir, limitsOf(cfg))
 	if err != nil {
@@ -90,6 +99,30 @@ func loadGameWith(flags *pflag.FlagSet, c *commonFlags, name string, strict bool
 	return cfg, g, nil
 }
 
+// maxGameDefaults bounds a game.yaml: it is read whole before parsing.
+const maxGameDefaults = 64 << 10
+
+// readBounded reads a file of fsys that must be at most limit bytes; a
+// larger one is an error, and is never read whole.
+func readBounded(fsys fs.FS, name string, limit int) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAtMost(f, limit)
+}
+
+// readAtMost reads r to its end if that is at most limit bytes away,
+// reading no more than limit+1 bytes of it in any case.
+func readAtMost(r io.Reader, limit int) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err == nil && len(data) > limit {
+		err = fmt.Errorf("larger than %d bytes", limit)
+	}
+	return data, err
+}
+
 // modSize is the board side a rule mod battle asks for: --size when given,
 // else 0 (the rules choose, from the seed) for a game whose rules have a
 // size function, else arena.size (the game's game.yaml, the configuration).
@@ -106,6 +139,12 @@ func gameFS(cfg config.Config, name string) (fs.FS, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	return gameIn(fsys, dir, name)
+}
+
+// gameIn finds the folder of the rule mod name in the scripts folder fsys,
+// named dir in messages.
+func gameIn(fsys fs.FS, dir, name string) (fs.FS, string, error) {
 	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
 		return nil, "", bad(fmt.Errorf("--game %q: a game is a folder name", name))
 	}

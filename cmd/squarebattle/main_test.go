@@ -291,66 +291,6 @@ func TestRulesInLuaReplay(t *testing.T) {
 	}
 }
 
-// TestBadInputEverywhere: a sweep of wrong flags, values, files and
-// environment variables over every command: each exits 2 with one line
-// that names what was wrong.
-func TestBadInputEverywhere(t *testing.T) {
-	notReplay := filepath.Join(t.TempDir(), "notes.txt")
-	if err := os.WriteFile(notReplay, []byte("hello\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		args []string
-		env  string
-		want string
-	}{
-		{[]string{"run", "--bogus"}, "", "unknown flag: --bogus"},
-		{[]string{"run", "--size", "abc"}, "", `invalid argument "abc" for "--size": not a number`},
-		{[]string{"run", "--seed", "abc"}, "", `invalid argument "abc" for "--seed": not a number`},
-		{[]string{"check", "--seed", "99999999999999999999", "x.lua"}, "", `invalid argument "99999999999999999999" for "--seed": out of range`},
-		{[]string{"run", "--rounds", "-5"}, "", "flag --rounds: rules.rounds: must be between"},
-		{[]string{"run", "--workers", "-1"}, "", "flag --workers: workers:"},
-		{[]string{"run", "explorer"}, "SQUAREBATTLE_ARENA_SIZE=abc", "env SQUAREBATTLE_ARENA_SIZE: arena.size: must be an integer"},
-		{[]string{"run", "explorer"}, "SQUAREBATTLE_ARENA_SISE=4", "SQUAREBATTLE_ARENA_SISE"},
-		{[]string{"run", "--config", "/nonexistent.yaml"}, "", "config file /nonexistent.yaml"},
-		{[]string{"run", "--map", notReplay, "explorer"}, "", notReplay + ":1:"},
-		{[]string{"run", "--game"}, "", "flag needs an argument: --game"},
-		{[]string{"players", "--bogus"}, "", "unknown flag"},
-		{[]string{"check", "/nonexistent.lua"}, "", "/nonexistent.lua"},
-		{[]string{"check", notReplay}, "", "must end in .lua"},
-		{[]string{"config", "--bogus"}, "", "unknown flag"},
-		{[]string{"tournament", "--format", "nope"}, "", `unknown format "nope"`},
-		{[]string{"tournament", "--games", "-1"}, "", "games: must be at least 1"},
-		{[]string{"tournament", "--shard", "3/2", "--seed", "1", "--out", "x"}, "", `shard: "3/2"`},
-		{[]string{"tournament", "merge"}, "", "needs the results files"},
-		{[]string{"tournament", "merge", notReplay}, "", notReplay + ": not a results file"},
-		{[]string{"tournament", "challenge"}, "", "needs --game"},
-		{[]string{"replay"}, "", "replay needs one FILE"},
-		{[]string{"replay", notReplay}, "", notReplay + ": line 1: not a SquareBattle replay header"},
-		{[]string{"replay", "--verify", "/nonexistent.sbr"}, "", "/nonexistent.sbr"},
-		{[]string{"play", "--bogus"}, "", "unknown flag"},
-		{[]string{"play", "explorer"}, "TERM=nosuchterm", `TERM="nosuchterm": no terminal description for it`},
-		{[]string{"play", "--map", notReplay, "explorer"}, "", notReplay + ":1:"},
-		{[]string{"play", "--map", "/nonexistent.map", "explorer"}, "", "map: open /nonexistent.map"},
-		{[]string{"play", "--map", "testdata/two-teams.map", "explorer"}, "", "testdata/two-teams.map:5: column 4: team 1, but only 1 players"},
-		{[]string{"play", "--map", "testdata/two-teams.map"}, "", "--map testdata/two-teams.map needs the PLAYERs"},
-		{[]string{"play", "--map", "testdata/two-teams.map", "--size", "9", "explorer", "explorer"}, "", "--size 9 disagrees with the 5×5 map testdata/two-teams.map"},
-		{[]string{"play", "--game", "paint", "--map", "testdata/two-teams.map", "random"}, "", "--map does not work with rule mods yet"},
-		{[]string{"play", "--game", "squarebattle-lua", "nobody"}, "", `unknown player "nobody"; known players: borg, expand, explorer,`},
-	}
-	for _, c := range cases {
-		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			if name, value, ok := strings.Cut(c.env, "="); ok {
-				t.Setenv(name, value)
-			}
-			code, _, errOut := runMain(t, c.args...)
-			if code != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
-				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, errOut, c.want)
-			}
-		})
-	}
-}
-
 // TestStatsLine: play --stats's line, counts grouped by thousands.
 func TestStatsLine(t *testing.T) {
 	tests := []struct {

@@ -37,3 +37,36 @@ func TestNew(t *testing.T) {
 		}
 	}
 }
+
+// TestNewGame: new --game writes a player of that rule mod into the game's
+// folder, from the game's shortest player under comments naming the
+// function the rules call, which check accepts as the game's player; the
+// game must exist.
+func TestNewGame(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	code, out, errOut := runMain(t, "new", "--scripts", dir, "--game", "paint", "brush")
+	if code != 0 {
+		t.Fatalf("new --game paint: status %d, stderr %q", code, errOut)
+	}
+	file := filepath.Join(dir, "paint", "brush.lua")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"-- Brush: a player of Paint (--game paint), started from a copy of Random Painter.", "call this table's strategy function", `name = "Brush"`} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("brush.lua lacks %q:\n%.600s", want, src)
+		}
+	}
+	if !strings.Contains(out, "squarebattle check --game paint "+file) || !strings.Contains(out, "squarebattle play --game paint brush random") {
+		t.Errorf("new --game does not say how to check and watch it:\n%s", out)
+	}
+	code, out, errOut = runMain(t, "check", "--isolation", "none", "--rounds", "20", "--seed", "1", file)
+	if code != 0 || !strings.Contains(out, `loads: starting player "Brush"`) {
+		t.Errorf("check of the new paint player: status %d, stderr %q\n%s", code, errOut, out)
+	}
+	code, _, errOut = runMain(t, "new", "--scripts", dir, "--game", "nope", "x")
+	if code != exitBadInput || !strings.Contains(errOut, `no game "nope"`) {
+		t.Errorf("new --game nope: status %d, stderr %q", code, errOut)
+	}
+}

@@ -31,12 +31,12 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint); the lobby offers every game")
 	mapFile := fs.String("map", "", mapUsage+"; one PLAYER for each team of the map")
 	stats := fs.Bool("stats", false, "on quitting, print the frames drawn, their rate and the rounds played")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map, one PLAYER a team of the map); without, the lobby opens.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map,\none PLAYER a team of the map); without, the lobby opens.")
 	cfg, cat, err := parseAndLoad(fs, &c, args)
 	if err != nil {
+		return err
+	}
+	if err := outputPath("--record", *record); err != nil {
 		return err
 	}
 	src := newPlaySource(cfg, cat, fs, &c)
@@ -304,7 +304,7 @@ func (p *playSource) Games() []tui.Game {
 
 // Entries lists starting players first, then classes that are only
 // replicated into, then broken scripts; each group by id.
-func (p *playSource) Entries() []tui.Entry { return entriesOf(p.catalog(), "") }
+func (p *playSource) Entries() []tui.Entry { return entriesOf(p.catalog()) }
 
 // GameEntries lists a game's players as Entries does SquareBattle's; its
 // rules are not a player.
@@ -319,16 +319,14 @@ func (p *playSource) GameEntries(id string) []tui.Entry {
 	if g.Info.Protocol == luabind.SquareBattleProtocol {
 		return p.Entries() // rules in Lua for SquareBattle's own players
 	}
-	return entriesOf(g.Catalog, "rules")
+	return entriesOf(g.Catalog)
 }
 
-// entriesOf lists a catalog's classes but skip for the lobby.
-func entriesOf(cat *luabind.Catalog, skip string) []tui.Entry {
+// entriesOf lists a catalog's classes for the lobby (a game's rules are
+// not among them: see luabind.Catalog.All).
+func entriesOf(cat *luabind.Catalog) []tui.Entry {
 	var out []tui.Entry
 	for _, c := range cat.All {
-		if c.ID == skip && skip != "" {
-			continue
-		}
 		e := tui.Entry{ID: c.ID, Name: c.Name, File: c.File}
 		if c.Err != nil {
 			e.Name, e.Problem = "", c.Err.Error()

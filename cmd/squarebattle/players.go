@@ -4,14 +4,37 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/squarebattle/squarebattle/luabind"
 )
+
+const playersHelp = `usage: squarebattle players [flags]
+
+Lists the player scripts of the scripts folder (with --game G, of the
+rule mod G): each one's id, name, file, and whether it can start a team,
+is only replicated into, or what is wrong with it. A game's rules.lua is
+not a player and is not listed.`
 
 // playersCommand lists every script found and what is wrong with the broken ones.
 func playersCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("players", &c)
-	_, cat, err := parseAndLoad(fs, &c, args)
+	game := fs.String("game", "", "list the players of this rule mod (a folder of the scripts folder with a rules.lua)")
+	helpOn(fs, stdout, playersHelp)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
+	cfg, g, err := loadConfigOrGame(fs, &c, *game)
 	if err != nil {
+		return err
+	}
+	var cat *luabind.Catalog
+	if g != nil && g.Info.Protocol != luabind.SquareBattleProtocol {
+		cat = g.Catalog
+	} else if cat, err = loadCatalog(cfg); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

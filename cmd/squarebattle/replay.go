@@ -26,10 +26,7 @@ func replayCommand(args []string, stdout, stderr io.Writer) error {
 	fs.String("scripts", "", "with --verify: folder of player scripts (default: ./scripts when present, else the shipped players)")
 	fs.Int("workers", 0, "with --verify: teams run in parallel on this many goroutines (0 = one per CPU)")
 	fs.String("isolation", "", "with --verify: where team VMs run, process (worker processes behind OS limits) or none (this process)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle replay [flags] FILE\n\nShows a battle recorded with --record or saved with w in the terminal UI.\nWith --verify, plays it again instead and compares every round; the exit\ncode is 0 when identical, 1 when it differs, 2 when the file is unreadable.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, "usage: squarebattle replay [flags] FILE\n\nShows a battle recorded with --record or saved with w in the terminal UI.\nWith --verify, plays it again instead and compares every round; the exit\ncode is 0 when identical, 1 when it differs, 2 when the file is unreadable.")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

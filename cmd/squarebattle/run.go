@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -24,12 +23,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	mapFile := fs.String("map", "", mapUsage)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the table")
 	record := fs.String("record", "", "write the battle's replay to this file (see 'squarebattle replay')")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle run [flags] PLAYER...\n\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every shipped starting player plays.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, "usage: squarebattle run [flags] [PLAYER...]\n\nPlays one battle without the terminal UI and prints the standings.\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every starting player plays.")
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint)")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := outputPath("--record", *record); err != nil {
 		return err
 	}
 	cfg, rules, err := loadConfigOrGame(fs, &c, *game)
@@ -107,12 +106,16 @@ var errMapMod = bad(errors.New("--map does not work with rule mods yet"))
 // mapUsage is the help of --map on run and play.
 const mapUsage = "start from this arena (the seed's notation: rows top first, -1 empty, k = team k)"
 
+// maxMapBytes bounds a --map file: a 2000×2000 arena of "-1 " cells,
+// with room for comments.
+const maxMapBytes = 32 << 20
+
 // readMapFlag reads the file of --map; --size, when given, must agree with
 // its size.
 func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map, error) {
-	data, err := os.ReadFile(file)
+	data, err := readInput(file, maxMapBytes, "the largest arena's map")
 	if err != nil {
-		return nil, bad(fmt.Errorf("map: %w", err))
+		return nil, fmt.Errorf("map: %w", err)
 	}
 	m, err := engine.ParseMap(file, data)
 	if err != nil {
@@ -243,8 +246,8 @@ func writeWinner(w io.Writer, s *engine.Snapshot, score func(engine.TeamView) st
 }
 
 func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
-	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %d rounds played (limit %d)\n\n", s.Size, s.Size, s.Seed, s.Round, s.Rounds)
-	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%d squares", t.Stats.Squares) })
+	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %s played (limit %d)\n\n", s.Size, s.Size, s.Seed, plural(s.Round, "round"), s.Rounds)
+	writeWinner(w, s, func(t engine.TeamView) string { return plural(t.Stats.Squares, "square") })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "team\tplayer\tsquares\tbirths\tkills\tdeaths\tcollisions\ttimeouts\terrors\t")
 	for _, t := range s.Teams {

@@ -117,7 +117,7 @@ func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot) {
 	if title == "" {
 		title = safe(g.Dir)
 	}
-	fmt.Fprintf(w, "%s: %d×%d board, seed %d, %d rounds played (limit %d)\n\n", title, s.Size, s.Size, s.Seed, s.Round, s.Rounds)
+	fmt.Fprintf(w, "%s: %d×%d board, seed %d, %s played (limit %d)\n\n", title, s.Size, s.Size, s.Seed, plural(s.Round, "round"), s.Rounds)
 	writeWinner(w, s, func(t engine.TeamView) string { return fmt.Sprintf("%s %d", safe(s.Columns[0]), t.Values[0]) })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "team\tplayer\t")

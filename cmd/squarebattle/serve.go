@@ -25,33 +25,36 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("serve", &c)
 	fs.String("listen", "", "address to listen on (default serve.listen, 127.0.0.1:2222; :2222 for every interface)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: squarebattle serve [flags]\n\nRuns the SSH arena: ssh -p 2222 HOST opens its menu. See docs/serve.md.\n\nflags:")
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, "usage: squarebattle serve [flags]\n\nRuns the SSH arena: ssh -p 2222 HOST opens its menu. See docs/serve.md.")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	cfg, err := loadConfig(fs, &c)
 	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return bad(fmt.Errorf("serve takes no arguments"))
-	}
 	if cfg.Isolation.Mode != config.IsolationProcess {
 		return bad(errors.New("isolation.mode: serve runs players from strangers and needs process (got none)"))
 	}
+	// Everything the user can get wrong is tried before the server
+	// writes its data folder or logs a line: bad input is one line.
+	if _, _, err := scriptsFS(cfg); err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", cfg.Serve.Listen)
+	if err != nil {
+		return bad(fmt.Errorf("serve.listen: %w", err))
+	}
+	defer l.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	a, err := newArena(cfg, log, nil)
 	if err != nil {
 		return err
 	}
 	defer a.close()
-	l, err := net.Listen("tcp", cfg.Serve.Listen)
-	if err != nil {
-		return bad(fmt.Errorf("serve.listen: %w", err))
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	served := make(chan error, 1)
@@ -93,7 +96,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	}
 	store, err := tuissh.OpenStore(dir)
 	if err != nil {
-		return nil, fmt.Errorf("serve.data_dir: %w", err)
+		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
 	}
 	keyFile := sc.HostKey
 	if keyFile == "" {

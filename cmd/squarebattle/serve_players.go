@@ -92,7 +92,7 @@ func (a *serveArena) reload() {
 // players lists the catalog for `ssh HOST players`.
 func (a *serveArena) players() []string {
 	var out []string
-	for _, e := range entriesOf(a.src.catalog(), "") {
+	for _, e := range entriesOf(a.src.catalog()) {
 		switch {
 		case e.Problem != "":
 			out = append(out, fmt.Sprintf("%-32s broken: %s", e.ID, safe(firstLine(e.Problem))))

@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -34,6 +36,49 @@ func newFlagSet(name string, c *commonFlags) *pflag.FlagSet {
 	fs.String("isolation", "", "where team VMs run: process (worker processes behind OS limits) or none (this process)")
 	fs.StringArray("option", nil, "a rule mod's option, NAME=VALUE (repeat for more); see the game's rules.lua")
 	return fs
+}
+
+// helpOn makes --help (and -h) print text, the command's usage and what
+// it does, then its flags, to out: one format for every command, on
+// standard output, since asking for help is not an error.
+func helpOn(fs *pflag.FlagSet, out io.Writer, text string) {
+	fs.Usage = func() {
+		fmt.Fprintf(out, "%s\n\nflags:\n%s", strings.TrimSpace(text), fs.FlagUsages())
+	}
+}
+
+// outputPath checks, before any work is done, that the file a flag names
+// can be written: its folder exists and it is not a folder itself. A
+// mistake there is bad input, found before a long battle or tournament
+// is played for nothing. An empty name is no file.
+func outputPath(flag, name string) error {
+	if name == "" {
+		return nil
+	}
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		return bad(fmt.Errorf("%s %s: is a folder; name a file", flag, name))
+	} else if err == nil && !st.Mode().IsRegular() {
+		// It is replaced by a rename: never a device or a pipe.
+		return bad(fmt.Errorf("%s %s: not a regular file; name a file", flag, name))
+	}
+	dir := filepath.Dir(name)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return bad(fmt.Errorf("%s %s: no folder %s", flag, name, dir))
+	case !st.IsDir():
+		return bad(fmt.Errorf("%s %s: %s is not a folder", flag, name, dir))
+	}
+	return nil
+}
+
+// noArgs refuses arguments left after the flags of a command that takes
+// none.
+func noArgs(fs *pflag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return bad(fmt.Errorf("%s takes no arguments, only flags (got %q)", fs.Name(), fs.Arg(0)))
+	}
+	return nil
 }
 
 // parseFlags parses args; flag errors are bad input.
@@ -79,7 +124,9 @@ func loadConfigFrom(o config.LoadOptions) (config.Config, error) {
 		err = optionFlags(o.Flags, &cfg)
 	}
 	if err != nil {
-		if errors.Is(err, config.ErrInvalid) || errors.Is(err, fs.ErrNotExist) {
+		// A file the user named that cannot be read (missing, a folder,
+		// not readable) is theirs to fix, as is a wrong value.
+		if errors.Is(err, config.ErrInvalid) || errors.Is(err, config.ErrFile) || errors.Is(err, fs.ErrNotExist) {
 			return cfg, bad(err)
 		}
 		return cfg, err

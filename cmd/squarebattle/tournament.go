@@ -53,9 +53,13 @@ standings of the whole run. --shard auto/N takes I from JOB_COMPLETION_INDEX
 --game NAME plays a rule mod's players (e.g. paint) the same way; a
 battle ranks its teams by the winner the rules declared, then by the
 game's score columns in order (in solo: by the columns, seed by seed),
-and the standings show each column's mean instead of squares and survived.
+and the standings show each column's mean instead of squares and survived.`
 
-flags:`
+const mergeUsage = `usage: squarebattle tournament merge [flags] FILE...
+
+Combines the results files the shards of one tournament wrote (each run
+with --shard I/N --out FILE) into the standings of the whole tournament,
+as if it had been played in one go.`
 
 // tournamentCommand plays a tournament, or one shard of it, or merges
 // shards ("tournament merge").
@@ -76,10 +80,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	out := addOutputFlags(fs)
 	fs.Lookup("seed").Usage = "tournament seed (every battle's seed derives from it); 0 picks a random one and prints it"
 	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, tournamentUsage)
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, tournamentUsage)
 	game := fs.String("game", "", "play a rule mod's tournament: a folder of the scripts folder with a rules.lua (e.g. paint)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -150,9 +151,6 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if err := p.Check(); err != nil {
 		return bad(err)
 	}
-	if cfg.Seed == 0 {
-		fmt.Fprintf(stderr, "tournament: seed %d\n", p.Seed)
-	}
 	schedule := p.Schedule()
 	var play tournament.Play
 	var rec *gameRecorder
@@ -201,6 +199,11 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 			reserveWorkers(cfg, parallel*len(schedule[0].Seats))
 		}
 	}
+	// Said once nothing the user gave can fail any more, so that bad
+	// input stays one line on stderr.
+	if cfg.Seed == 0 {
+		fmt.Fprintf(stderr, "tournament: seed %d\n", p.Seed)
+	}
 
 	games := shard.Games(schedule)
 	prog := newProgress(stderr, len(games), *quiet)
@@ -235,10 +238,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := pflag.NewFlagSet("tournament merge", pflag.ContinueOnError)
 	fs.SortFlags = false
 	out := addOutputFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, tournamentUsage)
-		fs.PrintDefaults()
-	}
+	helpOn(fs, stdout, mergeUsage)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -497,6 +497,10 @@ func resultOf(s *engine.Snapshot) tournament.Result {
 // folder and a rename, so that a reader (or a merge step on a shared
 // volume) never sees half a file.
 func writeFileAtomic(name string, write func(io.Writer) error) (err error) {
+	// The rename must never replace a device, a pipe or a folder.
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", name)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
 		return err

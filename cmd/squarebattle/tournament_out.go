@@ -45,7 +45,7 @@ func (o *outputFlags) check() error {
 	if n > 1 {
 		return bad(errors.New("choose one of --json, --csv and --markdown"))
 	}
-	return nil
+	return outputPath("--out", o.file)
 }
 
 // write prints the standings in the chosen format and the players'

@@ -152,6 +152,12 @@ type File struct {
 
 // Create starts a replay file.
 func Create(name string, h Header, start *engine.Snapshot) (*File, error) {
+	// The file is renamed over name at the end: that must never replace
+	// a device (run as root, --record /dev/null would turn /dev/null into
+	// a regular file), a pipe or a folder.
+	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("replay %s: not a regular file", name)
+	}
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.partial")
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
