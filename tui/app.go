@@ -108,6 +108,8 @@ type App struct {
 	err     error // a --record file that could not be written
 
 	lobbyHelp      bool  // the lobby's help overlay is open
+	helpTop        int   // the first line the help overlay shows
+	helpCut        bool  // the help overlay did not fit: arrows scroll it
 	pendingColours []int // colours of the battle a ticket waits for
 
 	dirty    bool
@@ -299,10 +301,8 @@ func (a *App) housekeep() {
 func (a *App) setTheme() {
 	colors := a.s.Colors()
 	a.th = theme{depth: defaultDepth(colors, a.getenv), mono: colors < 8}
-	a.c = canvas{s: a.s, g: unicodeGlyphs}
-	if !a.s.CanDisplay('▀', false) || !a.s.CanDisplay('│', false) {
-		a.c.g = asciiGlyphs
-	}
+	registerFallbacks(a.s)
+	a.c = canvas{s: a.s, g: glyphsFor(a.s)}
 }
 
 func (a *App) flash(note string) {
@@ -357,9 +357,6 @@ func (a *App) draw() {
 	if w < minW || h < minH {
 		a.c.fill(rect{0, 0, w, h}, tcell.StyleDefault)
 		msg := fmt.Sprintf("Terminal too small: %d×%d, need %d×%d.", w, h, minW, minH)
-		if a.c.g.ascii {
-			msg = fmt.Sprintf("Terminal too small: %dx%d, need %dx%d.", w, h, minW, minH)
-		}
 		for i, l := range wrap(msg+" Enlarge it, or q to quit.", max(w, 1)) {
 			if i < h {
 				a.c.text(0, i, w, l, tcell.StyleDefault)
@@ -381,7 +378,7 @@ func (a *App) draw() {
 			a.c.text(0, h-1, w, " "+a.note, a.th.warn())
 		}
 		if a.lobbyHelp {
-			drawBox(a.c, "Keys", helpLines(lobbyKeys, a.th), w, h)
+			a.helpCut = helpBox(a.c, a.th, lobbyKeys, &a.helpTop, w, h)
 		}
 	case battleScreen:
 		a.drawBattle(w, h)

@@ -32,6 +32,9 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		}
 		return nil
 	}
+	if _, h := a.s.Size(); v.over == helpOverlay && scrollHelp(ev, a.helpCut, &a.helpTop, h) {
+		return nil
+	}
 	if v.over != noOverlay && ev.Key() == tcell.KeyEscape {
 		v.over = noOverlay
 		return nil
@@ -112,7 +115,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	case actRedraw:
 		a.s.Sync()
 	case actHelp:
-		v.over = helpOverlay
+		v.over, a.helpTop = helpOverlay, 0
 	case actSave:
 		v.saved = true
 		a.flash("saving…")

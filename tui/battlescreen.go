@@ -63,7 +63,7 @@ func (a *App) drawBattle(w, h int) {
 	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
 	switch {
 	case v.over == helpOverlay:
-		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)
+		a.helpCut = helpBox(a.c, a.th, a.keys(), &a.helpTop, w, h)
 	case v.over == errorsOverlay:
 		a.drawPane(f, w, h)
 	case f.snap.Over:

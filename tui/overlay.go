@@ -29,9 +29,6 @@ func drawBox(c canvas, title string, lines []line, w, h int) {
 	}
 	x0, y0 := (w-inner-4)/2, (h-rows-2)/2
 	tl, tr, bl, br, hz, vt := "┌", "┐", "└", "┘", "─", "│"
-	if c.g.ascii {
-		tl, tr, bl, br, hz, vt = "+", "+", "+", "+", "-", "|"
-	}
 	frame := tcell.StyleDefault.Bold(true)
 	c.s.Put(x0, y0, tl, frame)
 	c.s.Put(x0+inner+3, y0, tr, frame)
@@ -54,17 +51,77 @@ func drawBox(c canvas, title string, lines []line, w, h int) {
 	}
 }
 
-// helpLines lists a key table for the help overlay.
-func helpLines(table []binding, th theme) []line {
+// helpLines lists a key table for the help overlay, each row's words
+// wrapped under its own column when the screen, width columns, is narrow.
+func helpLines(table []binding, th theme, width int) []line {
+	const keyW = 13 // "%-12s "
 	var out []line
 	for _, b := range table {
 		if b.label == "" {
 			continue
 		}
-		out = append(out, line{fmt.Sprintf("%-12s %s", b.label, b.what), tcell.StyleDefault})
+		for i, l := range wrap(b.what, max(width-keyW, 10)) {
+			key := b.label
+			if i > 0 {
+				key = ""
+			}
+			out = append(out, line{fmt.Sprintf("%-12s %s", key, l), tcell.StyleDefault})
+		}
 	}
 	out = append(out, line{}, line{"any key closes this help", th.dim()})
 	return out
+}
+
+// helpBox paints the help overlay of a key table, from line *top on: on
+// a screen too short for all of it, the box's last row says where it is
+// and which keys scroll it (scrollHelp), and cut is true. *top is kept
+// within the lines.
+func helpBox(c canvas, th theme, table []binding, top *int, w, h int) (cut bool) {
+	lines := helpLines(table, th, w-4)
+	rows := h - 2
+	if len(lines) <= rows {
+		*top = 0
+		drawBox(c, "Keys", lines, w, h)
+		return false
+	}
+	lines = lines[:len(lines)-2] // the closing hint moves to the last row
+	shown := max(rows-1, 1)
+	*top = min(max(*top, 0), max(len(lines)-shown, 0))
+	end := min(*top+shown, len(lines))
+	at := fmt.Sprintf("%d-%d of %d", *top+1, end, len(lines))
+	where := fitForm([]string{at + ": Up/Down PgUp/PgDn scroll, any other key closes",
+		at + ": Up/Down PgUp/PgDn scroll", at + " Up/Down", at}, w-4, c.g.ellipsis)
+	view := append(lines[*top:end:end], line{where, th.dim()})
+	drawBox(c, "Keys", view, w, h)
+	return true
+}
+
+// scrollHelp moves the help overlay's first line for a scroll key, when
+// the overlay is cut, and reports whether it did; the next draw keeps the
+// line in range. On a help shown whole, every key closes it.
+func scrollHelp(ev *tcell.EventKey, cut bool, top *int, h int) bool {
+	if !cut {
+		return false
+	}
+	page := max(h-4, 1)
+	switch ev.Key() {
+	case tcell.KeyUp:
+		*top--
+	case tcell.KeyDown:
+		*top++
+	case tcell.KeyPgUp:
+		*top -= page
+	case tcell.KeyPgDn:
+		*top += page
+	case tcell.KeyHome:
+		*top = 0
+	case tcell.KeyEnd:
+		*top = 1 << 20
+	default:
+		return false
+	}
+	*top = max(*top, 0)
+	return true
 }
 
 // victoryLines tells how the battle ended and shows the winner's speech;

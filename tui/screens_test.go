@@ -90,3 +90,31 @@ func TestASCII(t *testing.T) {
 	}
 	golden(t, "ascii-80x24", text)
 }
+
+// TestHelpScrolls: at 40×12 the help overlay shows what fits and scrolls
+// with Down and PgDn to its last row, which says where it is; any other
+// key closes it. Every line fits the screen, its words whole.
+func TestHelpScrolls(t *testing.T) {
+	s := open(t, 40, 12, "", Options{Paused: true, Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 100, Seed: 3}})
+	s.waitText("0/100")
+	s.keys("?")
+	text := s.waitText("Space")
+	if !strings.Contains(text, "1-9 of") || strings.Contains(text, "Ctrl-C") {
+		t.Errorf("the help does not start at its top, saying where it is:\n%s", text)
+	}
+	golden(t, "help-40x12", text)
+	s.key(tcell.KeyDown)
+	s.waitText("2-10 of")
+	s.key(tcell.KeyPgDn)
+	s.key(tcell.KeyPgDn)
+	s.key(tcell.KeyPgDn)
+	s.key(tcell.KeyPgDn)
+	text = s.waitText("Ctrl-C")
+	if strings.Contains(text, "…") {
+		t.Errorf("a help line is cut:\n%s", text)
+	}
+	s.key(tcell.KeyHome)
+	s.waitText("1-9 of")
+	s.keys("x")
+	s.waitFor("help to close", func(text string) bool { return !strings.Contains(text, "Keys") })
+}

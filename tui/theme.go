@@ -2,7 +2,6 @@ package tui
 
 import (
 	"os"
-	"strconv"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -185,35 +184,5 @@ func (t theme) warn() tcell.Style {
 	}
 	return tcell.StyleDefault.Foreground(tcell.PaletteColor(9))
 }
-
-// glyphs are the characters the UI draws with, Unicode or plain ASCII for
-// terminals and locales that cannot show the block elements.
-type glyphs struct {
-	ascii    bool
-	bar      string   // vertical separator
-	swatch   string   // a team's colour sample, two columns
-	spark    []string // sparkline levels, lowest first
-	dot      string
-	ellipsis string
-}
-
-var (
-	unicodeGlyphs = glyphs{bar: "│", swatch: "██", spark: []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}, dot: "·", ellipsis: "…"}
-	asciiGlyphs   = glyphs{ascii: true, bar: "|", swatch: "##", spark: []string{"_", ".", "-", "~", "=", "+", "*", "#"}, dot: "-", ellipsis: "~"}
-)
-
-// teamGlyph is how a team's square looks in ASCII mode: 0-9, then A-Z.
-var teamGlyph = func() []string {
-	var g []string
-	for i := range 10 {
-		g = append(g, strconv.Itoa(i))
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		g = append(g, string(c))
-	}
-	return g
-}()
-
-func glyphOf(team int) string { return teamGlyph[team%len(teamGlyph)] }
 
 var getenv = os.Getenv
