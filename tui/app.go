@@ -35,6 +35,10 @@ type Options struct {
 	// it ends or is left: the first battle to Record, the next ones to
 	// numbered names (fight.sbr, fight-2.sbr, ...).
 	Record string
+	// Replays is the folder w saves a battle's replay to, made when
+	// missing (the command line's tui.replays or the user's data folder);
+	// "" is the current folder.
+	Replays string
 	// Replay, when set, shows this recording instead of the lobby and
 	// Source is not used; ReplayFile is its name, for messages. The app
 	// owns the replay's timeline from Run on.
@@ -93,7 +97,6 @@ type App struct {
 	s      tcell.Screen
 	c      canvas
 	th     theme
-	getenv func(string) string
 	screen screenKind
 	lobby  lobby
 	menu   menu
@@ -169,7 +172,7 @@ func New(o Options) *App {
 	if o.Settings.FPS < 1 {
 		o.Settings.FPS = 30
 	}
-	a := &App{o: o, s: o.Screen, fps: o.Settings.FPS, getenv: getenv, ctx: context.Background()}
+	a := &App{o: o, s: o.Screen, fps: o.Settings.FPS, ctx: context.Background()}
 	a.lobby.set = o.Settings
 	a.lobby.seed, a.lobby.random = o.Settings.Seed, false
 	if a.lobby.seed == 0 {
@@ -300,7 +303,8 @@ func (a *App) housekeep() {
 // setTheme picks colours and glyphs from what the screen can show.
 func (a *App) setTheme() {
 	colors := a.s.Colors()
-	a.th = theme{depth: defaultDepth(colors, a.getenv), mono: colors < 8}
+	most := depthOf(colors)
+	a.th = theme{depth: most, most: most, mono: colors < 8}
 	registerFallbacks(a.s)
 	a.c = canvas{s: a.s, g: glyphsFor(a.s)}
 }

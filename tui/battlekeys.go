@@ -110,8 +110,8 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	case actErrors:
 		v.over, v.pane = errorsOverlay, pane{}
 	case actColours:
-		a.th.depth = (a.th.depth + 1) % depthCount
-		a.flash(a.th.depth.String())
+		a.th.depth = nextDepth(a.th.depth, a.th.most)
+		a.flash(depthNote(a.th.depth, a.th.most, a.th.mono))
 	case actRedraw:
 		a.s.Sync()
 	case actHelp:

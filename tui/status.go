@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -60,8 +62,8 @@ type status struct {
 
 // Status bar ranks: what a cue is worth keeping on a narrow terminal.
 const (
-	rankRound   = 100 // where the battle is: never leaves
-	rankNote    = 98  // a flash, a question, the g prompt
+	rankNote    = 101 // a flash, a question, the g prompt: for seconds
+	rankRound   = 100 // where the battle is
 	rankAlarm   = 95  // rewinding, a damaged file
 	rankState   = 90  // paused, over
 	rankProblem = 85  // script problems: e shows them
@@ -85,19 +87,21 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 	add := func(rank int, hot bool, forms ...string) {
 		cues = append(cues, cue{forms: forms, rank: rank, trim: rank, hot: hot, sep: sep})
 	}
-	add(rankRound, false, fmt.Sprintf("Round %d/%d", s.Round, s.Rounds), fmt.Sprintf("%d/%d", s.Round, s.Rounds))
+	add(rankRound, false, fmt.Sprintf("Round %d/%d", s.Round, s.Rounds), fmt.Sprintf("%d/%d", s.Round, s.Rounds), "")
 	switch {
 	case f.past:
-		add(rankAlarm, true, fmt.Sprintf("REWIND (live: round %d)", f.live), fmt.Sprintf("REWIND (live %d)", f.live), "REWIND")
+		add(rankAlarm, true, fmt.Sprintf("REWIND (live: round %d)", f.live), fmt.Sprintf("REWIND (live %d)", f.live), "REWIND", "")
 	case st.replay:
-		add(rankState, false, fmt.Sprintf("REPLAY of %d rounds", f.live), "REPLAY")
+		add(rankState, false, fmt.Sprintf("REPLAY of %d rounds", f.live), "REPLAY", "")
 	}
 	// A flash or the prompt comes early, where it is seen and not cut.
 	if st.note != "" {
-		add(rankNote, false, st.note)
+		// a note outranks even the round, for the seconds it shows: a
+		// path saved to is read whole, with ~ for the home folder
+		cues = append(cues, cue{forms: noteForms(st.note), rank: rankNote, trim: rankNote, sep: sep})
 	}
 	if st.label != "" {
-		add(rankLabel, false, st.label, strings.SplitN(st.label, " (", 2)[0])
+		add(rankLabel, false, st.label, strings.SplitN(st.label, " (", 2)[0], "")
 	}
 	speed := "speed " + speedLabel(f.target)
 	if f.speed > 0 {
@@ -106,32 +110,35 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 		add(rankSpeed, false, speed, speedLabel(f.target), "")
 	}
 	if f.left >= 0 {
-		add(rankTime, false, "time left "+clock(f.left), clock(f.left))
+		add(rankTime, false, "time left "+clock(f.left), clock(f.left), "")
 	}
 	add(rankSeed, false, fmt.Sprintf("seed %d", s.Seed), "")
 	switch {
 	case s.Over:
-		add(rankState, false, "over")
+		add(rankState, false, "over", "")
 	case f.end && st.replay:
-		add(rankState, false, "end of recording", "end")
+		add(rankState, false, "end of recording", "end", "")
 	case f.paused:
-		add(rankState, false, "PAUSED")
+		add(rankState, false, "PAUSED", "")
 	default:
 		add(rankSpeed, false, "running", "")
 	}
 	if st.zoom != "" {
-		add(rankZoom, false, st.zoom)
+		add(rankZoom, false, st.zoom, "")
 	}
 	if st.damaged {
-		add(rankAlarm, true, "DAMAGED file: e", "DAMAGED: e")
+		add(rankAlarm, true, "DAMAGED file: e", "DAMAGED: e", "")
 	}
 	if n := len(s.FirstProblems); n > 0 {
-		add(rankProblem, false, plural(n, "script problem")+": e", plural(n, "problem")+": e", fmt.Sprintf("e: %d", n))
+		add(rankProblem, false, plural(n, "script problem")+": e", plural(n, "problem")+": e", fmt.Sprintf("e: %d", n), "")
 	}
 	for i, h := range statusHints(st) {
 		rank := rankHint - i
-		if h == "? help" {
-			rank = rankHint + 1
+		switch {
+		case i == 0: // the key that matters most now
+			rank = rankSeed + 2
+		case h == "? help": // the way to every other key
+			rank = rankSeed + 1
 		}
 		cues = append(cues, cue{forms: []string{h, ""}, rank: rank, trim: rank, sep: " " + c.g.dot + " ", group: 1})
 	}
@@ -181,6 +188,33 @@ func statusHints(st status) []string {
 		return []string{"r replay", "n new seed", back, "q quit", "Left rewind"}
 	}
 	return []string{"Space pause", "? help", "+/- speed", "Left rewind", "q quit"}
+}
+
+// noteForms are a note's forms: as it is, then without a closing
+// parenthesis, then that with the user's home folder written ~ where it
+// names a path in it, then with the path's folders left out.
+func noteForms(text string) []string {
+	forms := []string{text}
+	if i := strings.LastIndex(text, " ("); i > 0 && strings.HasSuffix(text, ")") {
+		text = text[:i]
+		forms = append(forms, text)
+	}
+	sep := string(filepath.Separator)
+	if home, err := os.UserHomeDir(); err == nil && len(home) > 1 && strings.Contains(text, home+sep) {
+		text = strings.ReplaceAll(text, home+sep, "~"+sep)
+		forms = append(forms, text)
+	}
+	// last, a path's folders go: its file's name is what is left to read
+	words := strings.Split(text, " ")
+	for i, w := range words {
+		if j := strings.LastIndex(w, sep); j > 0 && strings.Contains(w[:j], sep) {
+			words[i] = "…" + w[j:]
+		}
+	}
+	if short := strings.Join(words, " "); short != text {
+		forms = append(forms, short)
+	}
+	return forms
 }
 
 // plural is n things, with an s unless n is 1.

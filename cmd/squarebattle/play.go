@@ -90,7 +90,10 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Game: *game, Paused: *paused, Record: *record})
+	// w saves into tui.replays, or the user's data folder; with neither a
+	// home folder nor XDG_DATA_HOME, into the current folder.
+	replays, _ := cfg.ReplaysDir()
+	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Game: *game, Paused: *paused, Record: *record, Replays: replays})
 	if dir := diskScripts(cfg); dir != "" {
 		stop, err := watchScripts(dir, func() {
 			if err := src.reload(); err == nil {
