@@ -118,3 +118,38 @@ func TestHelpScrolls(t *testing.T) {
 	s.keys("x")
 	s.waitFor("help to close", func(text string) bool { return !strings.Contains(text, "Keys") })
 }
+
+// TestASCIIStandIns: without UTF-8 (US-ASCII, as under LANG=C) the lobby
+// and a battle's end show ASCII only and no "?" that the same screens in
+// UTF-8 do not show: "×", the curly quotes of a speech, "·" and the box
+// have their stand-ins.
+func TestASCIIStandIns(t *testing.T) {
+	screens := func(charset string) []string {
+		var out []string
+		s := open(t, 100, 30, charset, Options{Settings: Settings{Size: 12, Rounds: 60, Speed: 200, FPS: 60, Seed: 11}})
+		s.waitText("Start Battle")
+		s.key(tcell.KeyEnter)
+		out = append(out, s.waitText(" 1 "))
+		s.keys("s")
+		out = append(out, s.waitText("r replay (same seed)"))
+		s.quit()
+		return out
+	}
+	utf, ascii := screens("UTF-8"), screens("US-ASCII")
+	for i := range ascii {
+		for _, r := range ascii[i] {
+			if r > 127 {
+				t.Fatalf("non-ASCII %q on an ASCII screen:\n%s", r, ascii[i])
+			}
+		}
+		if a, u := strings.Count(ascii[i], "?"), strings.Count(utf[i], "?"); a != u {
+			t.Errorf("%d \"?\" in ASCII, %d in UTF-8:\n%s", a, u, ascii[i])
+		}
+	}
+	if !strings.Contains(ascii[1], "\"") || !strings.Contains(utf[1], "“") {
+		t.Errorf("no speech in quotes at the end:\n%s", ascii[1])
+	}
+	if !strings.Contains(ascii[0], "12 x 12") {
+		t.Errorf("no \"12 x 12\" for the board size:\n%s", ascii[0])
+	}
+}

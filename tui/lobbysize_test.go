@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/scripts"
+)
+
+// orbsSource offers the shipped orbs game, whose rules choose the board's
+// side from the seed, through the real rules (Game.BoardSize).
+type orbsSource struct {
+	*scriptSource
+	orbs *luabind.Game
+}
+
+func (s *orbsSource) Games() []Game {
+	return []Game{{Name: "SquareBattle"}, {ID: "orbs", Name: "Orbs", Size: 36, Rounds: 256,
+		SeedSize: func(seed uint64, teams int) (int, error) {
+			return s.orbs.BoardSize(seed, teams, 256, false, 50_000_000)
+		}}}
+}
+
+func (s *orbsSource) GameEntries(id string) []Entry {
+	if id == "" {
+		return s.Entries()
+	}
+	var out []Entry
+	for _, c := range s.orbs.Players() {
+		out = append(out, Entry{ID: c.ID, Name: c.Name, File: c.File})
+	}
+	return out
+}
+
+// TestLobbySeedSize: a game whose rules choose the board's side shows the
+// side they choose for the lobby's seed (orbs: 31 for seed 4, not its
+// game.yaml's 36); Right changes it from there, and typing 0 gives the
+// choice back to the rules.
+func TestLobbySeedSize(t *testing.T) {
+	sub, err := fs.Sub(scripts.FS, "orbs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := luabind.LoadGame(sub, "scripts/orbs", luabind.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &orbsSource{scriptSource: newScriptSource(t), orbs: g}
+	s := open(t, 80, 24, "", Options{Source: src, Game: "orbs", Settings: Settings{Size: 32, Rounds: 300, Speed: 20, FPS: 60, Seed: 4}})
+	text := s.waitText("Board size")
+	if !strings.Contains(text, "31 × 31 (from the seed)") {
+		t.Errorf("the lobby does not show the rules' 31×31 for seed 4:\n%s", text)
+	}
+	s.key(tcell.KeyTab)
+	s.key(tcell.KeyTab)
+	s.key(tcell.KeyDown) // Game, then Board size
+	s.key(tcell.KeyRight)
+	s.waitText("35 × 35")
+	s.keys("0")
+	s.waitText("31 × 31 (from the seed)")
+}
