@@ -347,7 +347,7 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	l.listW, l.listRows = leftW, listH-1
 	// Players.
 	c.text(0, 1, leftW, "", plain)
-	c.text(0, 2, leftW, fmt.Sprintf(" Players (%s)", dir), th.dim())
+	c.text(0, 2, leftW, fitForm(folderForms(" Players (", dir, ")"), leftW, c.g.ellipsis), th.dim())
 	cur := l.cursor[areaPlayers]
 	if cur < l.top {
 		l.top = cur
@@ -430,7 +430,7 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 			sw = glyphOf(n) + glyphOf(n)
 		}
 		c.text(rightX+6, y, 3, sw+" ", plain.Foreground(th.team(t.colour)))
-		c.text(rightX+9, y, rw-9, t.name+"  ("+palette[t.colour].name+")", st)
+		c.text(rightX+9, y, rw-9, fitForm([]string{t.name + "  (" + palette[t.colour].name + ")", t.name}, rw-9, c.g.ellipsis), st)
 		y++
 	}
 	if len(l.teams) > teamRows {
@@ -509,6 +509,16 @@ var (
 	}
 	lobbyOrder = []action{actPick, actStart, actMore, actNext, actUp, actSeed, actRemove, actColour}
 )
+
+// folderForms are head+dir+tail, then with dir's folders left out but its
+// last, then head alone (trimmed): a narrow column shows what fits.
+func folderForms(head, dir, tail string) []string {
+	forms := []string{head + dir + tail}
+	if base := filepath.Base(dir); base != dir && base != "." && base != string(filepath.Separator) {
+		forms = append(forms, head+"…"+string(filepath.Separator)+base+tail)
+	}
+	return append(forms, strings.TrimRight(strings.TrimSuffix(head, "("), " "))
+}
 
 // fitForm is the longest of forms that fits width columns, or the
 // shortest cut between words.

@@ -63,3 +63,22 @@ func TestLobbySeedSize(t *testing.T) {
 	s.keys("0")
 	s.waitText("31 × 31 (from the seed)")
 }
+
+// longDirSource is the shipped players read from a deep folder.
+type longDirSource struct{ *scriptSource }
+
+func (longDirSource) Dir() string { return "/home/somebody/projects/squarebattle-fork/players/scripts" }
+
+// TestLobbyFitsNarrow: at 80 columns a deep scripts folder is named by its
+// last folder, not cut inside a name, and the footer's hints are whole.
+func TestLobbyFitsNarrow(t *testing.T) {
+	s := open(t, 80, 24, "", Options{Source: longDirSource{newScriptSource(t)}})
+	text := s.waitText("Start Battle")
+	if !strings.Contains(text, " Players (…/scripts)") {
+		t.Errorf("the folder is not shortened to its last name:\n%s", text)
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	if foot := lines[len(lines)-1]; strings.Contains(foot, "…") || !strings.HasSuffix(foot, "q quit") {
+		t.Errorf("the footer is cut: %q", foot)
+	}
+}
