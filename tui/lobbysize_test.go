@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"io/fs"
 	"strings"
 	"testing"
@@ -80,5 +81,27 @@ func TestLobbyFitsNarrow(t *testing.T) {
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	if foot := lines[len(lines)-1]; strings.Contains(foot, "…") || !strings.HasSuffix(foot, "q quit") {
 		t.Errorf("the footer is cut: %q", foot)
+	}
+}
+
+// TestHallCapsSeedSize: a hall's board size cap holds for a game whose
+// rules choose the size: the size asked is the one they choose (orbs: 31
+// for seed 4).
+func TestHallCapsSeedSize(t *testing.T) {
+	sub, err := fs.Sub(scripts.FS, "orbs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := luabind.LoadGame(sub, "scripts/orbs", luabind.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHall(t, HallOptions{Source: &orbsSource{scriptSource: newScriptSource(t), orbs: g}, MaxSize: 30})
+	var ce *CapError
+	if err := h.checkCaps(Setup{Game: "orbs", Players: []string{"explorer", "spreader"}, Size: 0, Rounds: 10, Seed: 4}); !errors.As(err, &ce) || ce.Asked != 31 {
+		t.Errorf("orbs at seed 4 in a hall capped at 30: %v, want the cap on its 31", err)
+	}
+	if err := h.checkCaps(Setup{Players: []string{"explorer"}, Size: 0, Rounds: 10, Seed: 4}); err == nil {
+		t.Error("size 0 for a game whose rules choose none passed the caps")
 	}
 }
