@@ -37,11 +37,9 @@ func (s *orbsSource) GameEntries(id string) []Entry {
 	return out
 }
 
-// TestLobbySeedSize: a game whose rules choose the board's side shows the
-// side they choose for the lobby's seed (orbs: 31 for seed 4, not its
-// game.yaml's 36); Right changes it from there, and typing 0 gives the
-// choice back to the rules.
-func TestLobbySeedSize(t *testing.T) {
+// orbsGame loads the shipped orbs game.
+func orbsGame(t *testing.T) *luabind.Game {
+	t.Helper()
 	sub, err := fs.Sub(scripts.FS, "orbs")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +48,15 @@ func TestLobbySeedSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// TestLobbySeedSize: a game whose rules choose the board's side shows the
+// side they choose for the lobby's seed (orbs: 31 for seed 4, not its
+// game.yaml's 36); Right changes it from there, and typing 0 gives the
+// choice back to the rules.
+func TestLobbySeedSize(t *testing.T) {
+	g := orbsGame(t)
 	src := &orbsSource{scriptSource: newScriptSource(t), orbs: g}
 	s := open(t, 80, 24, "", Options{Source: src, Game: "orbs", Settings: Settings{Size: 32, Rounds: 300, Speed: 20, FPS: 60, Seed: 4}})
 	text := s.waitText("Board size")
@@ -88,14 +95,7 @@ func TestLobbyFitsNarrow(t *testing.T) {
 // rules choose the size: the size asked is the one they choose (orbs: 31
 // for seed 4).
 func TestHallCapsSeedSize(t *testing.T) {
-	sub, err := fs.Sub(scripts.FS, "orbs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := luabind.LoadGame(sub, "scripts/orbs", luabind.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := orbsGame(t)
 	h := newHall(t, HallOptions{Source: &orbsSource{scriptSource: newScriptSource(t), orbs: g}, MaxSize: 30})
 	var ce *CapError
 	if err := h.checkCaps(Setup{Game: "orbs", Players: []string{"explorer", "spreader"}, Size: 0, Rounds: 10, Seed: 4}); !errors.As(err, &ce) || ce.Asked != 31 {
