@@ -107,7 +107,7 @@ func (a *App) victoryHint() string {
 // statusOf gathers what the status bar shows.
 func (a *App) statusOf(f *frame, note string) status {
 	st := status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
-	st.zoom = "full size"
+	st.zoom = "full size 1:1"
 	if v := a.w; v.view.fit {
 		g := v.view.geometry(f.snap.Size, a.layout().arena, a.asciiArena())
 		st.zoom = fmt.Sprintf("fit 1:%d", g.k)

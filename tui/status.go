@@ -57,7 +57,7 @@ type status struct {
 	// may not change it (the key hints say what it may do).
 	label     string
 	spectator bool
-	zoom      string // "fit 1:2", "fit 1:1" or "full size"
+	zoom      string // "fit 1:2", "fit 1:1" or "full size 1:1"
 }
 
 // Status bar ranks: what a cue is worth keeping on a narrow terminal.
@@ -124,7 +124,7 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 		add(rankSpeed, false, "running", "")
 	}
 	if st.zoom != "" {
-		add(rankZoom, false, st.zoom, "")
+		add(rankZoom, false, st.zoom, strings.TrimPrefix(st.zoom, "full size "), "")
 	}
 	if st.damaged {
 		add(rankAlarm, true, "DAMAGED file: e", "DAMAGED: e", "")
