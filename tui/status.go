@@ -121,7 +121,7 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 	case f.paused:
 		add(rankState, false, "PAUSED", "")
 	default:
-		add(rankSpeed, false, "running", "")
+		add(rankState, false, "running", "")
 	}
 	if st.zoom != "" {
 		add(rankZoom, false, st.zoom, strings.TrimPrefix(st.zoom, "full size "), "")

@@ -38,6 +38,8 @@ func TestStatusBarFits(t *testing.T) {
 			[]string{"saved " + path}, nil},
 		{"rewind 80", status{f: &frame{snap: snap, past: true, live: 2000, paused: true, target: 20, left: -1}, zoom: "fit 1:1"}, 80,
 			[]string{"Round 1234/10000", "REWIND (live: round 2000)", "PAUSED"}, nil},
+		{"replay running 80", status{f: &frame{snap: snap, live: 2000, target: 20, speed: 20, left: -1}, replay: true, zoom: "fit 1:1"}, 80,
+			[]string{"Round 1234/10000", "REPLAY of 2000 rounds", "running"}, nil},
 		{"full size 80", status{f: &frame{snap: snap, paused: true, target: 20, left: -1}, zoom: "full size 1:1"}, 80,
 			[]string{"Round 1234/10000", "PAUSED", "1:1", "3 script problems: e"}, nil},
 		{"saved in home 80", status{f: &frame{snap: snap, paused: true, target: 20, left: -1}, note: "saved " + home + "/.local/share/squarebattle/replays/battle-9007199254740991-10000000.sbr (unfinished, 10000000 rounds)"}, 80,
