@@ -140,31 +140,45 @@ func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme, hint str
 		if s.Marks != nil && len(s.Columns) > 0 {
 			score = fmt.Sprintf("%s %d", s.Columns[0], w.Values[0])
 		}
-		out = append(out, line{fmt.Sprintf("%s wins with %s %s.", w.Player.Name, score, how), tcell.StyleDefault.Bold(true)})
+		out = append(out, wrapped(fmt.Sprintf("%s wins with %s %s.", w.Player.Name, score, how), width, tcell.StyleDefault.Bold(true))...)
 		if w.Player.Victory != "" {
 			out = append(out, line{})
-			for _, l := range wrap("“"+w.Player.Victory+"”", width) {
-				out = append(out, line{l, th.accent().Italic(true)})
-			}
+			out = append(out, wrapped("“"+w.Player.Victory+"”", width, th.accent().Italic(true))...)
 		}
 	} else {
 		title = "A tie"
-		out = append(out, line{"No winner " + how + ".", tcell.StyleDefault.Bold(true)})
+		out = append(out, wrapped("No winner "+how+".", width, tcell.StyleDefault.Bold(true))...)
 	}
-	out = append(out, line{}, line{hint, th.dim()})
-	return title, out
+	out = append(out, line{})
+	return title, append(out, hintLines(hint, width, th)...)
+}
+
+// hintLines are an overlay's key hints: one line, or wrapped between
+// words when wider than width.
+func hintLines(hint string, width int, th theme) []line {
+	if uniseg.StringWidth(hint) <= width {
+		return []line{{hint, th.dim()}}
+	}
+	return wrapped(hint, width, th.dim())
+}
+
+// wrapped is text as lines of width columns, broken between words.
+func wrapped(text string, width int, st tcell.Style) []line {
+	var out []line
+	for _, l := range wrap(text, width) {
+		out = append(out, line{l, st})
+	}
+	return out
 }
 
 // recordingEndLines is shown at the last round of a replay that has no
 // result: it was saved before the battle ended, or it is damaged.
 func recordingEndLines(s *engine.Snapshot, damage string, width int, th theme) (string, []line) {
-	out := []line{{fmt.Sprintf("The recording stops after round %d, before the battle ended.", s.Round), tcell.StyleDefault.Bold(true)}}
+	out := wrapped(fmt.Sprintf("The recording stops after round %d, before the battle ended.", s.Round), width, tcell.StyleDefault.Bold(true))
 	if damage != "" {
 		out = append(out, line{})
-		for _, l := range wrap(damage, width) {
-			out = append(out, line{l, th.warn()})
-		}
+		out = append(out, wrapped(damage, width, th.warn())...)
 	}
-	out = append(out, line{}, line{"r watch again   Left rewind   q quit", th.dim()})
-	return "End of recording", out
+	out = append(out, line{})
+	return "End of recording", append(out, hintLines("r watch again   Left rewind   q quit", width, th)...)
 }

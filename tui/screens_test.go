@@ -153,3 +153,14 @@ func TestASCIIStandIns(t *testing.T) {
 		t.Errorf("no \"12 x 12\" for the board size:\n%s", ascii[0])
 	}
 }
+
+// TestVictorySmall: at 40×12 the end of a battle wraps its key hints
+// between words instead of cutting them.
+func TestVictorySmall(t *testing.T) {
+	s := open(t, 40, 12, "", Options{Settings: Settings{Size: 12, Rounds: 60, Speed: 200, FPS: 60},
+		Start: &Setup{Players: []string{"linedancer", "explorer"}, Size: 12, Rounds: 60, Seed: 11}})
+	text := s.waitText("n new seed")
+	if !strings.Contains(text, "q quit") || strings.Contains(text, "…") {
+		t.Errorf("the hints are cut:\n%s", text)
+	}
+}
