@@ -38,7 +38,7 @@ func (s *orbsSource) GameEntries(id string) []Entry {
 }
 
 // orbsGame loads the shipped orbs game.
-func orbsGame(t *testing.T) *luabind.Game {
+func orbsGame(t testing.TB) *luabind.Game {
 	t.Helper()
 	sub, err := fs.Sub(scripts.FS, "orbs")
 	if err != nil {
@@ -103,5 +103,17 @@ func TestHallCapsSeedSize(t *testing.T) {
 	}
 	if err := h.checkCaps(Setup{Players: []string{"explorer"}, Size: 0, Rounds: 10, Seed: 4}); err == nil {
 		t.Error("size 0 for a game whose rules choose none passed the caps")
+	}
+}
+
+// BenchmarkOrbsBoardSize: what the lobby pays on the UI goroutine each
+// time the seed or the team count changes for a game whose rules choose
+// the board's size: loading orbs' rules and running their size function.
+func BenchmarkOrbsBoardSize(b *testing.B) {
+	g := orbsGame(b)
+	for i := 0; b.Loop(); i++ {
+		if _, err := g.BoardSize(uint64(i+1), 2, 256, false, 50_000_000); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
