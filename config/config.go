@@ -95,6 +95,12 @@ type TUI struct {
 	// changing a round: about 10 MB per 1000 rounds). Saving a battle does
 	// not depend on it.
 	Rewind int `mapstructure:"rewind" yaml:"rewind" json:"rewind"`
+	// Replays is the folder w saves a battle's replay to; "" is the
+	// user's data folder, $XDG_DATA_HOME/squarebattle/replays or
+	// ~/.local/share/squarebattle/replays (ReplaysDir). Replays are the
+	// user's own files to keep, not a cache nor configuration, and not
+	// something to drop into whatever folder the program ran in.
+	Replays string `mapstructure:"replays" yaml:"replays" json:"replays"`
 }
 
 // Default returns the built-in configuration. config/default.yaml holds
@@ -238,6 +244,7 @@ func (c Config) check() []*FieldError {
 		errs = append(errs, &FieldError{Key: "isolation.mode", Value: m, Reason: "must be none or process"})
 	}
 	errs = append(errs, c.Serve.check()...)
+	errs = append(errs, c.TUI.check()...)
 	for i := range keys {
 		k := &keys[i]
 		if !k.bounded {

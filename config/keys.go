@@ -92,6 +92,7 @@ var keys = []keySpec{
 	intKey("tui.speed", 0, 100000, func(c *Config) any { return &c.TUI.Speed }),
 	intKey("tui.fps", 1, 240, func(c *Config) any { return &c.TUI.FPS }),
 	intKey("tui.rewind", 0, 10_000_000, func(c *Config) any { return &c.TUI.Rewind }),
+	{name: "tui.replays", kind: kindString, field: func(c *Config) any { return &c.TUI.Replays }},
 	{name: "isolation.mode", kind: kindString, field: func(c *Config) any { return &c.Isolation.Mode }},
 	intKey("isolation.pool_size", 1, 4096, func(c *Config) any { return &c.Isolation.PoolSize }),
 	intKey("isolation.call_timeout", 1, 86400, func(c *Config) any { return &c.Isolation.CallTimeout }),

@@ -289,6 +289,36 @@ func (e *RulesError) Unwrap() error { return e.Err }
 // maxModSize bounds a rule mod board's side.
 const maxModSize = 1 << 14
 
+// askSize runs the rules' Size on bd, a board of side 0, and checks the
+// side they chose.
+func askSize(rules Rules, bd *Board) (int, error) {
+	size := 0
+	if s, ok := rules.(Sizer); ok {
+		var err error
+		if size, err = s.Size(bd); err != nil {
+			return 0, &RulesError{Err: err}
+		}
+	}
+	if size < 1 || size > maxModSize {
+		return 0, &OptionError{"size", fmt.Sprintf("0 asks the rules, which chose %d (not between 1 and %d)", size, maxModSize)}
+	}
+	return size, nil
+}
+
+// ModSize is the side NewModBattle gives a board of options with Size 0
+// and these rounds, wrap, seed and teams: what the rules choose for them
+// (Sizer), asked on a board of its own, as NewModBattle asks. A lobby
+// shows it before the battle starts. rules must be fresh (loaded for this
+// seed and nothing run yet) and are not closed.
+func ModSize(rules Rules, seed uint64, teams, rounds int, wrap bool) (int, error) {
+	if teams < 1 {
+		return 0, &OptionError{"teams", "no players"}
+	}
+	bd := &Board{rounds: rounds, wrap: wrap, teams: teams, winner: -1,
+		values: make([][]int, teams), rand: NewRand(seed, StreamRules), forget: make([][]int, teams)}
+	return askSize(rules, bd)
+}
+
 // NewModBattle checks the options and lets the rules set the board up.
 func NewModBattle(o ModOptions) (*ModBattle, error) {
 	switch {
@@ -312,15 +342,9 @@ func NewModBattle(o ModOptions) (*ModBattle, error) {
 	*bd = Board{rounds: o.Rounds, wrap: o.Wrap, teams: n, winner: -1,
 		values: make([][]int, n), columns: o.Columns, rand: NewRand(o.Seed, StreamRules), forget: make([][]int, n)}
 	if o.Size == 0 {
-		size := 0
-		if s, ok := o.Rules.(Sizer); ok {
-			var err error
-			if size, err = s.Size(bd); err != nil {
-				return nil, &RulesError{Err: err}
-			}
-		}
-		if size < 1 || size > maxModSize {
-			return nil, &OptionError{"size", fmt.Sprintf("0 asks the rules, which chose %d (not between 1 and %d)", size, maxModSize)}
+		size, err := askSize(o.Rules, bd)
+		if err != nil {
+			return nil, err
 		}
 		o.Size = size
 	}

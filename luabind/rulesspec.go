@@ -76,3 +76,20 @@ func LoadResolver(s RulesSpec) (*Resolver, error) {
 	r.size, r.teams = s.Size, s.Teams
 	return r, nil
 }
+
+// BoardSize is the side of the board a battle of the game with this seed
+// and number of teams is played on when no size is given (engine.ModSize):
+// the one the rules' size function chooses. The rules run in this process,
+// as readInfo runs them (they are the game's, trusted), under budget; it
+// is 0 when the rules choose no size (RulesInfo.Sizes).
+func (g *Game) BoardSize(seed uint64, teams, rounds int, wrap bool, budget int) (int, error) {
+	if !g.Info.Sizes {
+		return 0, nil
+	}
+	r, err := LoadRules(g.rulesSpec(seed, teams, budget))
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	return engine.ModSize(r, seed, teams, rounds, wrap)
+}

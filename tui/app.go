@@ -35,6 +35,10 @@ type Options struct {
 	// it ends or is left: the first battle to Record, the next ones to
 	// numbered names (fight.sbr, fight-2.sbr, ...).
 	Record string
+	// Replays is the folder w saves a battle's replay to, made when
+	// missing (the command line's tui.replays or the user's data folder);
+	// "" is the current folder.
+	Replays string
 	// Replay, when set, shows this recording instead of the lobby and
 	// Source is not used; ReplayFile is its name, for messages. The app
 	// owns the replay's timeline from Run on.
@@ -93,7 +97,6 @@ type App struct {
 	s      tcell.Screen
 	c      canvas
 	th     theme
-	getenv func(string) string
 	screen screenKind
 	lobby  lobby
 	menu   menu
@@ -108,6 +111,8 @@ type App struct {
 	err     error // a --record file that could not be written
 
 	lobbyHelp      bool  // the lobby's help overlay is open
+	helpTop        int   // the first line the help overlay shows
+	helpCut        bool  // the help overlay did not fit: arrows scroll it
 	pendingColours []int // colours of the battle a ticket waits for
 
 	dirty    bool
@@ -167,7 +172,7 @@ func New(o Options) *App {
 	if o.Settings.FPS < 1 {
 		o.Settings.FPS = 30
 	}
-	a := &App{o: o, s: o.Screen, fps: o.Settings.FPS, getenv: getenv, ctx: context.Background()}
+	a := &App{o: o, s: o.Screen, fps: o.Settings.FPS, ctx: context.Background()}
 	a.lobby.set = o.Settings
 	a.lobby.seed, a.lobby.random = o.Settings.Seed, false
 	if a.lobby.seed == 0 {
@@ -298,11 +303,10 @@ func (a *App) housekeep() {
 // setTheme picks colours and glyphs from what the screen can show.
 func (a *App) setTheme() {
 	colors := a.s.Colors()
-	a.th = theme{depth: defaultDepth(colors, a.getenv), mono: colors < 8}
-	a.c = canvas{s: a.s, g: unicodeGlyphs}
-	if !a.s.CanDisplay('▀', false) || !a.s.CanDisplay('│', false) {
-		a.c.g = asciiGlyphs
-	}
+	most := depthOf(colors)
+	a.th = theme{depth: most, most: most, mono: colors < 8}
+	registerFallbacks(a.s)
+	a.c = canvas{s: a.s, g: glyphsFor(a.s)}
 }
 
 func (a *App) flash(note string) {
@@ -357,9 +361,6 @@ func (a *App) draw() {
 	if w < minW || h < minH {
 		a.c.fill(rect{0, 0, w, h}, tcell.StyleDefault)
 		msg := fmt.Sprintf("Terminal too small: %d×%d, need %d×%d.", w, h, minW, minH)
-		if a.c.g.ascii {
-			msg = fmt.Sprintf("Terminal too small: %dx%d, need %dx%d.", w, h, minW, minH)
-		}
 		for i, l := range wrap(msg+" Enlarge it, or q to quit.", max(w, 1)) {
 			if i < h {
 				a.c.text(0, i, w, l, tcell.StyleDefault)
@@ -381,7 +382,7 @@ func (a *App) draw() {
 			a.c.text(0, h-1, w, " "+a.note, a.th.warn())
 		}
 		if a.lobbyHelp {
-			drawBox(a.c, "Keys", helpLines(lobbyKeys, a.th), w, h)
+			a.helpCut = helpBox(a.c, a.th, lobbyKeys, &a.helpTop, w, h)
 		}
 	case battleScreen:
 		a.drawBattle(w, h)

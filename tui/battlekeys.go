@@ -32,6 +32,9 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		}
 		return nil
 	}
+	if _, h := a.s.Size(); v.over == helpOverlay && scrollHelp(ev, a.helpCut, &a.helpTop, h) {
+		return nil
+	}
 	if v.over != noOverlay && ev.Key() == tcell.KeyEscape {
 		v.over = noOverlay
 		return nil
@@ -107,12 +110,12 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	case actErrors:
 		v.over, v.pane = errorsOverlay, pane{}
 	case actColours:
-		a.th.depth = (a.th.depth + 1) % depthCount
-		a.flash(a.th.depth.String())
+		a.th.depth = nextDepth(a.th.depth, a.th.most)
+		a.flash(depthNote(a.th.depth, a.th.most, a.th.mono))
 	case actRedraw:
 		a.s.Sync()
 	case actHelp:
-		v.over = helpOverlay
+		v.over, a.helpTop = helpOverlay, 0
 	case actSave:
 		v.saved = true
 		a.flash("saving…")

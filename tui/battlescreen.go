@@ -63,7 +63,7 @@ func (a *App) drawBattle(w, h int) {
 	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
 	switch {
 	case v.over == helpOverlay:
-		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)
+		a.helpCut = helpBox(a.c, a.th, a.keys(), &a.helpTop, w, h)
 	case v.over == errorsOverlay:
 		a.drawPane(f, w, h)
 	case f.snap.Over:
@@ -107,7 +107,7 @@ func (a *App) victoryHint() string {
 // statusOf gathers what the status bar shows.
 func (a *App) statusOf(f *frame, note string) status {
 	st := status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
-	st.zoom = "full size"
+	st.zoom = "full size 1:1"
 	if v := a.w; v.view.fit {
 		g := v.view.geometry(f.snap.Size, a.layout().arena, a.asciiArena())
 		st.zoom = fmt.Sprintf("fit 1:%d", g.k)

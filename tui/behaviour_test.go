@@ -53,13 +53,13 @@ func TestBattleKeys(t *testing.T) {
 	for i := 0; i < len(speeds); i++ {
 		s.keys("+")
 	}
-	s.waitText("speed max")
+	s.waitText("speed unthrottled")
 	s.keys("-")
-	s.waitText("speed 1000/s")
-	s.keys("c")
-	s.waitText("24-bit colour")
-	s.keys("c")
+	s.waitText("speed 1000 rounds/s")
+	s.keys("c") // a simulated screen reports 256 colours: c never offers 24-bit
 	s.waitText("16 colours")
+	s.keys("c")
+	s.waitText("256 colours, the most")
 	s.keys("f")
 	s.waitText("full size")
 	if v := s.waitFor("full-size view", func(string) bool { return !s.lastView().fit }); v == "" {
@@ -100,7 +100,7 @@ end }`)},
 	s := open(t, 120, 30, "", Options{Source: newSourceFS(t, fsys), Paused: true, Start: &Setup{Players: []string{"faulty", "explorer"}, Size: 16, Rounds: 50, Seed: 1}})
 	s.waitText("Round 0/50")
 	s.keys("...")
-	s.waitText("1 script problem(s)")
+	s.waitText("1 script problem: e")
 	s.keys("e")
 	text := s.waitText("First problem")
 	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "Faulty error") {
@@ -122,7 +122,7 @@ func mustRead(t *testing.T, name string) []byte {
 func TestTimeLimit(t *testing.T) {
 	s := open(t, 100, 30, "", Options{Settings: Settings{Size: 24, Rounds: 100000, Speed: 50, FPS: 60, TimeLimit: time.Second},
 		Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 100000, Seed: 2}})
-	s.waitText("time 0:01")
+	s.waitText("time left 0:01")
 	s.waitText("when time ran out")
 }
 

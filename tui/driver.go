@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -47,7 +48,7 @@ const (
 	cmdSeek                       // to round n (clamped); n < 0 is the live round; past it, fast-forward a live battle
 	cmdRestart                    // a replay: from its first round again, playing
 	cmdSpeed                      // set the target speed to n
-	cmdSave                       // write the battle so far to a replay file in the current folder
+	cmdSave                       // write the battle so far to a replay file in the save folder
 	cmdStop                       // end the goroutine
 )
 
@@ -101,6 +102,7 @@ type driver struct {
 	seed    uint64
 	record  string // file the battle is written to when it ends or stops; "" none
 	hideDir bool   // messages name record without its folder
+	saveDir string // the folder save writes to ("" the current one)
 	ended   bool   // the battle ended and its replay is complete
 	stopErr error  // writing record when stopped
 	timeUp  bool
@@ -149,12 +151,14 @@ func newDriver(p pace) *driver {
 
 // startLive drives a battle, keeping keep rounds for rewinding (<0: none
 // beyond a keyframe stretch) and writing its replay to record, when set,
-// once it ends or is stopped.
-func startLive(b Battle, p pace, keep int, record string) (*driver, error) {
+// once it ends or is stopped; w saves into the folder saveDir ("" the
+// current folder).
+func startLive(b Battle, p pace, keep int, record, saveDir string) (*driver, error) {
 	d, err := prepareLive(b, p, keep, record)
 	if err != nil {
 		return nil, err
 	}
+	d.saveDir = saveDir
 	go d.loop()
 	return d, nil
 }
@@ -516,13 +520,26 @@ func (d *driver) showRecord() string {
 	return d.record
 }
 
-// save writes the battle so far under a name that says which battle and
-// how far: squarebattle-SEED-ROUND.sbr.
+// save writes the battle so far into the save folder, made when missing,
+// under a name that says which battle and how far:
+// battle-SEED-ROUND.sbr (the folder says whose), and says the whole path
+// it wrote.
 func (d *driver) save() {
 	if d.battle == nil {
 		return
 	}
-	name := fmt.Sprintf("squarebattle-%d-%d.sbr", d.seed, d.tl.Last()) // in the current folder
+	dir := d.saveDir
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		d.note("replay folder (tui.replays): " + err.Error())
+		return
+	}
+	name := filepath.Join(dir, fmt.Sprintf("battle-%d-%d.sbr", d.seed, d.tl.Last()))
+	if abs, err := filepath.Abs(name); err == nil {
+		name = abs
+	}
 	if err := d.writeReplay(name); err != nil {
 		d.note(err.Error())
 		return

@@ -99,7 +99,7 @@ func newMarching(tb testing.TB, w, h int, d depth, fit bool) *marching {
 	a := New(Options{Screen: scr, Source: src, Settings: Settings{Size: 150, Rounds: 1 << 20, FPS: 30}})
 	a.setTheme()
 	a.th.depth = d
-	dr, err := startLive(testBattle{b}, pace{fps: 30, paused: true}, DefaultRewind, "")
+	dr, err := startLive(testBattle{b}, pace{fps: 30, paused: true}, DefaultRewind, "", "")
 	if err != nil {
 		tb.Fatal(err)
 	}

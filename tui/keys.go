@@ -99,7 +99,7 @@ var viewKeys = []binding{
 	{[]key{k(tcell.KeyDown), r('j')}, "", "", actDown},
 	{[]key{r('f'), r('0')}, "f 0", "fit the whole arena / full size", actFit},
 	{[]key{r('e')}, "e", "problems and each team's print log", actErrors},
-	{[]key{r('c')}, "c", "cycle colour depth (16 / 256 / 24-bit)", actColours},
+	{[]key{r('c')}, "c", "colour depth: 16 / 256 / 24-bit, up to the terminal's", actColours},
 	{[]key{k(tcell.KeyCtrlL)}, "Ctrl-L", "redraw the screen", actRedraw},
 	{[]key{r('?')}, "?", "this help", actHelp},
 }

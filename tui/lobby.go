@@ -3,11 +3,13 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 )
 
 // The lobby: the original's start screen, improved. People pick teams from
@@ -58,6 +60,42 @@ type lobby struct {
 
 	// Where the last draw put the player list, for mouse clicks.
 	listW, listRows int
+
+	// The size the game's rules chose for the seed and the teams last
+	// asked (Game.SeedSize): the lobby draws often, the rules run once.
+	sized     sizeAsk
+	sizedSide int
+	sizedErr  error
+}
+
+// sizeAsk is what a game's rules choose a board size from.
+type sizeAsk struct {
+	game  int
+	seed  uint64
+	teams int
+}
+
+// chosenSize is the side the lobby's game's rules choose for the seed and
+// the teams picked (at least one), 0 when they choose none.
+func (l *lobby) chosenSize() (int, error) {
+	if l.game >= len(l.games) || l.games[l.game].SeedSize == nil {
+		return 0, nil
+	}
+	ask := sizeAsk{l.game, l.seed, max(len(l.teams), 1)}
+	if ask != l.sized || (l.sizedSide == 0 && l.sizedErr == nil) {
+		l.sized = ask
+		l.sizedSide, l.sizedErr = l.games[l.game].SeedSize(ask.seed, ask.teams)
+	}
+	return l.sizedSide, l.sizedErr
+}
+
+// seedSize is the Board size setting's forms when the rules choose it.
+func (l *lobby) seedSize() []string {
+	n, err := l.chosenSize()
+	if err != nil || n == 0 {
+		return []string{"from the seed", "seed's"}
+	}
+	return []string{fmt.Sprintf("%d × %d (from the seed)", n, n), fmt.Sprintf("%d × %d", n, n)}
 }
 
 // keepTeams puts a battle's players (class ids) back as the lobby's
@@ -185,6 +223,10 @@ func (l *lobby) adjust(dir int) {
 	s := &l.set
 	switch l.setting() {
 	case setSize:
+		if s.Size == 0 { // the rules' choice: change from what they chose
+			n, _ := l.chosenSize()
+			s.Size = max(n, 4)
+		}
 		s.Size = min(max(s.Size+4*dir, 4), 2000)
 	case setRounds:
 		step := 100
@@ -235,10 +277,11 @@ func (l *lobby) setup() (Setup, string) {
 	if len(l.teams) == 0 {
 		return Setup{}, "pick at least one team first (Enter on a player)"
 	}
-	if l.set.Size < 2 {
+	seeded := l.set.Size == 0 && l.game < len(l.games) && l.games[l.game].SeedSize != nil
+	if l.set.Size < 2 && !seeded {
 		return Setup{}, "the board must be at least 2×2"
 	}
-	if l.set.Size*l.set.Size < len(l.teams) {
+	if !seeded && l.set.Size*l.set.Size < len(l.teams) {
 		return Setup{}, fmt.Sprintf("a %d×%d board has no room for %d teams", l.set.Size, l.set.Size, len(l.teams))
 	}
 	if l.set.Rounds < 1 {
@@ -254,31 +297,33 @@ func (l *lobby) setup() (Setup, string) {
 	return su, ""
 }
 
-func (l *lobby) settingText(i int) (string, string) {
+// settingText is a setting's name and its value's forms, longest first:
+// a narrow terminal shows the longest that fits.
+func (l *lobby) settingText(i int) (string, []string) {
 	s := l.set
 	switch i {
 	case setGame:
-		return "Game", l.games[l.game].Name
+		return "Game", []string{l.games[l.game].Name}
 	case setSize:
-		return "Board size", fmt.Sprintf("%d × %d", s.Size, s.Size)
+		if s.Size == 0 {
+			return "Board size", l.seedSize()
+		}
+		return "Board size", []string{fmt.Sprintf("%d × %d", s.Size, s.Size)}
 	case setRounds:
-		return "Round limit", strconv.Itoa(s.Rounds)
+		return "Round limit", []string{strconv.Itoa(s.Rounds)}
 	case setTime:
 		if s.TimeLimit == 0 {
-			return "Time limit", "0 s (none)"
+			return "Time limit", []string{"0 s (none)", "none"}
 		}
-		return "Time limit", fmt.Sprintf("%d s", int(s.TimeLimit/time.Second))
+		return "Time limit", []string{fmt.Sprintf("%d s", int(s.TimeLimit/time.Second))}
 	case setSeed:
 		v := strconv.FormatUint(l.seed, 10)
 		if l.random {
-			v += " (random)"
+			return "Seed", []string{v + " (random)", v}
 		}
-		return "Seed", v
+		return "Seed", []string{v}
 	}
-	if s.Speed == 0 {
-		return "Speed", "unthrottled"
-	}
-	return "Speed", strconv.Itoa(s.Speed) + " turns/s"
+	return "Speed", []string{speedLabel(s.Speed)}
 }
 
 // draw paints the lobby on a w×h screen.
@@ -302,7 +347,7 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	l.listW, l.listRows = leftW, listH-1
 	// Players.
 	c.text(0, 1, leftW, "", plain)
-	c.text(0, 2, leftW, fmt.Sprintf(" Players (%s)", dir), th.dim())
+	c.text(0, 2, leftW, fitForm(folderForms(" Players (", dir, ")"), leftW, c.g.ellipsis), th.dim())
 	cur := l.cursor[areaPlayers]
 	if cur < l.top {
 		l.top = cur
@@ -326,9 +371,6 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 			base := filepath.Base(e.File)
 			short := strings.ReplaceAll(e.Problem, e.File, base)
 			st, label = th.warn(), base+"  ✗ "+short
-			if c.g.ascii {
-				label = base + "  x " + short
-			}
 		case e.Name == "":
 			st, label = th.dim(), e.ID+" (replicated into only)"
 		}
@@ -388,7 +430,7 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 			sw = glyphOf(n) + glyphOf(n)
 		}
 		c.text(rightX+6, y, 3, sw+" ", plain.Foreground(th.team(t.colour)))
-		c.text(rightX+9, y, rw-9, t.name+"  ("+palette[t.colour].name+")", st)
+		c.text(rightX+9, y, rw-9, fitForm([]string{t.name + "  (" + palette[t.colour].name + ")", t.name}, rw-9, c.g.ellipsis), st)
 		y++
 	}
 	if len(l.teams) > teamRows {
@@ -400,13 +442,15 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	c.text(rightX, y, rw, " Settings", th.dim())
 	y++
 	for i, row := range settings {
-		name, val := l.settingText(row)
+		name, forms := l.settingText(row)
 		st := plain
 		mark := "  "
 		if l.area == areaSettings && i == l.cursor[areaSettings] {
 			st, mark = st.Reverse(true), "> "
 		}
-		c.text(rightX, y, rw, fmt.Sprintf("%s%-12s %s", mark, name, val), st)
+		head := fmt.Sprintf("%s%-12s ", mark, name)
+		val := fitForm(forms, rw-uniseg.StringWidth(head), c.g.ellipsis)
+		c.text(rightX, y, rw, head+val, st)
 		y++
 	}
 	c.text(rightX, y, rw, "", plain)
@@ -427,22 +471,62 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 		msg = l.entries[cur].Problem
 	}
 	if msg == "" {
-		msg, st = keyHints(lobbyKeys, c.g), th.dim()
+		msg, st = cueLine(fitCues(keyCues(lobbyKeys, c.g, lobbyShort, lobbyOrder), "", w-1), ""), th.dim()
 	}
-	c.text(0, h-1, w, " "+msg, st)
+	c.text(0, h-1, w, " "+cutWords(msg, w-1, c.g.ellipsis), st)
 }
 
-// keyHints lists a key table on one line.
-func keyHints(table []binding, g glyphs) string {
-	s := ""
+// keyCues are a key table's rows as cues of a footer: each says its keys
+// and what they do, or, when the line is too wide, its short words (short,
+// by action); then the rows leave, those last in order first; help and
+// quit stay.
+func keyCues(table []binding, g glyphs, short map[action]string, order []action) []cue {
+	var out []cue
 	for _, b := range table {
 		if b.label == "" {
 			continue
 		}
-		if s != "" {
-			s += " " + g.dot + " "
+		forms := []string{b.label + " " + b.what}
+		if sh, ok := short[b.act]; ok {
+			forms = append(forms, b.label+" "+sh)
 		}
-		s += b.label + " " + b.what
+		rank := len(order) + 1
+		if b.act != actHelp && b.act != actQuit {
+			rank = len(order) - slices.Index(order, b.act)
+			forms = append(forms, "")
+		}
+		out = append(out, cue{forms: forms, rank: rank, sep: " " + g.dot + " "})
 	}
-	return s
+	return out
+}
+
+// lobbyShort are the lobby's key hints in a word or two, for the footer;
+// lobbyOrder ranks them, the most useful first.
+var (
+	lobbyShort = map[action]string{
+		actNext: "area", actPick: "add/remove/start", actRemove: "remove", actColour: "colour",
+		actMore: "change", actSeed: "seed", actStart: "start", actQuit: "quit",
+	}
+	lobbyOrder = []action{actPick, actStart, actMore, actNext, actUp, actSeed, actRemove, actColour}
+)
+
+// folderForms are head+dir+tail, then with dir's folders left out but its
+// last, then head alone (trimmed): a narrow column shows what fits.
+func folderForms(head, dir, tail string) []string {
+	forms := []string{head + dir + tail}
+	if base := filepath.Base(dir); base != dir && base != "." && base != string(filepath.Separator) {
+		forms = append(forms, head+"…"+string(filepath.Separator)+base+tail)
+	}
+	return append(forms, strings.TrimRight(strings.TrimSuffix(head, "("), " "))
+}
+
+// fitForm is the longest of forms that fits width columns, or the
+// shortest cut between words.
+func fitForm(forms []string, width int, ellipsis string) string {
+	for _, f := range forms {
+		if uniseg.StringWidth(f) <= width {
+			return f
+		}
+	}
+	return cutWords(forms[len(forms)-1], width, ellipsis)
 }

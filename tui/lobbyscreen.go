@@ -63,7 +63,10 @@ func (a *App) applyGameDefaults() {
 	l := &a.lobby
 	g := l.games[l.game]
 	l.set.Size, l.set.Rounds = a.o.Settings.Size, a.o.Settings.Rounds
-	if g.Size > 0 {
+	switch {
+	case g.SeedSize != nil:
+		l.set.Size = 0 // the rules choose, from the seed
+	case g.Size > 0:
 		l.set.Size = g.Size
 	}
 	if g.Rounds > 0 {
@@ -74,7 +77,9 @@ func (a *App) applyGameDefaults() {
 func (a *App) lobbyKey(ev *tcell.EventKey) error {
 	l := &a.lobby
 	if a.lobbyHelp {
-		a.lobbyHelp = false
+		if _, h := a.s.Size(); !scrollHelp(ev, a.helpCut, &a.helpTop, h) {
+			a.lobbyHelp = false
+		}
 		return nil
 	}
 	if a.hall != nil && ev.Key() == tcell.KeyEscape {
@@ -99,7 +104,7 @@ func (a *App) lobbyKey(ev *tcell.EventKey) error {
 	case actQuit:
 		return errQuit
 	case actHelp:
-		a.lobbyHelp = true
+		a.lobbyHelp, a.helpTop = true, 0
 	case actNext:
 		l.area = (l.area + 1) % areaCount
 	case actPrev:

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -140,11 +141,11 @@ func TestPaintMatchesHeadless(t *testing.T) {
 // as it was played, and w saves it as a rule mod replay that reads back
 // round for round.
 func TestPaintRewindAndSave(t *testing.T) {
-	t.Chdir(t.TempDir())
+	dir := t.TempDir()
 	src := newGameSource(t)
 	su := paintSetup
 	want := headless(t, src, su)
-	s := open(t, 120, 40, "", Options{Source: src, Paused: true, Start: &su, Settings: Settings{Size: 40, Rounds: 80, Speed: 20, FPS: 60}})
+	s := open(t, 160, 40, "", Options{Source: src, Paused: true, Start: &su, Replays: dir, Settings: Settings{Size: 40, Rounds: 80, Speed: 20, FPS: 60}})
 	s.waitText("Round 0/80")
 	s.keys("g30")
 	s.key(tcell.KeyEnter)
@@ -157,8 +158,9 @@ func TestPaintRewindAndSave(t *testing.T) {
 		}
 	}
 	s.keys("w")
-	s.waitText("saved squarebattle-9-30.sbr (unfinished, 30 rounds)")
-	rep := openReplay(t, "squarebattle-9-30.sbr")
+	name := filepath.Join(dir, "battle-9-30.sbr")
+	s.waitText("saved " + name + " (unfinished, 30 rounds)")
+	rep := openReplay(t, name)
 	if rep.Header.Game != "paint" || rep.Damage != nil || rep.Timeline.Last() != 30 {
 		t.Fatalf("saved replay: game %q, damage %v, %d rounds", rep.Header.Game, rep.Damage, rep.Timeline.Last())
 	}

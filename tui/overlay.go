@@ -29,9 +29,6 @@ func drawBox(c canvas, title string, lines []line, w, h int) {
 	}
 	x0, y0 := (w-inner-4)/2, (h-rows-2)/2
 	tl, tr, bl, br, hz, vt := "┌", "┐", "└", "┘", "─", "│"
-	if c.g.ascii {
-		tl, tr, bl, br, hz, vt = "+", "+", "+", "+", "-", "|"
-	}
 	frame := tcell.StyleDefault.Bold(true)
 	c.s.Put(x0, y0, tl, frame)
 	c.s.Put(x0+inner+3, y0, tr, frame)
@@ -54,17 +51,77 @@ func drawBox(c canvas, title string, lines []line, w, h int) {
 	}
 }
 
-// helpLines lists a key table for the help overlay.
-func helpLines(table []binding, th theme) []line {
+// helpLines lists a key table for the help overlay, each row's words
+// wrapped under its own column when the screen, width columns, is narrow.
+func helpLines(table []binding, th theme, width int) []line {
+	const keyW = 13 // "%-12s "
 	var out []line
 	for _, b := range table {
 		if b.label == "" {
 			continue
 		}
-		out = append(out, line{fmt.Sprintf("%-12s %s", b.label, b.what), tcell.StyleDefault})
+		for i, l := range wrap(b.what, max(width-keyW, 10)) {
+			key := b.label
+			if i > 0 {
+				key = ""
+			}
+			out = append(out, line{fmt.Sprintf("%-12s %s", key, l), tcell.StyleDefault})
+		}
 	}
 	out = append(out, line{}, line{"any key closes this help", th.dim()})
 	return out
+}
+
+// helpBox paints the help overlay of a key table, from line *top on: on
+// a screen too short for all of it, the box's last row says where it is
+// and which keys scroll it (scrollHelp), and cut is true. *top is kept
+// within the lines.
+func helpBox(c canvas, th theme, table []binding, top *int, w, h int) (cut bool) {
+	lines := helpLines(table, th, w-4)
+	rows := h - 2
+	if len(lines) <= rows {
+		*top = 0
+		drawBox(c, "Keys", lines, w, h)
+		return false
+	}
+	lines = lines[:len(lines)-2] // the closing hint moves to the last row
+	shown := max(rows-1, 1)
+	*top = min(max(*top, 0), max(len(lines)-shown, 0))
+	end := min(*top+shown, len(lines))
+	at := fmt.Sprintf("%d-%d of %d", *top+1, end, len(lines))
+	where := fitForm([]string{at + ": Up/Down PgUp/PgDn scroll, any other key closes",
+		at + ": Up/Down PgUp/PgDn scroll", at + " Up/Down", at}, w-4, c.g.ellipsis)
+	view := append(lines[*top:end:end], line{where, th.dim()})
+	drawBox(c, "Keys", view, w, h)
+	return true
+}
+
+// scrollHelp moves the help overlay's first line for a scroll key, when
+// the overlay is cut, and reports whether it did; the next draw keeps the
+// line in range. On a help shown whole, every key closes it.
+func scrollHelp(ev *tcell.EventKey, cut bool, top *int, h int) bool {
+	if !cut {
+		return false
+	}
+	page := max(h-4, 1)
+	switch ev.Key() {
+	case tcell.KeyUp:
+		*top--
+	case tcell.KeyDown:
+		*top++
+	case tcell.KeyPgUp:
+		*top -= page
+	case tcell.KeyPgDn:
+		*top += page
+	case tcell.KeyHome:
+		*top = 0
+	case tcell.KeyEnd:
+		*top = 1 << 20
+	default:
+		return false
+	}
+	*top = max(*top, 0)
+	return true
 }
 
 // victoryLines tells how the battle ended and shows the winner's speech;
@@ -83,31 +140,45 @@ func victoryLines(s *engine.Snapshot, timeUp bool, width int, th theme, hint str
 		if s.Marks != nil && len(s.Columns) > 0 {
 			score = fmt.Sprintf("%s %d", s.Columns[0], w.Values[0])
 		}
-		out = append(out, line{fmt.Sprintf("%s wins with %s %s.", w.Player.Name, score, how), tcell.StyleDefault.Bold(true)})
+		out = append(out, wrapped(fmt.Sprintf("%s wins with %s %s.", w.Player.Name, score, how), width, tcell.StyleDefault.Bold(true))...)
 		if w.Player.Victory != "" {
 			out = append(out, line{})
-			for _, l := range wrap("“"+w.Player.Victory+"”", width) {
-				out = append(out, line{l, th.accent().Italic(true)})
-			}
+			out = append(out, wrapped("“"+w.Player.Victory+"”", width, th.accent().Italic(true))...)
 		}
 	} else {
 		title = "A tie"
-		out = append(out, line{"No winner " + how + ".", tcell.StyleDefault.Bold(true)})
+		out = append(out, wrapped("No winner "+how+".", width, tcell.StyleDefault.Bold(true))...)
 	}
-	out = append(out, line{}, line{hint, th.dim()})
-	return title, out
+	out = append(out, line{})
+	return title, append(out, hintLines(hint, width, th)...)
+}
+
+// hintLines are an overlay's key hints: one line, or wrapped between
+// words when wider than width.
+func hintLines(hint string, width int, th theme) []line {
+	if uniseg.StringWidth(hint) <= width {
+		return []line{{hint, th.dim()}}
+	}
+	return wrapped(hint, width, th.dim())
+}
+
+// wrapped is text as lines of width columns, broken between words.
+func wrapped(text string, width int, st tcell.Style) []line {
+	var out []line
+	for _, l := range wrap(text, width) {
+		out = append(out, line{l, st})
+	}
+	return out
 }
 
 // recordingEndLines is shown at the last round of a replay that has no
 // result: it was saved before the battle ended, or it is damaged.
 func recordingEndLines(s *engine.Snapshot, damage string, width int, th theme) (string, []line) {
-	out := []line{{fmt.Sprintf("The recording stops after round %d, before the battle ended.", s.Round), tcell.StyleDefault.Bold(true)}}
+	out := wrapped(fmt.Sprintf("The recording stops after round %d, before the battle ended.", s.Round), width, tcell.StyleDefault.Bold(true))
 	if damage != "" {
 		out = append(out, line{})
-		for _, l := range wrap(damage, width) {
-			out = append(out, line{l, th.warn()})
-		}
+		out = append(out, wrapped(damage, width, th.warn())...)
 	}
-	out = append(out, line{}, line{"r watch again   Left rewind   q quit", th.dim()})
-	return "End of recording", out
+	out = append(out, line{})
+	return "End of recording", append(out, hintLines("r watch again   Left rewind   q quit", width, th)...)
 }

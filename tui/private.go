@@ -19,10 +19,18 @@ type ticket struct {
 	err error
 }
 
-// checkCaps refuses a private battle over the hall's caps.
+// checkCaps refuses a private battle over the hall's caps. A board size
+// of 0 (the game's rules choose it) counts as the size they choose.
 func (h *Hall) checkCaps(su Setup) error {
-	if h.o.MaxSize > 0 && su.Size > h.o.MaxSize {
-		return &CapError{What: "board size", Asked: su.Size, Cap: h.o.MaxSize}
+	size := su.Size
+	if size == 0 && h.o.MaxSize > 0 {
+		var err error
+		if size, err = h.seedSize(su); err != nil {
+			return err
+		}
+	}
+	if h.o.MaxSize > 0 && size > h.o.MaxSize {
+		return &CapError{What: "board size", Asked: size, Cap: h.o.MaxSize}
 	}
 	if h.o.MaxRounds > 0 && su.Rounds > h.o.MaxRounds {
 		return &CapError{What: "round limit", Asked: su.Rounds, Cap: h.o.MaxRounds}
@@ -31,6 +39,19 @@ func (h *Hall) checkCaps(su Setup) error {
 		return &CapError{What: "team count", Asked: len(su.Players), Cap: h.o.MaxTeams}
 	}
 	return nil
+}
+
+// seedSize is the board size the rules of su's game choose for its seed
+// and teams (Game.SeedSize); an error when the game chooses none.
+func (h *Hall) seedSize(su Setup) (int, error) {
+	if gs, ok := h.o.Source.(GameSource); ok {
+		for _, g := range gs.Games() {
+			if g.ID == su.Game && g.SeedSize != nil {
+				return g.SeedSize(su.Seed, len(su.Players))
+			}
+		}
+	}
+	return 0, errors.New("the board size must be at least 2")
 }
 
 // request asks for a private battle for owner. It starts at once when a

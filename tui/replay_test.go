@@ -177,20 +177,24 @@ func TestDamagedReplay(t *testing.T) {
 }
 
 // TestSaveKey: w writes the battle watched so far, and after the end the
-// whole battle, to a file that reads back as the battle played headless,
-// from round 0, although the rewind buffer kept only the last few rounds.
+// whole battle, into the replays folder (made when missing), to a file
+// that reads back as the battle played headless, from round 0, although
+// the rewind buffer kept only the last few rounds. The status bar says the
+// whole path; nothing is written into the current folder.
 func TestSaveKey(t *testing.T) {
-	t.Chdir(t.TempDir())
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	dir := filepath.Join(t.TempDir(), "my replays", "deep")
 	src := newScriptSource(t)
 	su := Setup{Players: []string{"explorer", "linedancer"}, Size: 16, Rounds: 120, Seed: 11}
 	want := headless(t, src, su)
-	s := open(t, 120, 30, "", Options{Source: src, Paused: true, Start: &su, Settings: Settings{Size: 16, Rounds: 120, Speed: 20, FPS: 60, Rewind: -1}})
+	s := open(t, 160, 30, "", Options{Source: src, Paused: true, Start: &su, Replays: dir, Settings: Settings{Size: 16, Rounds: 120, Speed: 20, FPS: 60, Rewind: -1}})
 	s.waitText("Round 0/120")
 	s.keys("g30")
 	s.key(tcell.KeyEnter)
 	s.waitText("Round 30/120")
 	s.keys("w")
-	unfinished := "squarebattle-11-30.sbr"
+	unfinished := filepath.Join(dir, "battle-11-30.sbr")
 	s.waitText("saved " + unfinished + " (unfinished, 30 rounds)")
 	s.keys("g999")
 	s.key(tcell.KeyEnter)
@@ -199,7 +203,7 @@ func TestSaveKey(t *testing.T) {
 		t.Fatalf("the rewind buffer was not trimmed (first round %d); the test wants it trimmed", f.first)
 	}
 	s.keys("w")
-	finished := fmt.Sprintf("squarebattle-11-%d.sbr", f.live)
+	finished := filepath.Join(dir, fmt.Sprintf("battle-11-%d.sbr", f.live))
 	s.waitText("saved " + finished)
 	for _, c := range []struct {
 		name string
@@ -217,6 +221,9 @@ func TestSaveKey(t *testing.T) {
 		if fi, err := os.Stat(c.name); err != nil || fi.Mode().Perm()&0o044 != 0o044 {
 			t.Errorf("%s: %v %v; a replay is meant to be shared (world-readable)", c.name, fi.Mode(), err)
 		}
+	}
+	if left, err := os.ReadDir(cwd); err != nil || len(left) > 0 {
+		t.Errorf("w wrote into the current folder: %v %v", left, err)
 	}
 }
 

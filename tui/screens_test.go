@@ -90,3 +90,77 @@ func TestASCII(t *testing.T) {
 	}
 	golden(t, "ascii-80x24", text)
 }
+
+// TestHelpScrolls: at 40×12 the help overlay shows what fits and scrolls
+// with Down and PgDn to its last row, which says where it is; any other
+// key closes it. Every line fits the screen, its words whole.
+func TestHelpScrolls(t *testing.T) {
+	s := open(t, 40, 12, "", Options{Paused: true, Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 100, Seed: 3}})
+	s.waitText("0/100")
+	s.keys("?")
+	text := s.waitText("Space")
+	if !strings.Contains(text, "1-9 of") || strings.Contains(text, "Ctrl-C") {
+		t.Errorf("the help does not start at its top, saying where it is:\n%s", text)
+	}
+	golden(t, "help-40x12", text)
+	s.key(tcell.KeyDown)
+	s.waitText("2-10 of")
+	s.key(tcell.KeyPgDn)
+	s.key(tcell.KeyPgDn)
+	s.key(tcell.KeyPgDn)
+	s.key(tcell.KeyPgDn)
+	text = s.waitText("Ctrl-C")
+	if strings.Contains(text, "…") {
+		t.Errorf("a help line is cut:\n%s", text)
+	}
+	s.key(tcell.KeyHome)
+	s.waitText("1-9 of")
+	s.keys("x")
+	s.waitFor("help to close", func(text string) bool { return !strings.Contains(text, "Keys") })
+}
+
+// TestASCIIStandIns: without UTF-8 (US-ASCII, as under LANG=C) the lobby
+// and a battle's end show ASCII only and no "?" that the same screens in
+// UTF-8 do not show: "×", the curly quotes of a speech, "·" and the box
+// have their stand-ins.
+func TestASCIIStandIns(t *testing.T) {
+	screens := func(charset string) []string {
+		var out []string
+		s := open(t, 100, 30, charset, Options{Settings: Settings{Size: 12, Rounds: 60, Speed: 200, FPS: 60, Seed: 11}})
+		s.waitText("Start Battle")
+		s.key(tcell.KeyEnter)
+		out = append(out, s.waitText(" 1 "))
+		s.keys("s")
+		out = append(out, s.waitText("r replay (same seed)"))
+		s.quit()
+		return out
+	}
+	utf, ascii := screens("UTF-8"), screens("US-ASCII")
+	for i := range ascii {
+		for _, r := range ascii[i] {
+			if r > 127 {
+				t.Fatalf("non-ASCII %q on an ASCII screen:\n%s", r, ascii[i])
+			}
+		}
+		if a, u := strings.Count(ascii[i], "?"), strings.Count(utf[i], "?"); a != u {
+			t.Errorf("%d \"?\" in ASCII, %d in UTF-8:\n%s", a, u, ascii[i])
+		}
+	}
+	if !strings.Contains(ascii[1], "\"") || !strings.Contains(utf[1], "“") {
+		t.Errorf("no speech in quotes at the end:\n%s", ascii[1])
+	}
+	if !strings.Contains(ascii[0], "12 x 12") {
+		t.Errorf("no \"12 x 12\" for the board size:\n%s", ascii[0])
+	}
+}
+
+// TestVictorySmall: at 40×12 the end of a battle wraps its key hints
+// between words instead of cutting them.
+func TestVictorySmall(t *testing.T) {
+	s := open(t, 40, 12, "", Options{Settings: Settings{Size: 12, Rounds: 60, Speed: 200, FPS: 60},
+		Start: &Setup{Players: []string{"linedancer", "explorer"}, Size: 12, Rounds: 60, Seed: 11}})
+	text := s.waitText("n new seed")
+	if !strings.Contains(text, "q quit") || strings.Contains(text, "…") {
+		t.Errorf("the hints are cut:\n%s", text)
+	}
+}

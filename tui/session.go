@@ -59,8 +59,10 @@ type SessionOptions struct {
 	// Notice carries messages the server wants shown (an idle warning,
 	// a shutdown); each is shown in the status line for a while.
 	Notice <-chan string
-	// Getenv reads the client's environment (COLORTERM and the like, for
-	// the colour depth); nil reads this process's.
+	// Getenv reads the client's environment. The session itself no
+	// longer does: the colour depth is what the screen reports (its
+	// terminfo, which tui/ssh builds from the client's TERM and
+	// COLORTERM), so the depth named is the depth sent.
 	Getenv func(string) string
 	// Settings are the lobby's defaults; zero takes the Hall's.
 	Settings Settings
@@ -146,9 +148,6 @@ func newSession(ctx context.Context, scr tcell.Screen, o SessionOptions) (*App, 
 	a := New(Options{Screen: scr, Source: src, Settings: set, NewSeed: o.NewSeed, Shown: o.Shown,
 		Replay: o.Replay, ReplayFile: o.ReplayFile})
 	a.hall, a.so, a.ctx, a.fps = o.Hall, o, ctx, o.FPS
-	if o.Getenv != nil {
-		a.getenv = o.Getenv
-	}
 	a.screen = menuScreen
 	return a, nil
 }

@@ -38,7 +38,7 @@ type Setup struct {
 	// (see GameSource).
 	Game    string
 	Players []string // class id of team i's player
-	Size    int
+	Size    int      // the board's side; 0: the game's rules choose it (Game.SeedSize)
 	Rounds  int
 	Seed    uint64
 	// Map, when set, is the starting arena (Size is its size) and MapFile
@@ -88,6 +88,12 @@ type Game struct {
 	Name string // as shown
 	// Size and Rounds are the game's own defaults; 0 keeps the settings'.
 	Size, Rounds int
+	// SeedSize, when set, is the side of the board the game's rules
+	// choose for a seed and a number of teams: the lobby then asks for
+	// no size (Setup.Size 0, the rules choose, as they do for a battle
+	// of the command line), and shows what SeedSize says the battle will
+	// be played on. The UI goroutine calls it; it must be quick.
+	SeedSize func(seed uint64, teams int) (int, error)
 }
 
 // GameSource is a Source that offers rule mods besides SquareBattle: the

@@ -1,15 +1,12 @@
 package tui
 
 import (
-	"os"
-	"strconv"
-
 	"github.com/gdamore/tcell/v2"
 )
 
-// depth is how many colours the UI asks the terminal for. tcell maps what
-// we ask for onto what the terminal has, so any depth works anywhere; the
-// default follows the terminal, and `c` lets the user pick another.
+// depth is how many colours the UI asks the terminal for: at first the
+// most the terminal gets (depthOf), and `c` cycles through the depths up
+// to that one, so the depth named is always the depth sent.
 type depth int
 
 const (
@@ -29,19 +26,37 @@ func (d depth) String() string {
 	return "24-bit colour"
 }
 
-// defaultDepth: 24-bit only when COLORTERM says the terminal has it (the
-// convention terminals and SSH clients follow), 256 where terminfo reports
-// it, 16 otherwise. 256 is the SSH-friendly default: a colour change costs
-// 11 bytes instead of 19.
-func defaultDepth(colors int, getenv func(string) string) depth {
-	switch getenv("COLORTERM") {
-	case "truecolor", "24bit", "24-bit":
+// depthOf is the deepest colour a screen reporting colors (tcell's
+// Screen.Colors) really gets: tcell reports 1<<24 only when it sends
+// 24-bit codes (its terminfo has RGB sequences, which COLORTERM=truecolor
+// or a *-truecolor TERM adds, and TCELL_TRUECOLOR=disable takes away);
+// below that it maps any colour asked for onto the terminal's palette, so
+// asking for more than it reports changes nothing the terminal sees.
+func depthOf(colors int) depth {
+	switch {
+	case colors >= 1<<24:
 		return depthTrue
-	}
-	if colors >= 256 {
+	case colors >= 256:
 		return depth256
 	}
 	return depth16
+}
+
+// nextDepth is the depth after d when the user cycles (c), up to most.
+func nextDepth(d, most depth) depth { return (d + 1) % (most + 1) }
+
+// depthNote says what the terminal gets at depth d, most being the most
+// it takes.
+func depthNote(d, most depth, mono bool) string {
+	switch {
+	case mono:
+		return "this terminal shows no colours (teams are told apart by glyphs)"
+	case d < most:
+		return d.String()
+	case most == depthTrue:
+		return d.String() + ", the most this terminal takes"
+	}
+	return d.String() + ", the most this terminal takes (24-bit: COLORTERM=truecolor)"
 }
 
 // teamColour is one entry of the team palette at every depth.
@@ -72,6 +87,7 @@ var palette = []teamColour{
 // theme turns palette indexes into tcell colours at the current depth.
 type theme struct {
 	depth depth
+	most  depth // the deepest the terminal really gets (depthOf)
 	// mono: the terminal has no colours; teams are told apart by glyphs.
 	mono bool
 }
@@ -185,35 +201,3 @@ func (t theme) warn() tcell.Style {
 	}
 	return tcell.StyleDefault.Foreground(tcell.PaletteColor(9))
 }
-
-// glyphs are the characters the UI draws with, Unicode or plain ASCII for
-// terminals and locales that cannot show the block elements.
-type glyphs struct {
-	ascii    bool
-	bar      string   // vertical separator
-	swatch   string   // a team's colour sample, two columns
-	spark    []string // sparkline levels, lowest first
-	dot      string
-	ellipsis string
-}
-
-var (
-	unicodeGlyphs = glyphs{bar: "│", swatch: "██", spark: []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}, dot: "·", ellipsis: "…"}
-	asciiGlyphs   = glyphs{ascii: true, bar: "|", swatch: "##", spark: []string{"_", ".", "-", "~", "=", "+", "*", "#"}, dot: "-", ellipsis: "~"}
-)
-
-// teamGlyph is how a team's square looks in ASCII mode: 0-9, then A-Z.
-var teamGlyph = func() []string {
-	var g []string
-	for i := range 10 {
-		g = append(g, strconv.Itoa(i))
-	}
-	for c := 'A'; c <= 'Z'; c++ {
-		g = append(g, string(c))
-	}
-	return g
-}()
-
-func glyphOf(team int) string { return teamGlyph[team%len(teamGlyph)] }
-
-var getenv = os.Getenv

@@ -46,17 +46,34 @@ func TestWrapTruncate(t *testing.T) {
 	}
 }
 
-func TestDefaultDepth(t *testing.T) {
-	tests := []struct {
-		colors    int
-		colorterm string
-		want      depth
-	}{{256, "", depth256}, {256, "truecolor", depthTrue}, {8, "24bit", depthTrue}, {16, "", depth16}, {8, "", depth16}}
-	for _, tc := range tests {
-		got := defaultDepth(tc.colors, func(string) string { return tc.colorterm })
-		if got != tc.want {
-			t.Errorf("defaultDepth(%d, COLORTERM=%q) = %v, want %v", tc.colors, tc.colorterm, got, tc.want)
+// TestDepth: the depth is what tcell reports the terminal gets, c cycles
+// up to it and no further, and the note says when it is the most.
+func TestDepth(t *testing.T) {
+	for _, tc := range []struct {
+		colors int
+		want   depth
+		cycle  []depth
+	}{
+		{1 << 24, depthTrue, []depth{depth16, depth256, depthTrue}},
+		{256, depth256, []depth{depth16, depth256, depth16}},
+		{88, depth16, []depth{depth16, depth16}},
+		{8, depth16, []depth{depth16}},
+	} {
+		d := depthOf(tc.colors)
+		if d != tc.want {
+			t.Errorf("depthOf(%d) = %v, want %v", tc.colors, d, tc.want)
 		}
+		for i, want := range tc.cycle {
+			if d = nextDepth(d, tc.want); d != want {
+				t.Errorf("%d colours: c pressed %d times gives %v, want %v", tc.colors, i+1, d, want)
+			}
+		}
+	}
+	if n := depthNote(depth256, depth256, false); !strings.Contains(n, "256 colours, the most") || !strings.Contains(n, "COLORTERM=truecolor") {
+		t.Errorf("note at the most of a 256-colour terminal: %q", n)
+	}
+	if n := depthNote(depth16, depthTrue, false); n != "16 colours" {
+		t.Errorf("note below the most: %q", n)
 	}
 }
 

@@ -121,7 +121,7 @@ func (a *App) start(su Setup) error {
 		a.battles++
 		record = numbered(a.o.Record, a.battles)
 	}
-	d, err := startLive(b, a.pace(), keep, record)
+	d, err := startLive(b, a.pace(), keep, record, a.o.Replays)
 	if err != nil {
 		b.Close()
 		a.lobby.message = err.Error()

@@ -54,6 +54,9 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		if fs.NArg() > 0 {
 			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battleSeed(gcfg)}
+			if g.Info.Protocol != luabind.SquareBattleProtocol {
+				su.Size = modSize(fs, gcfg, g) // 0: the rules choose, as run's do
+			}
 			find := g.Find
 			if g.Info.Protocol == luabind.SquareBattleProtocol {
 				find = cat.Find // rules in Lua for SquareBattle's own players
@@ -87,7 +90,10 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Game: *game, Paused: *paused, Record: *record})
+	// w saves into tui.replays, or the user's data folder; with neither a
+	// home folder nor XDG_DATA_HOME, into the current folder.
+	replays, _ := cfg.ReplaysDir()
+	app := tui.New(tui.Options{Screen: screen, Source: src, Settings: settingsOf(cfg), Start: start, Game: *game, Paused: *paused, Record: *record, Replays: replays})
 	if dir := diskScripts(cfg); dir != "" {
 		stop, err := watchScripts(dir, func() {
 			if err := src.reload(); err == nil {
@@ -297,7 +303,14 @@ func (p *playSource) Games() []tui.Game {
 		if title == "" {
 			title = name
 		}
-		out = append(out, tui.Game{ID: name, Name: title, Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds})
+		tg := tui.Game{ID: name, Name: title, Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds}
+		if g.Info.Protocol != luabind.SquareBattleProtocol && modSize(p.flags, cfg, g) == 0 {
+			// the rules choose the size from the seed, as for run
+			tg.SeedSize = func(seed uint64, teams int) (int, error) {
+				return g.BoardSize(seed, teams, cfg.Rules.Rounds, cfg.Arena.Wrap, cfg.Limits.RulesInstructions)
+			}
+		}
+		out = append(out, tg)
 	}
 	return out
 }

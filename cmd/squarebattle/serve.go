@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -186,12 +185,9 @@ func limitsOfServe(cfg config.Config) tuissh.Limits {
 // userDataDir is $XDG_DATA_HOME/squarebattle/serve, or
 // ~/.local/share/squarebattle/serve.
 func userDataDir() (string, error) {
-	if d := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(d, "squarebattle", "serve"), nil
-	}
-	home, err := os.UserHomeDir()
+	d, err := config.DataDir("serve")
 	if err != nil {
-		return "", fmt.Errorf("serve.data_dir is empty and there is no home folder: %w", err)
+		return "", errors.New("serve.data_dir is empty and there is no data folder ($XDG_DATA_HOME or a home folder)")
 	}
-	return filepath.Join(home, ".local", "share", "squarebattle", "serve"), nil
+	return d, nil
 }

@@ -293,15 +293,34 @@ func newProgress(w io.Writer, total int, quiet bool) *progress {
 			progressbar.OptionSetDescription("tournament"),
 			progressbar.OptionSetItsString("battles"),
 			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionFullWidth(),
 			progressbar.OptionClearOnFinish(),
 		)
+		// The bar's clock starts at its first drawing: drawn only when the
+		// first battle ended, it would divide one battle by a millisecond
+		// (the "1/36, 21840 battles/s" of a fresh bar) and predict from
+		// that. Drawn now, it counts from the tournament's start; the rate
+		// is ours (rateNote), shown once it means something.
+		_ = p.bar.RenderBlank()
 	}
 	return p
+}
+
+// rateNote is how fast a tournament goes, done battles in took, or ""
+// while too little is known for a rate to mean anything: fewer than two
+// battles, or less than two seconds.
+func rateNote(done int, took time.Duration) string {
+	if done < 2 || took < 2*time.Second {
+		return ""
+	}
+	perSec := float64(done) / took.Seconds()
+	if perSec >= 1 {
+		return fmt.Sprintf("%.1f battles/s", perSec)
+	}
+	return fmt.Sprintf("%.1f battles/min", perSec*60)
 }
 
 func (p *progress) update(done, total int) {
@@ -309,13 +328,20 @@ func (p *progress) update(done, total int) {
 	switch {
 	case p.quiet:
 	case p.bar != nil:
+		if rate := rateNote(done, time.Since(p.start)); rate != "" {
+			p.bar.Describe("tournament, " + rate)
+		}
 		_ = p.bar.Set(done)
 	default:
 		now := time.Now()
 		if now.Sub(p.last) >= time.Second && done < total {
 			p.last = now
-			eta := time.Duration(float64(now.Sub(p.start)) / float64(done) * float64(total-done))
-			fmt.Fprintf(p.w, "tournament: %d/%d battles, ETA %s\n", done, total, clock(eta))
+			line := fmt.Sprintf("tournament: %d/%d battles", done, total)
+			if rate := rateNote(done, now.Sub(p.start)); rate != "" {
+				eta := time.Duration(float64(now.Sub(p.start)) / float64(done) * float64(total-done))
+				line += fmt.Sprintf(", %s, ETA %s", rate, clock(eta))
+			}
+			fmt.Fprintln(p.w, line)
 		}
 	}
 }

@@ -1,0 +1,110 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/rivo/uniseg"
+)
+
+// A cue is one piece of a one-line bar (the status bar, a footer of key
+// hints). Cues abbreviate by importance: while the line is too wide, the
+// least important cue that can still be shortened takes its next, shorter
+// form (at its trim rank), and a cue whose last form is "" leaves (at its
+// rank). A cue is never cut inside a word: each form is a whole text.
+type cue struct {
+	forms []string // longest first
+	rank  int      // higher stays longer; ties: the rightmost goes first
+	trim  int      // the rank at which it takes a shorter form (it leaves at rank)
+	hot   bool     // drawn highlighted
+	sep   string   // put before the cue when one of its group precedes it
+	group int      // cues of another group are parted by a bar's own separator
+}
+
+// between is what parts two cues that follow each other on a bar: sep
+// within a group, bar between groups.
+func between(prev, c cue, bar string) string {
+	if prev.group == c.group {
+		return c.sep
+	}
+	return bar
+}
+
+// fitCues chooses each cue's form so that the line, cues of different
+// groups parted by bar, fits width columns, and returns the cues kept,
+// each with its chosen form first. When even the shortest forms are too wide, the
+// line is as short as the cues allow and the caller cuts it (cutWords).
+func fitCues(cues []cue, bar string, width int) []cue {
+	at := make([]int, len(cues)) // the form chosen for each cue
+	wide := func() int {
+		n, prev := 0, -1
+		for i, c := range cues {
+			f := c.forms[at[i]]
+			if f == "" {
+				continue
+			}
+			if prev >= 0 {
+				n += uniseg.StringWidth(between(cues[prev], c, bar))
+			}
+			n += uniseg.StringWidth(f)
+			prev = i
+		}
+		return n
+	}
+	for wide() > width {
+		pick, least := -1, 0
+		for i, c := range cues {
+			if at[i] >= len(c.forms)-1 {
+				continue
+			}
+			r := c.trim
+			if c.forms[at[i]+1] == "" {
+				r = c.rank
+			}
+			if pick < 0 || r <= least {
+				pick, least = i, r
+			}
+		}
+		if pick < 0 {
+			break
+		}
+		at[pick]++
+	}
+	var out []cue
+	for i, c := range cues {
+		if f := c.forms[at[i]]; f != "" {
+			c.forms = []string{f}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cueLine is the cues' chosen forms with their separators, as one text.
+func cueLine(cues []cue, bar string) string {
+	var b strings.Builder
+	for i, c := range cues {
+		if i > 0 {
+			b.WriteString(between(cues[i-1], c, bar))
+		}
+		b.WriteString(c.forms[0])
+	}
+	return b.String()
+}
+
+// cutWords shortens text to width columns at a space, never inside a
+// word, marking the cut with ellipsis; a first word wider than width is
+// all that is cut inside (there is nothing else to show).
+func cutWords(text string, width int, ellipsis string) string {
+	if uniseg.StringWidth(text) <= width {
+		return text
+	}
+	room := width - uniseg.StringWidth(ellipsis)
+	if room < 1 {
+		return truncate(text, width)
+	}
+	head := truncate(text, room)
+	if i := strings.LastIndexByte(head, ' '); i > 0 && len(head) < len(text) && text[len(head)] != ' ' {
+		head = head[:i]
+	}
+	return strings.TrimRight(head, " ") + ellipsis
+}
