@@ -210,7 +210,7 @@ func TestTournamentErrors(t *testing.T) {
 func BenchmarkKOTH64(b *testing.B) {
 	for _, iso := range []string{config.IsolationNone, config.IsolationProcess} {
 		b.Run(iso, func(b *testing.B) {
-			k := newKOTH(b, iso)
+			k := newKOTH(b, iso, config.Default().Isolation.TeamSlots)
 			b.ResetTimer()
 			rounds := k.play(b, b.N, 0)
 			b.StopTimer()
@@ -222,19 +222,26 @@ func BenchmarkKOTH64(b *testing.B) {
 }
 
 // BenchmarkKOTH64Paired plays BenchmarkKOTH64's tournament in slices of
-// isolation.team_slots battles, in this process and behind the wall in
-// turns, each played as the tournament command plays it (in-process one
-// battle per CPU at a time, behind the wall the whole slice at once in a
+// 128 battles, in this process and behind the wall in turns, each played
+// as the tournament command plays it (in-process one battle per CPU at a
+// time; behind the wall with isolation.team_slots 1, one battle per CPU
+// with a worker per team, or with more, that many battles at once in a
 // worker group), each side's time summed apart, so that load coming and
 // going on a shared machine falls on both alike. process/none is the
 // throughput behind the wall as a fraction of in-process (issue 13 asks
 // 0.7 or more):
 //
-//	go test -run '^$' -bench KOTH64Paired -benchtime 4x -count 6 ./cmd/squarebattle/ | benchstat -
+//	go test -run '^$' -bench KOTH64Paired -benchtime 2x -count 6 ./cmd/squarebattle/ | benchstat -col /slots -
 func BenchmarkKOTH64Paired(b *testing.B) {
-	none, process := newKOTH(b, config.IsolationNone), newKOTH(b, config.IsolationProcess)
-	slice := config.Default().Isolation.TeamSlots
-	process.play(b, slice, 0) // the group starts its workers
+	for _, slots := range []int{1, 32, 128} {
+		b.Run(fmt.Sprintf("slots=%d", slots), func(b *testing.B) { kothPaired(b, slots) })
+	}
+}
+
+func kothPaired(b *testing.B, slots int) {
+	const slice = 128
+	none, process := newKOTH(b, config.IsolationNone, 1), newKOTH(b, config.IsolationProcess, slots)
+	process.play(b, process.parallel, 0) // the pool or group starts its workers
 	var times [2]time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -261,7 +268,7 @@ type koth struct {
 	parallel int           // battles at once
 }
 
-func newKOTH(b *testing.B, iso string) *koth {
+func newKOTH(b *testing.B, iso string, slots int) *koth {
 	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: scripts.FS, Dir: "scripts"})
 	if err != nil {
 		b.Fatal(err)
@@ -277,12 +284,11 @@ func newKOTH(b *testing.B, iso string) *koth {
 	}
 	cfg := config.Default()
 	cfg.Arena.Size, cfg.Rules.Rounds = 64, 500
-	cfg.Isolation.Mode = iso
+	cfg.Isolation.Mode, cfg.Isolation.TeamSlots = iso, slots
 	k.o = battleOptions(cfg)
 	if k.seat, err = seaterOf(cfg); err != nil {
 		b.Fatal(err)
 	}
-	k.parallel = runtime.GOMAXPROCS(0)
 	if k.group, k.parallel, err = groupOf(cfg); err != nil {
 		b.Fatal(err)
 	}
