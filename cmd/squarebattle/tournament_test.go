@@ -252,6 +252,10 @@ func kothPaired(b *testing.B, slots int) {
 		}
 	}
 	b.StopTimer()
+	if process.group != nil {
+		st := process.group.Stats()
+		b.ReportMetric(float64(st.Requests)/float64(st.Frames), "requests/frame")
+	}
 	b.ReportMetric(float64(times[0])/float64(times[1]), "process/none")
 	b.ReportMetric(float64(b.N*slice)/times[0].Minutes(), "none-battles/min")
 	b.ReportMetric(float64(b.N*slice)/times[1].Minutes(), "process-battles/min")

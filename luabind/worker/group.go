@@ -48,12 +48,30 @@ type Group struct {
 	waiting  int                  // goroutines waiting for an answer
 	flushing bool
 	closed   bool
+	lastAsk  time.Time // when a request was last queued or a battle left
 	started  int // workers started, for tests
+	waves    int // waves sent
+	batches  int // frames sent, one per worker per wave
+	calls    int // requests sent
 }
 
-// groupPatience is how long a waiter waits for the other battles before
-// it sends the wave itself: a battle that joined but does something else
-// for long (writes its replay, say) must not hold up the rest.
+// GroupStats count what a group sent: waves, frames (one per worker per
+// wave) and requests. A request per frame is what a Seat alone costs.
+type GroupStats struct{ Waves, Frames, Requests int }
+
+// Stats returns what the group has sent so far.
+func (g *Group) Stats() GroupStats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return GroupStats{Waves: g.waves, Frames: g.batches, Requests: g.calls}
+}
+
+// groupPatience is how long the waiters wait, when no battle has asked
+// anything new, before one of them sends the wave itself: a battle that
+// joined but does something else for long (writes its replay, say) must
+// not hold up the rest for long. It runs from the last request queued, not
+// from the start of a wait: with a hundred battles still deciding one
+// after the other, a wait can be long while every battle is busy.
 const groupPatience = 20 * time.Millisecond
 
 // Group returns a group of this pool's workers; each of its workers plays
@@ -85,6 +103,7 @@ func (g *Group) Join() {
 func (g *Group) Leave() {
 	g.mu.Lock()
 	g.joined--
+	g.lastAsk = time.Now()
 	g.cond.Broadcast()
 	g.mu.Unlock()
 }
@@ -227,6 +246,7 @@ func (g *Group) queue(s *Seat, frame []byte, limit int, timeout time.Duration) *
 		return c
 	}
 	h.queue = append(h.queue, c)
+	g.lastAsk = time.Now()
 	return c
 }
 
@@ -250,13 +270,12 @@ func (g *Group) forget(s *Seat) {
 // await waits for c's answer, sending waves as the battles come to wait.
 func (g *Group) await(c *call) (byte, []byte, error) {
 	g.mu.Lock()
-	start := time.Now()
 	if !c.done {
 		c.waiting = true
 		g.waiting++
 	}
 	for !c.done {
-		if !g.flushing && (g.waiting >= g.joined || time.Since(start) >= groupPatience) && g.flush() {
+		if !g.flushing && (g.waiting >= g.joined || time.Since(g.lastAsk) >= groupPatience) && g.flush() {
 			continue
 		}
 		g.waitAWhile()
@@ -297,6 +316,11 @@ func (g *Group) flush() bool {
 		return false
 	}
 	g.flushing = true
+	g.waves++
+	g.batches += len(wave)
+	for _, b := range wave {
+		g.calls += len(b.calls)
+	}
 	g.mu.Unlock()
 	started := 0
 	for i := range wave {
