@@ -50,6 +50,37 @@ func fastGetTable(general instFunc) instFunc {
 	}
 }
 
+// fastLen is LEN of a string, or of a table whose array part ends in a
+// value and holds fewer than lua.MaxArrayIndex-1 slots (so the border is
+// its length, and no key past it can be in the hash part): no walk, no
+// charge. Everything else goes to general (lenOp, tables.go), which walks
+// and charges.
+func fastLen(nums *numAlloc, general instFunc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		RA := cf.LocalBase + argA(inst)
+		if RA < len(r.array) {
+			n := -1
+			switch v := r.array[cf.LocalBase+argB(inst)].(type) {
+			case lua.LString:
+				n = len(v)
+			case *lua.LTable:
+				if a := (*lTable)(unsafe.Pointer(v)).array; tableLayoutOK && len(a) > 0 && len(a) < lua.MaxArrayIndex-1 && a[len(a)-1] != lua.LNil {
+					n = len(a)
+				}
+			}
+			if n >= 0 {
+				r.array[RA] = nums.box(float64(n))
+				if RA >= r.top {
+					r.top = RA + 1
+				}
+				return 0
+			}
+		}
+		return general(L, inst, baseframe)
+	}
+}
+
 // fastCompare is EQ, LT or LE on two numbers.
 func fastCompare(op int, general instFunc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
@@ -109,6 +140,7 @@ func fastArith(op int, nums *numAlloc, general instFunc) instFunc {
 // ops.
 func withFastPaths(ops *opTable, nums *numAlloc) {
 	ops[lua.OP_GETTABLE] = fastGetTable(ops[lua.OP_GETTABLE])
+	ops[lua.OP_LEN] = fastLen(nums, ops[lua.OP_LEN])
 	for _, op := range []int{lua.OP_EQ, lua.OP_LT, lua.OP_LE} {
 		ops[op] = fastCompare(op, ops[op])
 	}
