@@ -6,9 +6,10 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// Fast paths of the wrapped opcodes a typical player runs most: reading a
-// table by a number or a short key (GETTABLE), comparing numbers (EQ, LT,
-// LE) and adding, subtracting, multiplying or dividing numbers. Each is a
+// Fast paths of the wrapped opcodes a typical player runs most: reading
+// and writing a table by a number or a short key (GETTABLE, SETTABLE), the
+// length of a string or a list (LEN), comparing numbers (EQ, LT, LE) and
+// adding, subtracting, multiplying or dividing numbers. Each is a
 // closure made for one opcode, so nothing is decided at run time that the
 // opcode already says; anything but the plain case goes to the general
 // wrapper (opcost.go, index.go, arith.go), which charges and checks.
@@ -45,6 +46,37 @@ func fastGetTable(general instFunc) instFunc {
 				r.top = RA + 1
 			}
 			return 0
+		}
+		return general(L, inst, baseframe)
+	}
+}
+
+// fastSetTable is SETTABLE on a table without a metatable, for a key that
+// is a string shorter than the charged length or an integer that lands
+// inside the array part or just past its end: exactly the stores the
+// general wrapper (indexOp, index.go) charges nothing for. A longer key
+// pays per byte there, and a number further out may fill a gap with nils
+// (chargeGap, gap.go): both go to general, as does every other key.
+func fastSetTable(general instFunc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		if t, ok := r.array[cf.LocalBase+argA(inst)].(*lua.LTable); ok && t.Metatable == lua.LNil {
+			switch k := rk(cf, r, argB(inst)).(type) {
+			case lua.LNumber:
+				i := int(k)
+				if a := (*lTable)(unsafe.Pointer(t)).array; tableLayoutOK && i >= 1 && i <= len(a) && lua.LNumber(i) == k {
+					a[i-1] = rk(cf, r, argC(inst))
+					return 0
+				} else if tableLayoutOK && i == len(a)+1 && i < lua.MaxArrayIndex && lua.LNumber(i) == k {
+					t.RawSet(k, rk(cf, r, argC(inst))) // an append, as gopher-lua makes it
+					return 0
+				}
+			case lua.LString:
+				if len(k) < bytesPerInstruction/2 {
+					t.RawSetString(string(k), rk(cf, r, argC(inst)))
+					return 0
+				}
+			}
 		}
 		return general(L, inst, baseframe)
 	}
@@ -136,10 +168,20 @@ func fastArith(op int, nums *numAlloc, general instFunc) instFunc {
 	}
 }
 
+// fastPaths says whether dispatch puts the fast paths in front; only
+// TestFastPathsChargeAsGeneral turns it off, to check that they charge,
+// store and fail exactly as the general wrappers do. Read when a team's
+// state is built, never while it runs.
+var fastPaths = true
+
 // withFastPaths puts the fast paths in front of the general wrappers of
 // ops.
 func withFastPaths(ops *opTable, nums *numAlloc) {
+	if !fastPaths {
+		return
+	}
 	ops[lua.OP_GETTABLE] = fastGetTable(ops[lua.OP_GETTABLE])
+	ops[lua.OP_SETTABLE] = fastSetTable(ops[lua.OP_SETTABLE])
 	ops[lua.OP_LEN] = fastLen(nums, ops[lua.OP_LEN])
 	for _, op := range []int{lua.OP_EQ, lua.OP_LT, lua.OP_LE} {
 		ops[op] = fastCompare(op, ops[op])
