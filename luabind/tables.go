@@ -13,7 +13,7 @@ import (
 // the end of an array, and one `#` over a long run of nils, cost a bounded
 // amount of Go work. Integer keys at or above it live in the hash part,
 // where gopher-lua's own length operator and table library do not look. So
-// `#` is rewritten into luaLen, and insert, remove, sort and getn are
+// LEN is wrapped (lenOp), and insert, remove, sort and getn are
 // reimplemented on top of border, which also searches the hash part, the way
 // Lua's own luaH_getn does.
 
