@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"strings"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -8,7 +9,8 @@ import (
 
 // Fast paths of the wrapped opcodes a typical player runs most: reading
 // and writing a table by a number or a short key (GETTABLE, SETTABLE), the
-// length of a string or a list (LEN), comparing numbers (EQ, LT, LE) and
+// length of a string or a list (LEN), joining strings and numbers with
+// `..` (the CALL it is compiled into), comparing numbers (EQ, LT, LE) and
 // adding, subtracting, multiplying or dividing numbers. Each is a
 // closure made for one opcode, so nothing is decided at run time that the
 // opcode already says; anything but the plain case goes to the general
@@ -79,6 +81,48 @@ func fastSetTable(general instFunc) instFunc {
 			}
 		}
 		return general(L, inst, baseframe)
+	}
+}
+
+// fastConcat is the CALL that compileScript makes of `a .. b .. c`
+// (compile.go) when every operand is a string or a number: the chain is
+// joined here as luaConcat would join it (its length checked and charged
+// by checkLength first), without pushing a Go function's call frame. The
+// registers are left as gopher-lua leaves them after a call of a Go
+// function with one result: the result in R(A), the top just above it,
+// the argument registers and the result's slot cleared. Anything else (a
+// table or nil operand, a result count other than one, a call stack one
+// frame from full, where the real call would overflow) is the real call.
+func (tm *Team) fastConcat(general instFunc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		RA, nargs := cf.LocalBase+argA(inst), argB(inst)-1
+		if nargs < 2 || argC(inst) != 2 || RA+nargs+2 > len(r.array) || r.array[RA] != lua.LValue(tm.concat) || cf.Idx+1 >= tm.limits.CallDepth {
+			return general(L, inst, baseframe)
+		}
+		args := r.array[RA+1 : RA+1+nargs]
+		var total int64
+		for _, v := range args {
+			switch v := v.(type) {
+			case lua.LString:
+				total += int64(len(v))
+			case lua.LNumber:
+				total += int64(len(numberString(v)))
+			default:
+				return general(L, inst, baseframe)
+			}
+		}
+		tm.checkLength(L, total)
+		var sb strings.Builder
+		sb.Grow(int(total))
+		for _, v := range args {
+			s, _ := concatOperand(v)
+			sb.WriteString(s)
+		}
+		r.array[RA] = lua.LString(sb.String())
+		clear(r.array[RA+1 : RA+nargs+2])
+		r.top = RA + 1
+		return 0
 	}
 }
 
@@ -176,9 +220,12 @@ var fastPaths = true
 
 // withFastPaths puts the fast paths in front of the general wrappers of
 // ops.
-func withFastPaths(ops *opTable, nums *numAlloc) {
+func withFastPaths(ops *opTable, nums *numAlloc, tm *Team) {
 	if !fastPaths {
 		return
+	}
+	if tm != nil && tm.concat != nil {
+		ops[lua.OP_CALL] = tm.fastConcat(ops[lua.OP_CALL])
 	}
 	ops[lua.OP_GETTABLE] = fastGetTable(ops[lua.OP_GETTABLE])
 	ops[lua.OP_SETTABLE] = fastSetTable(ops[lua.OP_SETTABLE])

@@ -83,7 +83,7 @@ func (b *budget) dispatch() *opTable {
 	ops[lua.OP_UNM] = b.unaryMinusOp(jumpTable[lua.OP_UNM], nums)
 	ops[lua.OP_FORPREP] = b.forPrepOp(jumpTable[lua.OP_FORPREP]) // forprep.go
 	ops[lua.OP_LEN] = b.lenOp(jumpTable[lua.OP_LEN], nums)       // tables.go
-	withFastPaths(&ops, nums)
+	withFastPaths(&ops, nums, b.team)
 	return &ops
 }
 
