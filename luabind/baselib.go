@@ -311,9 +311,7 @@ func (tm *Team) luaUnpack(L *lua.LState) int {
 	i := optIntArg(L, 2, 1)
 	var j int
 	if L.Get(3) == lua.LNil {
-		n, probes := border(t)
-		tm.charge(L, int64(probes)/probesPerInstruction)
-		j = n
+		j = tm.checkedBorder(L, t)
 	} else {
 		j = intArg(L, 3)
 	}

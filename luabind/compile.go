@@ -37,7 +37,9 @@ const (
 // rewritten into a call of a checked function passed to the chunk, because
 // the CONCAT instruction is a single VM step however long the result, and
 // `s = s .. s` forty times would otherwise exhaust the machine's memory.
-// Every `#x` is rewritten too, see tables.go.
+// `#x` stays the LEN instruction, which the team's dispatch table wraps
+// (lenOp, tables.go); only when the counted loop is off (vmloop.go), and
+// with it that table, is it rewritten into a call of the checked luaLen.
 func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, error) {
 	if len(src) > maxBytes {
 		return nil, fmt.Errorf("%s: script is %d bytes, the limit is %d (limits.script_bytes)", name, len(src), maxBytes)
@@ -245,7 +247,11 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	case *ast.UnaryNotOpExpr:
 		x.Expr = r.expr(x.Expr, depth)
 	case *ast.UnaryLenOpExpr:
-		return r.call(lenName, x, r.expr(x.Expr, depth))
+		x.Expr = r.expr(x.Expr, depth)
+		if !countedLoopOK {
+			// No dispatch table, so no lenOp: the checked call instead.
+			return r.call(lenName, x, x.Expr)
+		}
 	case *ast.FunctionExpr:
 		r.function(x, depth)
 	case *ast.StringConcatOpExpr:

@@ -118,7 +118,7 @@ func runSandbox(t *testing.T, harness []byte, cases []string) []string {
 	lim.MemoryBytes = 256 << 20
 	_, tbl := stringTeam(t, sb.String(), lim)
 	out := tbl.RawGetString("out").(*lua.LTable)
-	if n, _ := border(out); n != len(cases) {
+	if n := listLen(out); n != len(cases) {
 		t.Fatalf("the sandbox printed %d lines for %d cases; the first missing: %s", n, len(cases), cases[n])
 	}
 	lines := make([]string, len(cases))

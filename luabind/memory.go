@@ -47,8 +47,8 @@ const (
 	// maxArrayIndex bounds the Go work of one instruction on a table: a
 	// write far past the end of the array part fills the gap with nils (at
 	// most 16 KiB here, charged by chargeGap) and `#` walks back over
-	// trailing nils (at most 1023 steps). Larger integer keys live in the
-	// hash part; see tables.go.
+	// trailing nils (at most 1023 steps, charged by border). Larger
+	// integer keys live in the hash part; see tables.go.
 	maxArrayIndex = 1 << 10
 )
 

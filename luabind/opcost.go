@@ -30,6 +30,9 @@ import (
 //     key and table visited. They also refuse, in Lua's words, to index a
 //     value that cannot be indexed: gopher-lua's own message prints the key
 //     with String(), a Go address for a table or function key (index.go).
+//   - LEN walks back over the nils that end a table's array part and
+//     searches its hash part for the border: charged per slot and per
+//     probe as it goes (lenOp and border, tables.go).
 //   - ADD, SUB, MUL, DIV, MOD, POW and UNM parse a string operand as a
 //     number, linear in its length; MOD and POW are also computed here so
 //     that every architecture gets the same bits (arith.go).
@@ -52,8 +55,8 @@ import (
 //     at most its own upvalues, so the walks are bounded by the registers a
 //     script can hold open (see the report of issue 12 for the measured
 //     worst case).
-//   - LEN and CONCAT: never emitted; compileScript rewrites `#` and `..`
-//     into calls of checked builtins.
+//   - CONCAT: never emitted; compileScript rewrites `..` into a call of a
+//     checked builtin.
 //   - A call of a Go function copies its results into place inside CALL;
 //     the builtins that can return many values charge for them.
 
@@ -79,7 +82,8 @@ func (b *budget) dispatch() *opTable {
 	}
 	ops[lua.OP_UNM] = b.unaryMinusOp(jumpTable[lua.OP_UNM], nums)
 	ops[lua.OP_FORPREP] = b.forPrepOp(jumpTable[lua.OP_FORPREP]) // forprep.go
-	withFastPaths(&ops, nums)
+	ops[lua.OP_LEN] = b.lenOp(jumpTable[lua.OP_LEN], nums)       // tables.go
+	withFastPaths(&ops, nums, b.team)
 	return &ops
 }
 

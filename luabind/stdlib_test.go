@@ -31,6 +31,7 @@ func TestStdlib(t *testing.T) {
 		{`print(unpack({1, 2, 3}))`, "1\t2\t3"},
 		{`print(1 .. 2, "a" .. "b" .. "c", #"four")`, "12\tabc\t4"},
 		{`local mt = {__concat = function(a, b) return "meta" end} print(setmetatable({}, mt) .. "x")`, "meta"},
+		{`local t = setmetatable({1, 2}, {__len = function() return 99 end}) local u = {1, 2, 3} u[3] = nil local v = {} for i = 1, 1100 do v[i] = i end v[1100] = nil print(#t, #u, #v, #"", #{n = 1})`, "2\t2\t1099\t0\t0"},
 		{`local t = {} for i = 1, 3000 do t[#t + 1] = i end print(#t, t[3000], table.getn(t))`, "3000\t3000\t3000"},
 		{`local t = {} for i = 1, 2000 do table.insert(t, i) end table.insert(t, 1, 0) print(#t, t[1], t[2001], table.remove(t), #t, table.remove(t, 1), t[1])`, "2001\t0\t2000\t2000\t2000\t0\t1"},
 		{`local t = {} for i = 1, 2000 do t[i] = i end table.sort(t, function(a, b) return a > b end) print(t[1], t[2000], #t)`, "2000\t1\t2000"},

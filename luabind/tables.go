@@ -13,45 +13,77 @@ import (
 // the end of an array, and one `#` over a long run of nils, cost a bounded
 // amount of Go work. Integer keys at or above it live in the hash part,
 // where gopher-lua's own length operator and table library do not look. So
-// `#` is rewritten into luaLen, and insert, remove, sort and getn are
+// LEN is wrapped (lenOp), and insert, remove, sort and getn are
 // reimplemented on top of border, which also searches the hash part, the way
 // Lua's own luaH_getn does.
 
 // border returns a border of t: an n with t[n] ~= nil and t[n+1] == nil (0
-// if t[1] is nil), the value Lua's `#` returns. The second result is the
-// number of probes, for charging.
-func border(t *lua.LTable) (int, int) {
-	n := t.Len()
+// if t[1] is nil), the value Lua's `#` returns. Its work is charged to b
+// as it goes, each step before it is taken, so that no table, however
+// crafted, makes it cost more than was charged: the walk back over the
+// nils that end the array part at keysPerInstruction slots an instruction
+// (at most lua.MaxArrayIndex of them), then the probes of the search that
+// goes on in the hash part at probesPerInstruction a charge (about a
+// hundred at most). The first slots and probes are covered by the
+// instruction that asked. b is nil only for the engine reading a list a
+// script returned, whose work the same two bounds limit.
+func border(L *lua.LState, b *budget, t *lua.LTable) int {
+	n := arrayBorder(L, b, t)
+	probes := 1
 	if listAt(t, n+1) == lua.LNil {
-		return n, 1
+		return n
 	}
 	// Unbound search: double j until t[j] is nil, then bisect.
-	i, j, probes := n+1, 2*(n+1), 1
-	for listAt(t, j) != lua.LNil {
+	i, j := n+1, 2*(n+1)
+	for {
+		if probes++; b != nil && probes%probesPerInstruction == 0 {
+			b.take(L, 1)
+		}
+		if listAt(t, j) == lua.LNil {
+			break
+		}
 		i, j = j, j*2
-		probes++
 		if j > 1<<52 {
 			break
 		}
 	}
 	for j-i > 1 {
+		if probes++; b != nil && probes%probesPerInstruction == 0 {
+			b.take(L, 1)
+		}
 		m := i + (j-i)/2
 		if listAt(t, m) == lua.LNil {
 			j = m
 		} else {
 			i = m
 		}
-		probes++
 	}
-	return i, probes
+	return i
+}
+
+// arrayBorder is the last non-nil slot of t's array part (0 when there is
+// none), as LTable.Len finds it, with the walk back over trailing nils
+// charged to b before each slot it reads past the first few.
+func arrayBorder(L *lua.LState, b *budget, t *lua.LTable) int {
+	if !tableLayoutOK {
+		return t.Len() // at most lua.MaxArrayIndex slots
+	}
+	a := (*lTable)(unsafe.Pointer(t)).array
+	n := len(a)
+	for read := 1; n > 0 && a[n-1] == lua.LNil; read++ {
+		if b != nil && read%keysPerInstruction == 0 {
+			b.take(L, 1)
+		}
+		n--
+	}
+	return n
 }
 
 // listLen is the length of a list the engine reads from Lua: LTable.Len
 // alone stops at lua.MaxArrayIndex, where the hash part takes over, and
 // would cut a long list short without a word.
 func listLen(t *lua.LTable) int {
-	n, _ := border(t)
-	return n
+	return border(nil, nil, t)
 }
 
 // listLenOrZero is listLen of a list that may be missing (nil).
@@ -123,15 +155,48 @@ func ipairs(L *lua.LState) *lua.LFunction {
 	})
 }
 
-// luaLen implements `#x` for rewritten scripts.
+// lenOp wraps LEN, Lua 5.1's `#`: a string's length, a table's border
+// (border, which charges its walk before taking it, and searches the hash
+// part too; a table's __len is not consulted, as in Lua 5.1), anything
+// else refused in Lua's words, naming the variable. gopher-lua's own entry
+// would walk the array part uncharged, stop at lua.MaxArrayIndex and call
+// __len. The plain cases take fastLen (fastops.go) first.
+func (b *budget) lenOp(orig instFunc, nums *numAlloc) instFunc {
+	return func(L *lua.LState, inst uint32, baseframe *frame) int {
+		cf, r := current(L), regs(L)
+		RA := cf.LocalBase + argA(inst)
+		if RA >= len(r.array) {
+			// Never seen: a frame's registers are allocated when it is
+			// entered. gopher-lua's entry grows the register file.
+			return orig(L, inst, baseframe)
+		}
+		var n int
+		switch v := r.array[cf.LocalBase+argB(inst)].(type) {
+		case lua.LString:
+			n = len(v)
+		case *lua.LTable:
+			n = border(L, b, v)
+		default:
+			kind, name := variableName(L, cf, argB(inst)) // errnames.go
+			L.RaiseError("%s", typeErrorText("get length of", kind, name, v))
+		}
+		r.array[RA] = nums.box(float64(n))
+		if RA >= r.top {
+			r.top = RA + 1
+		}
+		return 0
+	}
+}
+
+// luaLen implements `#x` for scripts compiled with `#` rewritten into a
+// call (compile.go), which happens only when the counted loop, and so the
+// LEN opcode's own wrapper (lenOp), is off.
 func (tm *Team) luaLen(L *lua.LState) int {
 	switch v := L.Get(1).(type) {
 	case lua.LString:
 		L.Push(lua.LNumber(len(v)))
 	case *lua.LTable:
-		n, probes := border(v)
-		tm.charge(L, int64(probes/probesPerInstruction))
-		L.Push(lua.LNumber(n))
+		L.Push(lua.LNumber(tm.checkedBorder(L, v)))
 	default:
 		kind, name := argumentName(L, 1) // errnames.go
 		L.RaiseError("%s", typeErrorText("get length of", kind, name, v))
@@ -151,11 +216,9 @@ func (tm *Team) wrapTables(L *lua.LState, lib *lua.LTable) {
 	lib.RawSetString("maxn", L.NewFunction(tm.tableMaxN))
 }
 
-// checkedBorder is border(t), its probes charged.
+// checkedBorder is border(t), its work charged.
 func (tm *Team) checkedBorder(L *lua.LState, t *lua.LTable) int {
-	n, probes := border(t)
-	tm.charge(L, int64(probes/probesPerInstruction))
-	return n
+	return border(L, &tm.budget, t)
 }
 
 func (tm *Team) tableGetN(L *lua.LState) int {

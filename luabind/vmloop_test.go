@@ -145,6 +145,8 @@ func TestChargedOpcodes(t *testing.T) {
 		local chain = setmetatable({}, {__index = setmetatable({}, {__index = {}})})
 		local function pass(...) return ... end
 		local function pack(...) return {...} end
+		local holes = {} for i = 1, 1000 do holes[i] = i end for i = 2, 1000 do holes[i] = nil end
+		local far = {} for i = 1, 1023 do far[i] = i end for e = 10, 52 do far[2 ^ e] = e end
 		`
 	cases := []struct {
 		name, body string
@@ -163,6 +165,8 @@ func TestChargedOpcodes(t *testing.T) {
 		{"mod string", "local x = num % 7", 4096 / numeralBytesPerInstruction},
 		{"pow string", "local x = 2 ^ num", 4096 / numeralBytesPerInstruction},
 		{"unm string", "local x = -num", 4096 / numeralBytesPerInstruction},
+		{"len trailing nils", "local x = #holes", 999 / keysPerInstruction},
+		{"len hash border", "local x = #far", 80 / probesPerInstruction},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -196,6 +200,7 @@ func TestHonestOpcodesFree(t *testing.T) {
 		"varargs":  `local function f(...) return ... end local t = {f(1, 2, 3)}`,
 		"multiret": `local function f() return 1, 2, 3 end local a, b, c = f()`,
 		"methods":  `local s = ("x"):rep(3):upper()`,
+		"length":   `local t = {1, 2, 3} local x = #t + #"abc" + #{}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			src := "return function() for i = 1, 100 do " + body + " end end"
