@@ -68,6 +68,13 @@ type CatalogOptions struct {
 	// empty (SquareBattle); "-" checks none (a rule mod's folder, checked
 	// once its rules say what they call).
 	Entry string
+	// TopLevels, when set, runs the scripts' top levels somewhere else (a
+	// worker process, behind the wall) instead of in this process; the
+	// catalog then only compiles here. See TopLevelReader.
+	TopLevels TopLevelReader
+	// Extra are globals the top levels see (TeamOptions.Extra): only the
+	// worker's tests set them.
+	Extra []Global
 }
 
 // Catalog is every script of a folder, compiled once. It is immutable after
@@ -85,6 +92,7 @@ type Catalog struct {
 	limits Limits
 	source CatalogSource // what it was built from, to rebuild it elsewhere
 	rules  *Class        // a game's rules.lua, not a player (markRules)
+	extra  []Global      // CatalogOptions.Extra
 }
 
 // ErrUnknownPlayer is wrapped by UnknownPlayerError.
@@ -114,7 +122,7 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", o.Dir, err)
 	}
-	c := &Catalog{byID: map[string]engine.ClassID{}, limits: o.Limits}
+	c := &Catalog{byID: map[string]engine.ClassID{}, limits: o.Limits, extra: o.Extra}
 	c.source = CatalogSource{Dir: o.Dir, Entry: o.Entry, Limits: o.Limits}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".lua") || strings.HasPrefix(e.Name(), ".") {
@@ -150,7 +158,11 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 			c.add(cls)
 		}
 	}
-	c.readPlayerInfo(o.Entry)
+	if o.TopLevels != nil {
+		c.readTopLevelsElsewhere(o.TopLevels)
+	} else {
+		c.readPlayerInfo(o.Entry)
+	}
 	return c, nil
 }
 
@@ -187,19 +199,12 @@ func (c *Catalog) readPlayerInfo(entry string) {
 				broken = true
 				return
 			}
-			for _, f := range []struct {
-				key string
-				dst *string
-				max int
-			}{{"name", &cls.Name, MaxNameBytes}, {"victory", &cls.Victory, MaxSpeechBytes}, {"defeat", &cls.Defeat, MaxSpeechBytes}} {
+			for _, f := range playerTexts(cls) {
 				switch v := cs.table.RawGetString(f.key).(type) {
 				case lua.LString:
-					if len(v) > f.max {
-						cls.Err = fmt.Errorf("%s: %s is %d bytes long; at most %d", cls.File, f.key, len(v), f.max)
+					if !setPlayerText(cls, f, string(v)) {
 						broken = true
-						continue
 					}
-					*f.dst = engine.SafeText(strings.TrimSpace(string(v)))
 				case *lua.LNilType:
 				default:
 					cls.Err = fmt.Errorf("%s: %s must be a string, not a %s", cls.File, f.key, v.Type())
@@ -213,10 +218,32 @@ func (c *Catalog) readPlayerInfo(entry string) {
 	}
 }
 
+// playerText is a text a player's table gives: its name or a speech.
+type playerText struct {
+	key string
+	dst *string
+	max int
+}
+
+func playerTexts(cls *Class) []playerText {
+	return []playerText{{"name", &cls.Name, MaxNameBytes}, {"victory", &cls.Victory, MaxSpeechBytes}, {"defeat", &cls.Defeat, MaxSpeechBytes}}
+}
+
+// setPlayerText keeps v as text f of cls, or marks cls broken (false)
+// when v is too long.
+func setPlayerText(cls *Class, f playerText, v string) bool {
+	if len(v) > f.max {
+		cls.Err = fmt.Errorf("%s: %s is %d bytes long; at most %d", cls.File, f.key, len(v), f.max)
+		return false
+	}
+	*f.dst = engine.SafeText(strings.TrimSpace(v))
+	return true
+}
+
 // topLevel runs the top level of usable class id in a scratch Lua state of
 // its own and hands the result to read before the state is closed.
 func (c *Catalog) topLevel(id engine.ClassID, entry string, read func(*classState)) {
-	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry})
+	scratch := NewTeam(TeamOptions{Catalog: c, Size: 1, Teams: 1, Killers: []string{""}, Entry: entry, Extra: c.extra})
 	defer scratch.Close()
 	scratch.facts = &engine.Facts{}
 	read(scratch.class(id))

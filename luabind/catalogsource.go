@@ -37,8 +37,8 @@ func (c *Catalog) Source() CatalogSource {
 }
 
 // LoadCatalogSource builds a catalog from a source, as LoadCatalog built
-// the original from its folder.
-func LoadCatalogSource(s CatalogSource) (*Catalog, error) {
+// the original from its folder; extra are CatalogOptions.Extra.
+func LoadCatalogSource(s CatalogSource, extra ...Global) (*Catalog, error) {
 	files := fstest.MapFS{}
 	for _, f := range s.Files {
 		if _, dup := files[f.Name]; dup || !fs.ValidPath(f.Name) || strings.Contains(f.Name, "/") || f.Name == "." {
@@ -46,7 +46,7 @@ func LoadCatalogSource(s CatalogSource) (*Catalog, error) {
 		}
 		files[f.Name] = &fstest.MapFile{Data: f.Data, Mode: 0o444}
 	}
-	c, err := LoadCatalog(CatalogOptions{FS: files, Dir: s.Dir, Limits: s.Limits, Entry: s.Entry})
+	c, err := LoadCatalog(CatalogOptions{FS: files, Dir: s.Dir, Limits: s.Limits, Entry: s.Entry, Extra: extra})
 	if err == nil && s.Require != "" {
 		c.requireEntry(s.Require, RulesID)
 	}

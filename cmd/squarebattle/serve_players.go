@@ -56,12 +56,18 @@ func (a *serveArena) scriptFiles(skip string) (map[string][]byte, error) {
 }
 
 // loadFiles compiles files into a catalog, as LoadCatalog does a folder.
+// Behind the wall (isolation.mode process) the scripts' top levels, an
+// uploader's code, run in a worker process, not in the server.
 func (a *serveArena) loadFiles(files map[string][]byte) (*luabind.Catalog, error) {
 	m := fstest.MapFS{}
 	for name, data := range files {
 		m[name] = &fstest.MapFile{Data: data, Mode: 0o444}
 	}
-	return luabind.LoadCatalog(luabind.CatalogOptions{FS: m, Dir: "scripts", Limits: limitsOf(a.cfg)})
+	read, err := topLevelsOf(a.cfg)
+	if err != nil {
+		return nil, err
+	}
+	return luabind.LoadCatalog(luabind.CatalogOptions{FS: m, Dir: "scripts", Limits: limitsOf(a.cfg), TopLevels: read})
 }
 
 // catalog builds the catalog of the shipped and uploaded players.

@@ -177,12 +177,19 @@ func parseAndLoad(flags *pflag.FlagSet, c *commonFlags, args []string) (config.C
 	return cfg, cat, err
 }
 
+// loadCatalog loads the scripts folder of cfg. Behind the wall
+// (isolation.mode process) the scripts' top levels run in a worker
+// process: only compiling happens here.
 func loadCatalog(cfg config.Config) (*luabind.Catalog, error) {
 	fsys, dir, err := scriptsFS(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: limitsOf(cfg)})
+	read, err := topLevelsOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: limitsOf(cfg), TopLevels: read})
 }
 
 // battleSeed returns the configured seed, or a fresh random one.

@@ -98,6 +98,16 @@ func closePools() {
 	}
 }
 
+// topLevelsOf returns where catalogs of cfg run their scripts' top
+// levels: nil for this process (isolation.mode none), or a worker.
+func topLevelsOf(cfg config.Config) (luabind.TopLevelReader, error) {
+	p, err := poolOf(cfg)
+	if p == nil {
+		return nil, err
+	}
+	return p.ReadTopLevels, nil
+}
+
 // wallsOf returns both: where teams sit and where rules run.
 func wallsOf(cfg config.Config) (luabind.Seater, luabind.RulesSeater, error) {
 	seat, err := seaterOf(cfg)

@@ -75,7 +75,7 @@ func (s *server) inSlot(n uint64, body []byte) []byte {
 		return s.bodyOf(s.answer(errMalformed))
 	}
 	switch body[0] {
-	case kindBatch, kindRulesStart, kindRulesCall:
+	case kindBatch, kindRulesStart, kindRulesCall, kindTopLevels:
 		return s.bodyOf(s.answer(errNested))
 	case kindCatalog:
 		return s.bodyOf(s.handle(body))

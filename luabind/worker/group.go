@@ -49,10 +49,10 @@ type Group struct {
 	flushing bool
 	closed   bool
 	lastAsk  time.Time // when a request was last queued or a battle left
-	started  int // workers started, for tests
-	waves    int // waves sent
-	batches  int // frames sent, one per worker per wave
-	calls    int // requests sent
+	started  int       // workers started, for tests
+	waves    int       // waves sent
+	batches  int       // frames sent, one per worker per wave
+	calls    int       // requests sent
 }
 
 // GroupStats count what a group sent: waves, frames (one per worker per

@@ -30,19 +30,11 @@ func (p *Pool) catalog(cat *luabind.Catalog) *catalogMsg {
 			return m
 		}
 	}
-	src := cat.Source()
 	var body enc
-	body.str(src.Dir)
-	body.str(src.Entry)
-	putLimits(&body, src.Limits)
-	body.u(uint64(len(src.Files)))
-	for _, f := range src.Files {
-		body.str(f.Name)
-		body.bytes(f.Data)
-	}
+	putSource(&body, cat.Source())
 	ids := cat.Classes()
 	putStrings(&body, ids)
-	body.str(src.Require)
+	body.str(cat.Source().Require)
 	m := &catalogMsg{cat: cat, hash: sha256.Sum256(body.b)}
 	var e enc
 	e.start(kindCatalog)

@@ -112,6 +112,8 @@ func (s *server) handle(f []byte) []byte {
 		return s.modCall(d)
 	case kindBatch:
 		return s.batch(d)
+	case kindTopLevels:
+		return s.readTopLevels(d)
 	case kindEnd:
 		err = d.end()
 		if err == nil {
@@ -144,11 +146,7 @@ func (s *server) loadCatalog(d *dec) error {
 	if sum != hash {
 		return fmt.Errorf("catalog: hash mismatch")
 	}
-	src := luabind.CatalogSource{Dir: d.str(), Entry: d.str(), Limits: getLimits(d)}
-	n := d.count(2)
-	for range n {
-		src.Files = append(src.Files, luabind.SourceFile{Name: d.str(), Data: d.bytes()})
-	}
+	src := getSource(d)
 	want := getStrings(d)
 	src.Require = d.str()
 	if err := d.end(); err != nil {

@@ -49,15 +49,19 @@ func testPool(t testing.TB, o Options) *Pool {
 
 func catalogOf(t testing.TB, files map[string]string) *luabind.Catalog {
 	t.Helper()
-	fsys := fstest.MapFS{}
-	for name, src := range files {
-		fsys[name] = &fstest.MapFile{Data: []byte(src)}
-	}
-	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: "scripts"})
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: mapFS(files), Dir: "scripts"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cat
+}
+
+func mapFS(files map[string]string) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, src := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(src)}
+	}
+	return fsys
 }
 
 func shipped(t testing.TB) *luabind.Catalog {
