@@ -115,6 +115,14 @@ type App struct {
 	pressed  bool       // the primary mouse button is down (lobby)
 	lastDraw time.Time
 
+	// Sharing pictures with the other viewers of a hall battle (share.go):
+	// term names the terminal ("" never share), onTerm is the picture the
+	// terminal shows above the status bar (nil: not known), locked tells
+	// that tcell was told to leave those rows alone.
+	term   string
+	onTerm *picture
+	locked bool
+
 	stats Stats // what the session drew and played, for Stats
 	began time.Time
 	first time.Time // the first frame shown
@@ -278,8 +286,10 @@ func (a *App) loop(first func() error) (err error) {
 			if wait := interval - time.Since(a.lastDraw); wait > 0 {
 				capTimer.Reset(wait)
 				armed = true
-			} else {
-				a.draw()
+			} else if a.draw(); a.dirty {
+				// still behind (a shared picture of an earlier frame)
+				capTimer.Reset(interval)
+				armed = true
 			}
 		}
 	}
@@ -303,6 +313,7 @@ func (a *App) setTheme() {
 	if !a.s.CanDisplay('▀', false) || !a.s.CanDisplay('│', false) {
 		a.c.g = asciiGlyphs
 	}
+	a.shareTerminal()
 }
 
 func (a *App) flash(note string) {
@@ -313,6 +324,7 @@ func (a *App) flash(note string) {
 func (a *App) handle(ev tcell.Event) error {
 	switch ev := ev.(type) {
 	case *tcell.EventResize:
+		a.unshare()
 		a.dirty = true // the next draw lays out again; tcell repaints what changed
 	case *eventReload:
 		if a.source() != nil {
@@ -354,6 +366,9 @@ func (a *App) asciiArena() bool { return a.c.g.ascii || a.th.mono }
 func (a *App) draw() {
 	a.dirty = false
 	w, h := a.s.Size()
+	if a.screen != battleScreen || w < minW || h < minH {
+		a.unshare()
+	}
 	if w < minW || h < minH {
 		a.c.fill(rect{0, 0, w, h}, tcell.StyleDefault)
 		msg := fmt.Sprintf("Terminal too small: %d×%d, need %d×%d.", w, h, minW, minH)

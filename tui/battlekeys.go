@@ -111,6 +111,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		a.flash(a.th.depth.String())
 	case actRedraw:
 		a.s.Sync()
+		a.onTerm = nil // Sync cleared the shared rows too
 	case actHelp:
 		v.over = helpOverlay
 	case actSave:

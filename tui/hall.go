@@ -148,6 +148,7 @@ type liveBattle struct {
 
 	shared  atomic.Bool
 	viewers atomic.Int32
+	share   frameShare // pictures its viewers share
 	over    atomic.Bool
 	slot    bool // holds a running slot (Hall.mu)
 }

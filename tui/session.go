@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
 
 	"github.com/squarebattle/squarebattle/engine/replay"
 )
@@ -62,6 +63,11 @@ type SessionOptions struct {
 	// Getenv reads the client's environment (COLORTERM and the like, for
 	// the colour depth); nil reads this process's.
 	Getenv func(string) string
+	// Terminfo is the terminal's description the screen was made with
+	// (tcell.NewTerminfoScreenFromTtyTerminfo); with it, viewers of a hall
+	// battle on the same kind of terminal share each frame's drawing and
+	// its bytes (share.go). nil draws every frame through tcell alone.
+	Terminfo *terminfo.Terminfo
 	// Settings are the lobby's defaults; zero takes the Hall's.
 	Settings Settings
 	// NewSeed draws the lobby's seeds; nil uses math/rand.

@@ -216,6 +216,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		return exitFailure, "terminal"
 	}
 	t.scr = scr
+	o.Terminfo = term.info
 	err = s.o.Session(ctx, scr, o)
 	t.finish()
 	cause := context.Cause(ctx)

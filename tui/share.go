@@ -1,0 +1,258 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
+)
+
+// Viewers of one hall battle who look at it the same way (the same screen
+// size, terminal, colours, glyphs and pan) share one picture of each frame
+// and its encoding: the arena is sampled, the team table laid out and the
+// terminal bytes made once, by whichever of them comes first, and every
+// other one only writes those bytes. Each viewer still reads the frame
+// from its own mailbox at its own pace and draws its own status bar (its
+// notes, its prompt) through tcell; covering the arena with an overlay
+// (help, the errors pane, the end of the battle) takes the viewer off the
+// shared picture until it closes.
+//
+// A viewer whose terminal shows an earlier picture of the same view gets
+// only the cells that changed since (the view keeps its last few pictures
+// for that); any other gets the whole picture.
+
+// viewKey is what makes two viewers see the same picture.
+type viewKey struct {
+	term      string // the terminal (termKey)
+	w, h      int
+	ascii     bool // glyph set
+	th        theme
+	colours   string
+	fit       bool
+	left, top int
+}
+
+// termKey names what a termCodec's output depends on: the terminal's
+// sequences and the colours its screen offers.
+func termKey(ti *terminfo.Terminfo, colors int) string {
+	return strings.Join([]string{ti.Name, strconv.Itoa(ti.Colors), strconv.Itoa(colors), ti.AttrOff, ti.SetCursor,
+		ti.SetFg, ti.SetBg, ti.SetFgBg, ti.SetFgRGB, ti.SetBgRGB, ti.SetFgBgRGB, ti.ResetFgBg,
+		ti.Bold, ti.Underline, ti.Reverse, ti.Blink, ti.Dim, ti.Italic, ti.StrikeThrough}, "\x00")
+}
+
+func coloursKey(c []int) string {
+	b := make([]byte, 0, 3*len(c))
+	for _, x := range c {
+		b = strconv.AppendInt(b, int64(x), 10)
+		b = append(b, ',')
+	}
+	return string(b)
+}
+
+const (
+	// keepPictures is how many recent pictures a view keeps to send only
+	// what changed: viewers at the same frame cap draw every frame or
+	// every other one, never far apart.
+	keepPictures = 4
+	// maxViews bounds the views of one battle; the least recently used
+	// goes. Each costs about one session's screen buffers.
+	maxViews = 64
+	// viewIdle is how long a view nobody used is kept.
+	viewIdle = 10 * time.Second
+)
+
+// frameShare is a battle's shared views.
+//
+// Concurrency: safe for concurrent use by the sessions watching the
+// battle; mu guards the map, each view's own lock its drawing.
+type frameShare struct {
+	mu    sync.Mutex
+	views map[viewKey]*sharedView
+}
+
+// sharedView is one view of the battle and its recent pictures.
+type sharedView struct {
+	used time.Time // under frameShare.mu
+
+	mu    sync.Mutex
+	key   viewKey
+	codec *termCodec
+	scr   tcell.SimulationScreen // where pictures are drawn
+	view  arenaView
+	pics  []*picture // newest last
+	whole []byte     // the newest picture, every cell (nil: not made yet)
+	diffs map[*picture][]byte
+	at    time.Time // when the newest picture was drawn
+	made  int       // pictures drawn, for tests
+}
+
+// view finds or makes the view for key; codec makes its encoder.
+func (fs *frameShare) view(key viewKey, codec func() *termCodec) *sharedView {
+	now := time.Now()
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if sv, ok := fs.views[key]; ok {
+		sv.used = now
+		return sv
+	}
+	if fs.views == nil {
+		fs.views = map[viewKey]*sharedView{}
+	}
+	var oldest *sharedView
+	for k, sv := range fs.views {
+		if now.Sub(sv.used) > viewIdle {
+			delete(fs.views, k)
+			continue
+		}
+		if oldest == nil || sv.used.Before(oldest.used) {
+			oldest = sv
+		}
+	}
+	if len(fs.views) >= maxViews && oldest != nil {
+		delete(fs.views, oldest.key)
+	}
+	sv := &sharedView{used: now, key: key, codec: codec(), view: arenaView{fit: key.fit, left: key.left, top: key.top}}
+	fs.views[key] = sv
+	return sv
+}
+
+// frame returns the view's picture of f and the bytes that bring a
+// terminal showing from to it (nil when from is that picture). A picture
+// drawn less than fresh ago stands for any later frame: however many
+// viewers there are and whenever each one draws, a view draws at most one
+// picture per fresh (half a viewer's frame interval), and a viewer given
+// an older frame than it asked for draws again at its next tick. draw
+// paints the shared rows of a frame on the canvas it is given, with the
+// view's arena.
+func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Duration, draw func(c canvas, v *arenaView)) (*picture, []byte, error) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	var newest *picture
+	if n := len(sv.pics); n > 0 {
+		newest = sv.pics[n-1]
+	}
+	now := time.Now()
+	if newest == nil || newest.h != rows || (newest.f.seq < f.seq && now.Sub(sv.at) >= fresh) {
+		if sv.scr == nil {
+			sv.scr = tcell.NewSimulationScreen("UTF-8")
+			if err := sv.scr.Init(); err != nil {
+				return nil, nil, err
+			}
+			sv.scr.SetSize(sv.key.w, sv.key.h)
+		}
+		g := unicodeGlyphs
+		if sv.key.ascii {
+			g = asciiGlyphs
+		}
+		draw(canvas{s: sv.scr, g: g}, &sv.view)
+		newest = grab(sv.scr, f, sv.key.w, rows)
+		sv.at = now
+		sv.made++
+		if len(sv.pics) == keepPictures {
+			copy(sv.pics, sv.pics[1:])
+			sv.pics = sv.pics[:keepPictures-1]
+		}
+		sv.pics = append(sv.pics, newest)
+		sv.whole = nil
+		clear(sv.diffs)
+	}
+	if from == newest {
+		return newest, nil, nil
+	}
+	for _, p := range sv.pics[:len(sv.pics)-1] {
+		if p != from {
+			continue
+		}
+		if b, ok := sv.diffs[p]; ok {
+			return newest, b, nil
+		}
+		if sv.diffs == nil {
+			sv.diffs = map[*picture][]byte{}
+		}
+		b := sv.codec.encode(p, newest)
+		sv.diffs[p] = b
+		return newest, b, nil
+	}
+	if sv.whole == nil {
+		sv.whole = sv.codec.encode(nil, newest)
+	}
+	return newest, sv.whole, nil
+}
+
+// shareTerminal decides whether the session may share pictures: only on a
+// terminfo screen whose Terminfo the session was given (SessionOptions),
+// whose charset is UTF-8 (the codec sends runes as they are) and whose
+// screen lets bytes be written beside tcell's.
+func (a *App) shareTerminal() {
+	a.term = ""
+	ti := a.so.Terminfo
+	if ti == nil || a.hall == nil {
+		return
+	}
+	cs := strings.ToLower(strings.ReplaceAll(a.s.CharacterSet(), "-", ""))
+	if _, ok := a.s.Tty(); !ok || cs != "utf8" {
+		return
+	}
+	if _, ok := a.s.(sync.Locker); !ok {
+		return
+	}
+	a.term = termKey(ti, a.s.Colors())
+}
+
+// drawShared puts the shared picture of f on the terminal, above the
+// status bar, and returns the frame it shows (f or an earlier one: then
+// the session is left dirty, to draw again at its next tick), or nil when
+// it cannot share; the caller draws the rest. The rows it covers are
+// locked in tcell, which then leaves them alone.
+func (a *App) drawShared(f *frame, l battleLayout, w, h int) *frame {
+	v := a.w
+	if a.term == "" || v.b == nil || l.status < 1 {
+		return nil
+	}
+	tty, _ := a.s.Tty()
+	locker := a.s.(sync.Locker)
+	v.view.clamp(f.snap.Size, l.arena, a.asciiArena())
+	key := viewKey{term: a.term, w: w, h: h, ascii: a.c.g.ascii, th: a.th, colours: coloursKey(v.colours),
+		fit: v.view.fit, left: v.view.left, top: v.view.top}
+	sv := v.b.share.view(key, func() *termCodec { return newTermCodec(a.so.Terminfo, a.s.Colors()) })
+	colours := v.colours
+	fresh := time.Second / time.Duration(2*max(a.fps, 1))
+	pic, out, err := sv.frame(f, a.onTerm, l.status, fresh, func(c canvas, view *arenaView) {
+		drawBoard(c, key.th, colours, view, f, layoutFor(w, h, f.snap))
+	})
+	if err != nil {
+		return nil
+	}
+	if pic.f != f {
+		a.dirty = true
+	}
+	// Every time: a resize gives tcell new cells, unlocked.
+	a.s.LockRegion(0, 0, w, l.status, true)
+	a.locked = true
+	if len(out) > 0 {
+		locker.Lock()
+		_, err := tty.Write(out)
+		locker.Unlock()
+		if err != nil {
+			a.onTerm = nil
+			return pic.f // the session is being dropped
+		}
+	}
+	a.onTerm = pic
+	return pic.f
+}
+
+// unshare gives the rows drawShared covered back to tcell, which draws
+// them whole on its next Show. It is also how a session forgets what its
+// terminal shows there (a resize, a redraw): the next picture goes whole.
+func (a *App) unshare() {
+	a.onTerm = nil
+	if a.locked {
+		w, h := a.s.Size()
+		a.s.LockRegion(0, 0, w, h, false)
+		a.locked = false
+	}
+}
