@@ -119,9 +119,17 @@ type App struct {
 	// term names the terminal ("" never share), onTerm is the picture the
 	// terminal shows above the status bar (nil: not known), locked tells
 	// that tcell was told to leave those rows alone.
-	term   string
-	onTerm *picture
-	locked bool
+	// onBar is the status bar the terminal shows with onTerm; codec
+	// encodes it; sendBuf is the buffer frames are sent from; sent says
+	// that this frame went out that way (tcell's Show is skipped).
+	term    string
+	view    *sharedView // the view of a hall battle the session uses
+	onTerm  *picture
+	onBar   *picture
+	locked  bool
+	codec   *termCodec
+	sendBuf []byte
+	sent    bool
 
 	stats Stats // what the session drew and played, for Stats
 	began time.Time
@@ -407,7 +415,10 @@ func (a *App) draw() {
 }
 
 func (a *App) show() {
-	a.s.Show()
+	if !a.sent {
+		a.s.Show()
+	}
+	a.sent = false
 	now := time.Now()
 	a.lastDraw = now
 	if a.stats.Frames == 0 {

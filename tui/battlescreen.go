@@ -71,15 +71,15 @@ func (a *App) drawBattle(w, h int) {
 		a.note, a.noteTil = f.msg, time.Now().Add(4*time.Second)
 	}
 	l := a.layout()
-	var g *frame
+	var sd *sharedDraw
 	if v.over == noOverlay && !f.snap.Over && !(f.end && a.replaying()) {
-		g = a.drawShared(f, l, w, h)
+		sd = a.drawShared(f, l, w, h)
 	}
-	if g == nil {
+	if sd == nil {
 		a.unshare()
 		drawBoard(a.c, a.th, v.colours, &v.view, f, l)
 	} else {
-		f, v.last = g, g
+		f, v.last = sd.f, sd.f
 	}
 	note := a.note
 	if v.prompting {
@@ -89,6 +89,11 @@ func (a *App) drawBattle(w, h int) {
 		note = confirmNote(v.confirm)
 	}
 	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
+	if sd != nil {
+		a.sendShared(sd, w, l.status)
+		a.sent = true
+		return
+	}
 	switch {
 	case v.over == helpOverlay:
 		drawBox(a.c, "Keys", helpLines(a.keys(), a.th), w, h)

@@ -13,32 +13,49 @@ import (
 // the battle itself; a termCodec turns a picture into bytes once, for
 // every viewer whose terminal is the same.
 
-// shownCell is one cell of a picture.
+// shownCell is one cell of a picture: its text, its style (an index into
+// the picture's styles, which keeps a big picture small) and width.
 type shownCell struct {
 	str   string
-	style tcell.Style
-	width int
+	style uint32
+	width uint8
 }
 
-// picture is the part of a battle screen that every viewer with the same
-// view sees alike: the rows above the status bar, drawn from one frame.
-// It is immutable once made; viewers keep the last one they sent.
+// picture is rows of a screen as drawn: the part of a battle screen that
+// every viewer with the same view sees alike (the rows above the status
+// bar, drawn from one frame), or a viewer's own status bar. It is
+// immutable once made; viewers keep the last one they sent.
 type picture struct {
-	f     *frame // drawn from
-	w, h  int
-	cells []shownCell
+	f      *frame // drawn from (nil for a status bar)
+	top    int    // the screen row of its first row
+	w, h   int
+	cells  []shownCell
+	styles []tcell.Style
 }
 
-// grab copies the top rows of a screen into a picture.
-func grab(s tcell.Screen, f *frame, w, rows int) *picture {
-	p := &picture{f: f, w: w, h: rows, cells: make([]shownCell, w*rows)}
+// grab copies rows top to top+rows-1 of a screen into a picture.
+func grab(s tcell.Screen, f *frame, w, top, rows int) *picture {
+	p := &picture{f: f, top: top, w: w, h: rows, cells: make([]shownCell, w*rows)}
+	index := map[tcell.Style]uint32{}
 	for y := range rows {
 		for x := range w {
-			str, st, width := s.Get(x, y)
-			p.cells[y*w+x] = shownCell{str: str, style: st, width: width}
+			str, st, width := s.Get(x, top+y)
+			i, ok := index[st]
+			if !ok {
+				i = uint32(len(p.styles))
+				index[st] = i
+				p.styles = append(p.styles, st)
+			}
+			p.cells[y*w+x] = shownCell{str: str, style: i, width: uint8(min(max(width, 0), 2))}
 		}
 	}
 	return p
+}
+
+// same reports whether cell i of p and of q look the same.
+func same(p, q *picture, i int) bool {
+	a, b := p.cells[i], q.cells[i]
+	return a.str == b.str && a.width == b.width && p.styles[a.style] == q.styles[b.style]
 }
 
 // termCodec encodes pictures for one kind of terminal as tcell would: the
@@ -47,8 +64,9 @@ func grab(s tcell.Screen, f *frame, w, rows int) *picture {
 // tcell would have drawn. Escape sequences for a style are made once and
 // kept.
 //
-// Concurrency: a termCodec belongs to the sharedView that holds it and is
-// used under that view's lock.
+// Concurrency: a termCodec is used by one goroutine at a time: a shared
+// view's under the view's lock, a session's (for its status bar) by the
+// session.
 type termCodec struct {
 	ti        *terminfo.Terminfo
 	colors    int // the session screen's Colors(): 0 none, 1<<24 truecolour
@@ -83,7 +101,7 @@ func newTermCodec(ti *terminfo.Terminfo, colors int) *termCodec {
 // else the cells that differ. It leaves the cursor and the attributes
 // wherever they end; tcell assumes nothing about them when it next draws.
 func (c *termCodec) encode(prev, next *picture) []byte {
-	if prev != nil && (prev.w != next.w || prev.h != next.h) {
+	if prev != nil && (prev.w != next.w || prev.h != next.h || prev.top != next.top) {
 		prev = nil
 	}
 	var b bytes.Buffer
@@ -94,19 +112,19 @@ func (c *termCodec) encode(prev, next *picture) []byte {
 		for x := 0; x < next.w; {
 			i := y*next.w + x
 			cell := next.cells[i]
-			width := max(cell.width, 1)
+			width := max(int(cell.width), 1)
 			// After a wide character the next cell is drawn again, as
 			// tcell does: the wide one may have covered it.
-			if prev != nil && prev.cells[i] == cell && (x == 0 || prev.cells[i-1].width < 2) {
+			if prev != nil && same(prev, next, i) && (x == 0 || prev.cells[i-1].width < 2) {
 				x += width
 				continue
 			}
 			if cx != x || cy != y {
-				b.WriteString(c.gotoXY(x, y))
+				b.WriteString(c.gotoXY(x, next.top+y))
 			}
-			if !styled || cell.style != cur {
-				b.WriteString(c.style(cell.style))
-				cur, styled = cell.style, true
+			if st := next.styles[cell.style]; !styled || st != cur {
+				b.WriteString(c.style(st))
+				cur, styled = st, true
 			}
 			str := cell.str
 			if str == "" {

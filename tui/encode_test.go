@@ -158,10 +158,10 @@ func (v *vt) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// rows is what v shows in its top rows, one string per cell.
-func (v *vt) rows(n int) []string {
+// rows is what v shows in rows from to from+n-1, one string per cell.
+func (v *vt) rows(from, n int) []string {
 	var out []string
-	for y := range n {
+	for y := from; y < from+n; y++ {
 		for x := range v.w {
 			c := v.cells[y*v.w+x]
 			out = append(out, fmt.Sprintf("(%d,%d) %q %s", x, y, c.text, c.sgr))
@@ -290,15 +290,15 @@ func checkCodec(t *testing.T, ti *terminfo.Terminfo, d depth, ascii bool, w, h i
 		scr.Show()
 		view2 := arenaView{fit: true}
 		drawBoard(canvas{s: sim, g: g}, th, colours, &view2, f, l)
-		pic := grab(sim, f, w, l.status)
+		pic := grab(sim, f, w, 0, l.status)
 		if _, err := mine.Write(codec.encode(last, pic)); err != nil {
 			t.Fatal(err)
 		}
 		last = pic
 		tty.mu.Lock()
-		want := tty.vt.rows(l.status)
+		want := tty.vt.rows(0, l.status)
 		tty.mu.Unlock()
-		got := mine.rows(l.status)
+		got := mine.rows(0, l.status)
 		bad := 0
 		for j := range want {
 			if got[j] != want[j] && bad < 5 {

@@ -57,17 +57,17 @@ const (
 	// what changed: viewers at the same frame cap draw every frame or
 	// every other one, never far apart.
 	keepPictures = 4
-	// maxViews bounds the views of one battle; the least recently used
-	// goes. Each costs about one session's screen buffers.
+	// maxViews bounds the views of one battle kept for sharing; a
+	// session past it gets a view of its own. Each costs about what one
+	// session's screen costs.
 	maxViews = 64
-	// viewIdle is how long a view nobody used is kept.
-	viewIdle = 10 * time.Second
 )
 
-// frameShare is a battle's shared views.
+// frameShare is a battle's shared views: those some session uses now.
 //
 // Concurrency: safe for concurrent use by the sessions watching the
-// battle; mu guards the map, each view's own lock its drawing.
+// battle; mu guards the map and the views' users, each view's own lock
+// its pictures.
 type frameShare struct {
 	mu    sync.Mutex
 	views map[viewKey]*sharedView
@@ -75,7 +75,8 @@ type frameShare struct {
 
 // sharedView is one view of the battle and its recent pictures.
 type sharedView struct {
-	used time.Time // under frameShare.mu
+	fs    *frameShare
+	users int // sessions using it (fs.mu); at 0 it leaves the map
 
 	mu    sync.Mutex
 	key   viewKey
@@ -89,34 +90,43 @@ type sharedView struct {
 	made  int       // pictures drawn, for tests
 }
 
-// view finds or makes the view for key; codec makes its encoder.
-func (fs *frameShare) view(key viewKey, codec func() *termCodec) *sharedView {
-	now := time.Now()
+// use returns the view for key, made with codec when no session uses one,
+// for a session that used old (nil: none), which it releases unless it is
+// the same view.
+func (fs *frameShare) use(key viewKey, old *sharedView, codec func() *termCodec) *sharedView {
+	if old != nil && old.fs == fs && old.key == key {
+		return old
+	}
+	old.release()
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	if sv, ok := fs.views[key]; ok {
-		sv.used = now
+		sv.users++
 		return sv
 	}
+	sv := &sharedView{fs: fs, users: 1, key: key, codec: codec(), view: arenaView{fit: key.fit, left: key.left, top: key.top}}
 	if fs.views == nil {
 		fs.views = map[viewKey]*sharedView{}
 	}
-	var oldest *sharedView
-	for k, sv := range fs.views {
-		if now.Sub(sv.used) > viewIdle {
-			delete(fs.views, k)
-			continue
-		}
-		if oldest == nil || sv.used.Before(oldest.used) {
-			oldest = sv
-		}
+	if len(fs.views) < maxViews {
+		fs.views[key] = sv
 	}
-	if len(fs.views) >= maxViews && oldest != nil {
-		delete(fs.views, oldest.key)
-	}
-	sv := &sharedView{used: now, key: key, codec: codec(), view: arenaView{fit: key.fit, left: key.left, top: key.top}}
-	fs.views[key] = sv
 	return sv
+}
+
+// release says a session no longer uses sv; the last one to go takes it
+// (and its pictures) out of the battle's views.
+func (sv *sharedView) release() {
+	if sv == nil {
+		return
+	}
+	fs := sv.fs
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	sv.users--
+	if sv.users == 0 && fs.views[sv.key] == sv {
+		delete(fs.views, sv.key)
+	}
 }
 
 // frame returns the view's picture of f and the bytes that bring a
@@ -148,7 +158,7 @@ func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Durati
 			g = asciiGlyphs
 		}
 		draw(canvas{s: sv.scr, g: g}, &sv.view)
-		newest = grab(sv.scr, f, sv.key.w, rows)
+		newest = grab(sv.scr, f, sv.key.w, 0, rows)
 		sv.at = now
 		sv.made++
 		if len(sv.pics) == keepPictures {
@@ -187,7 +197,7 @@ func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Durati
 // whose charset is UTF-8 (the codec sends runes as they are) and whose
 // screen lets bytes be written beside tcell's.
 func (a *App) shareTerminal() {
-	a.term = ""
+	a.term, a.codec = "", nil
 	ti := a.so.Terminfo
 	if ti == nil || a.hall == nil {
 		return
@@ -200,24 +210,30 @@ func (a *App) shareTerminal() {
 		return
 	}
 	a.term = termKey(ti, a.s.Colors())
+	a.codec = newTermCodec(ti, a.s.Colors())
 }
 
-// drawShared puts the shared picture of f on the terminal, above the
-// status bar, and returns the frame it shows (f or an earlier one: then
-// the session is left dirty, to draw again at its next tick), or nil when
-// it cannot share; the caller draws the rest. The rows it covers are
-// locked in tcell, which then leaves them alone.
-func (a *App) drawShared(f *frame, l battleLayout, w, h int) *frame {
+// sharedDraw is a shared picture on its way to a session's terminal.
+type sharedDraw struct {
+	f   *frame
+	pic *picture
+	out []byte // what brings the terminal from a.onTerm to pic
+}
+
+// drawShared gets the shared picture of f for the rows above the status
+// bar (of f or of an earlier frame: then the session is left dirty, to
+// draw again at its next tick), or nil when the session cannot share.
+// sendShared sends it once the status bar is drawn.
+func (a *App) drawShared(f *frame, l battleLayout, w, h int) *sharedDraw {
 	v := a.w
 	if a.term == "" || v.b == nil || l.status < 1 {
 		return nil
 	}
-	tty, _ := a.s.Tty()
-	locker := a.s.(sync.Locker)
 	v.view.clamp(f.snap.Size, l.arena, a.asciiArena())
 	key := viewKey{term: a.term, w: w, h: h, ascii: a.c.g.ascii, th: a.th, colours: coloursKey(v.colours),
 		fit: v.view.fit, left: v.view.left, top: v.view.top}
-	sv := v.b.share.view(key, func() *termCodec { return newTermCodec(a.so.Terminfo, a.s.Colors()) })
+	sv := v.b.share.use(key, a.view, func() *termCodec { return newTermCodec(a.so.Terminfo, a.s.Colors()) })
+	a.view = sv
 	colours := v.colours
 	fresh := time.Second / time.Duration(2*max(a.fps, 1))
 	pic, out, err := sv.frame(f, a.onTerm, l.status, fresh, func(c canvas, view *arenaView) {
@@ -229,27 +245,53 @@ func (a *App) drawShared(f *frame, l battleLayout, w, h int) *frame {
 	if pic.f != f {
 		a.dirty = true
 	}
+	return &sharedDraw{f: pic.f, pic: pic, out: out}
+}
+
+// sendShared writes the shared picture and the session's own status bar
+// (row y, drawn in tcell's cells) to the terminal in one write, framed
+// as tcell frames its own (synchronised output on terminals that have
+// it). Every cell is locked in tcell, so its Show draws nothing; the
+// session does not call it.
+func (a *App) sendShared(sd *sharedDraw, w, y int) {
+	tty, _ := a.s.Tty()
 	// Every time: a resize gives tcell new cells, unlocked.
-	a.s.LockRegion(0, 0, w, l.status, true)
+	a.s.LockRegion(0, 0, w, y+1, true)
 	a.locked = true
-	if len(out) > 0 {
-		locker.Lock()
-		_, err := tty.Write(out)
-		locker.Unlock()
-		if err != nil {
-			a.onTerm = nil
-			return pic.f // the session is being dropped
-		}
+	bar := grab(a.s, nil, w, y, 1)
+	prev := a.onBar
+	if a.onTerm == nil {
+		prev = nil
 	}
-	a.onTerm = pic
-	return pic.f
+	b := a.sendBuf[:0]
+	if a.so.Terminfo.XTermLike {
+		b = append(b, "\x1b[?2026h"...)
+	}
+	b = append(b, a.so.Terminfo.HideCursor...)
+	b = append(b, sd.out...)
+	b = append(b, a.codec.encode(prev, bar)...)
+	if a.so.Terminfo.XTermLike {
+		b = append(b, "\x1b[?2026l"...)
+	}
+	a.sendBuf = b
+	locker := a.s.(sync.Locker)
+	locker.Lock()
+	_, err := tty.Write(b)
+	locker.Unlock()
+	if err != nil {
+		a.onTerm = nil // the session is being dropped
+		return
+	}
+	a.onTerm, a.onBar = sd.pic, bar
 }
 
 // unshare gives the rows drawShared covered back to tcell, which draws
-// them whole on its next Show. It is also how a session forgets what its
+// them whole on its next Show, and releases the view. It is also how a session forgets what its
 // terminal shows there (a resize, a redraw): the next picture goes whole.
 func (a *App) unshare() {
 	a.onTerm = nil
+	a.view.release()
+	a.view = nil
 	if a.locked {
 		w, h := a.s.Size()
 		a.s.LockRegion(0, 0, w, h, false)

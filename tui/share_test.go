@@ -20,6 +20,7 @@ type vtSession struct {
 	ti   *terminfo.Terminfo
 	app  *App
 	done chan error
+	stop func() // ends the session and waits for it
 
 	mu     sync.Mutex
 	frames int    // frames shown
@@ -40,18 +41,23 @@ func joinVT(t *testing.T, h *Hall, w, hgt int, ti *terminfo.Terminfo) *vtSession
 	made := make(chan struct{})
 	go func() { vs.done <- runSession(ctx, scr, o, func(a *App) { vs.app = a; close(made) }) }()
 	<-made
-	t.Cleanup(func() {
-		cancel()
-		if err := <-vs.done; err != nil {
-			t.Error(err)
-		}
-	})
+	var once sync.Once
+	vs.stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-vs.done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(vs.stop)
 	return vs
 }
 
-// check runs on the session's goroutine after each frame: the rows above
-// the status bar show exactly the picture the session believes they do
-// (the whole of it, however many pictures and skipped frames came before).
+// check runs on the session's goroutine after each frame: the terminal
+// shows exactly the picture and status bar the session believes it does
+// (whole, however many pictures and skipped frames came before), and the
+// status bar is the one the session drew.
 func (vs *vtSession) check() {
 	a := vs.app
 	vs.mu.Lock()
@@ -65,16 +71,27 @@ func (vs *vtSession) check() {
 	}
 	vs.shared++
 	want := newVT(vs.tty.vt.w, vs.tty.vt.h)
-	if _, err := want.Write(newTermCodec(vs.ti, a.s.Colors()).encode(nil, a.onTerm)); err != nil {
-		vs.bad = err.Error()
-		return
+	codec := newTermCodec(vs.ti, a.s.Colors())
+	for _, p := range []*picture{a.onTerm, a.onBar} {
+		if _, err := want.Write(codec.encode(nil, p)); err != nil {
+			vs.bad = err.Error()
+			return
+		}
 	}
+	rows := a.onBar.top + 1
 	vs.tty.mu.Lock()
-	got := vs.tty.vt.rows(a.onTerm.h)
+	got := vs.tty.vt.rows(0, rows)
 	vs.tty.mu.Unlock()
-	for i, w := range want.rows(a.onTerm.h) {
+	for i, w := range want.rows(0, rows) {
 		if got[i] != w {
-			vs.bad = fmt.Sprintf("frame %d (seq %d): terminal %s, picture %s", vs.frames, a.onTerm.f.seq, got[i], w)
+			vs.bad = fmt.Sprintf("frame %d (seq %d): terminal %s, sent %s", vs.frames, a.onTerm.f.seq, got[i], w)
+			return
+		}
+	}
+	// The status bar is what tcell holds.
+	for x := range a.onBar.w {
+		if str, st, _ := a.s.Get(x, a.onBar.top); a.onBar.cells[x].str != str || a.onBar.styles[a.onBar.cells[x].style] != st {
+			vs.bad = fmt.Sprintf("frame %d: status bar cell %d is %q, tcell holds %q", vs.frames, x, a.onBar.cells[x].str, str)
 			return
 		}
 	}
@@ -129,7 +146,7 @@ func waitAll(t *testing.T, vs []*vtSession, what string, cond func(v *vtSession)
 // session sent last (whole or as the cells that changed, however many
 // frames it skipped), and when the end of the battle covers the arena
 // with its box (drawn by each session through tcell) the whole terminal
-// shows what tcell holds.
+// shows what tcell holds. Once they leave, the battle keeps no view.
 func TestViewersSharePictures(t *testing.T) {
 	ti, err := terminfo.LookupTerminfo("xterm-256color")
 	if err != nil {
@@ -149,6 +166,18 @@ func TestViewersSharePictures(t *testing.T) {
 	waitAll(t, vs, "pictures of round 60", func(v *vtSession) bool {
 		return v.shared > 2 && v.last != nil && v.last.snap.Round >= 60
 	})
+	// One viewer opens help over the arena and closes it, twice: tcell
+	// draws those frames, and the next shared picture goes whole.
+	for _, k := range []rune{'?', 0, '?', 0} {
+		ev := tcell.NewEventKey(tcell.KeyEscape, 0, tcell.ModNone)
+		if k != 0 {
+			ev = tcell.NewEventKey(tcell.KeyRune, k, tcell.ModNone)
+		}
+		if err := vs[0].app.s.PostEvent(ev); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
 	lb.d.send(command{kind: cmdPause})
 	waitHall(t, "the pause", func() bool { return lb.d.latest().paused })
 	paused := lb.d.latest()
@@ -204,5 +233,14 @@ func TestViewersSharePictures(t *testing.T) {
 		if !ok {
 			t.Errorf("viewer %d: the terminal shows\n%s\ntcell holds\n%s", i, term, cells)
 		}
+	}
+	// Views live as long as a session uses them.
+	for _, v := range vs {
+		v.stop()
+	}
+	lb.share.mu.Lock()
+	defer lb.share.mu.Unlock()
+	if n := len(lb.share.views); n != 0 {
+		t.Errorf("%d views kept after every viewer left", n)
 	}
 }
