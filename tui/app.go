@@ -117,19 +117,20 @@ type App struct {
 
 	// Sharing pictures with the other viewers of a hall battle (share.go):
 	// term names the terminal ("" never share), onTerm is the picture the
-	// terminal shows above the status bar (nil: not known), locked tells
-	// that tcell was told to leave those rows alone.
-	// onBar is the status bar the terminal shows with onTerm; codec
-	// encodes it; sendBuf is the buffer frames are sent from; sent says
-	// that this frame went out that way (tcell's Show is skipped).
-	term    string
-	view    *sharedView // the view of a hall battle the session uses
-	onTerm  *picture
-	onBar   *picture
-	locked  bool
-	codec   *termCodec
-	sendBuf []byte
-	sent    bool
+	// terminal shows above the status bar (nil: not known) and onBar the
+	// status bar under it; codec encodes the latter; sendBuf is the buffer
+	// frames are sent from; sent says that this frame went out that way
+	// (tcell's Show is skipped); bypassed, that frames went out around
+	// tcell, so its cells are not what the terminal shows.
+	term     string
+	view     *sharedView // the view of a hall battle the session uses
+	onTerm   *picture
+	onBar    *picture
+	codec    *termCodec
+	sendBuf  []byte
+	sent     bool
+	bypassed bool
+	gated    bool // the session holds one of the hall's drawing slots
 
 	stats Stats // what the session drew and played, for Stats
 	began time.Time
@@ -303,6 +304,24 @@ func (a *App) loop(first func() error) (err error) {
 	}
 }
 
+// gate waits for one of the hall's drawing slots (see Hall.drawing); the
+// local program has no hall and no gate.
+func (a *App) gate() {
+	if a.hall != nil && !a.gated {
+		a.hall.drawing <- struct{}{}
+		a.gated = true
+	}
+}
+
+// ungate gives the slot back: before writing to the terminal, which may
+// take as long as the client likes.
+func (a *App) ungate() {
+	if a.gated {
+		<-a.hall.drawing
+		a.gated = false
+	}
+}
+
 // housekeep expires notes and follows what the hall changed.
 func (a *App) housekeep() {
 	if a.note != "" && time.Now().After(a.noteTil) {
@@ -372,6 +391,8 @@ func (a *App) asciiArena() bool { return a.c.g.ascii || a.th.mono }
 
 // draw paints the current screen.
 func (a *App) draw() {
+	a.gate()
+	defer a.ungate()
 	a.dirty = false
 	w, h := a.s.Size()
 	if a.screen != battleScreen || w < minW || h < minH {
@@ -416,6 +437,7 @@ func (a *App) draw() {
 
 func (a *App) show() {
 	if !a.sent {
+		a.ungate() // tcell's Show writes: it may wait on the terminal
 		a.s.Show()
 	}
 	a.sent = false

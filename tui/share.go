@@ -223,6 +223,7 @@ type sharedDraw struct {
 // drawShared gets the shared picture of f for the rows above the status
 // bar (of f or of an earlier frame: then the session is left dirty, to
 // draw again at its next tick), or nil when the session cannot share.
+// tcell's cells for those rows keep what tcell last drew there.
 // sendShared sends it once the status bar is drawn.
 func (a *App) drawShared(f *frame, l battleLayout, w, h int) *sharedDraw {
 	v := a.w
@@ -251,13 +252,10 @@ func (a *App) drawShared(f *frame, l battleLayout, w, h int) *sharedDraw {
 // sendShared writes the shared picture and the session's own status bar
 // (row y, drawn in tcell's cells) to the terminal in one write, framed
 // as tcell frames its own (synchronised output on terminals that have
-// it). Every cell is locked in tcell, so its Show draws nothing; the
-// session does not call it.
+// it), instead of tcell's Show.
 func (a *App) sendShared(sd *sharedDraw, w, y int) {
 	tty, _ := a.s.Tty()
-	// Every time: a resize gives tcell new cells, unlocked.
-	a.s.LockRegion(0, 0, w, y+1, true)
-	a.locked = true
+	a.bypassed = true
 	bar := grab(a.s, nil, w, y, 1)
 	prev := a.onBar
 	if a.onTerm == nil {
@@ -274,6 +272,7 @@ func (a *App) sendShared(sd *sharedDraw, w, y int) {
 		b = append(b, "\x1b[?2026l"...)
 	}
 	a.sendBuf = b
+	a.ungate()
 	locker := a.s.(sync.Locker)
 	locker.Lock()
 	_, err := tty.Write(b)
@@ -285,16 +284,17 @@ func (a *App) sendShared(sd *sharedDraw, w, y int) {
 	a.onTerm, a.onBar = sd.pic, bar
 }
 
-// unshare gives the rows drawShared covered back to tcell, which draws
-// them whole on its next Show, and releases the view. It is also how a session forgets what its
-// terminal shows there (a resize, a redraw): the next picture goes whole.
+// unshare gives the screen back to tcell, which draws it whole on its
+// next Show (unlocking marks every cell to be drawn), and releases the
+// view. It is also how a session forgets what its terminal shows (a
+// resize, a redraw): the next picture goes whole.
 func (a *App) unshare() {
 	a.onTerm = nil
 	a.view.release()
 	a.view = nil
-	if a.locked {
+	if a.bypassed {
 		w, h := a.s.Size()
 		a.s.LockRegion(0, 0, w, h, false)
-		a.locked = false
+		a.bypassed = false
 	}
 }

@@ -25,12 +25,15 @@ type vtSession struct {
 	mu     sync.Mutex
 	frames int    // frames shown
 	shared int    // of which on a shared picture
-	last   *frame // the frame last shown
+	last   *frame   // the frame last shown
+	pic    *picture // the shared picture on the terminal then (nil: none)
 	bad    string // the first mismatch
 }
 
 func joinVT(t *testing.T, h *Hall, w, hgt int, ti *terminfo.Terminfo) *vtSession {
 	t.Helper()
+	own := *ti // tcell writes to the Terminfo it is given: each session has its own, as over SSH
+	ti = &own
 	vs := &vtSession{t: t, tty: newVtTty(w, hgt), ti: ti, done: make(chan error, 1)}
 	scr, err := tcell.NewTerminfoScreenFromTtyTerminfo(vs.tty, ti)
 	if err != nil {
@@ -66,6 +69,7 @@ func (vs *vtSession) check() {
 	if a.w != nil {
 		vs.last = a.w.last
 	}
+	vs.pic = a.onTerm
 	if a.onTerm == nil || vs.bad != "" {
 		return
 	}
@@ -182,12 +186,12 @@ func TestViewersSharePictures(t *testing.T) {
 	waitHall(t, "the pause", func() bool { return lb.d.latest().paused })
 	paused := lb.d.latest()
 	waitAll(t, vs, "every viewer on the paused frame", func(v *vtSession) bool {
-		return v.last == paused && v.app.onTerm != nil && v.app.onTerm.f == paused
+		return v.last == paused && v.pic != nil && v.pic.f == paused
 	})
 	bySize := map[int]*picture{}
 	for i, v := range vs {
 		v.mu.Lock()
-		pic := v.app.onTerm
+		pic := v.pic
 		v.mu.Unlock()
 		if first, ok := bySize[pic.w]; ok && first != pic {
 			t.Errorf("viewer %d shows a picture of its own, not the one its size shares", i)
