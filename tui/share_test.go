@@ -23,11 +23,11 @@ type vtSession struct {
 	stop func() // ends the session and waits for it
 
 	mu     sync.Mutex
-	frames int    // frames shown
-	shared int    // of which on a shared picture
+	frames int      // frames shown
+	shared int      // of which on a shared picture
 	last   *frame   // the frame last shown
 	pic    *picture // the shared picture on the terminal then (nil: none)
-	bad    string // the first mismatch
+	bad    string   // the first mismatch
 }
 
 func joinVT(t *testing.T, h *Hall, w, hgt int, ti *terminfo.Terminfo) *vtSession {
