@@ -63,6 +63,10 @@ type SessionOptions struct {
 	// Getenv reads the client's environment (COLORTERM and the like, for
 	// the colour depth); nil reads this process's.
 	Getenv func(string) string
+	// MayRead says whose problems and print log the session may read in
+	// the errors pane, by the team's class id ("" when unknown); of the
+	// other teams it shows only how many there are. nil reads them all.
+	MayRead func(class string) bool
 	// Terminfo is the terminal's description the screen was made with
 	// (tcell.NewTerminfoScreenFromTtyTerminfo); with it, viewers of a hall
 	// battle on the same kind of terminal share each frame's drawing and
