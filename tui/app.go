@@ -130,7 +130,6 @@ type App struct {
 	sendBuf  []byte
 	sent     bool
 	bypassed bool
-	gated    bool // the session holds one of the hall's drawing slots
 
 	stats Stats // what the session drew and played, for Stats
 	began time.Time
@@ -304,24 +303,6 @@ func (a *App) loop(first func() error) (err error) {
 	}
 }
 
-// gate waits for one of the hall's drawing slots (see Hall.drawing); the
-// local program has no hall and no gate.
-func (a *App) gate() {
-	if a.hall != nil && !a.gated {
-		a.hall.drawing <- struct{}{}
-		a.gated = true
-	}
-}
-
-// ungate gives the slot back: before writing to the terminal, which may
-// take as long as the client likes.
-func (a *App) ungate() {
-	if a.gated {
-		<-a.hall.drawing
-		a.gated = false
-	}
-}
-
 // housekeep expires notes and follows what the hall changed.
 func (a *App) housekeep() {
 	if a.note != "" && time.Now().After(a.noteTil) {
@@ -391,8 +372,6 @@ func (a *App) asciiArena() bool { return a.c.g.ascii || a.th.mono }
 
 // draw paints the current screen.
 func (a *App) draw() {
-	a.gate()
-	defer a.ungate()
 	a.dirty = false
 	w, h := a.s.Size()
 	if a.screen != battleScreen || w < minW || h < minH {
@@ -437,7 +416,6 @@ func (a *App) draw() {
 
 func (a *App) show() {
 	if !a.sent {
-		a.ungate() // tcell's Show writes: it may wait on the terminal
 		a.s.Show()
 	}
 	a.sent = false

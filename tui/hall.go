@@ -125,10 +125,9 @@ type Hall struct {
 	o    HallOptions
 	log  *slog.Logger
 	wake chan struct{} // the supervisor has news (capacity 1)
-	// drawing holds a token for each session drawing a frame (its CPU
-	// work, not its write to the terminal): one fewer than the
-	// processors, so that however many sessions draw, the battles'
-	// drivers always find one free.
+	// drawing holds a token for each shared picture being drawn or
+	// encoded (share.go): one fewer than the processors, so that however
+	// many sessions draw, the battles' drivers always find one free.
 	drawing chan struct{}
 	quit    chan struct{}
 	done    chan struct{}

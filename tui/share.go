@@ -137,9 +137,15 @@ func (sv *sharedView) release() {
 // an older frame than it asked for draws again at its next tick. draw
 // paints the shared rows of a frame on the canvas it is given, with the
 // view's arena.
-func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Duration, draw func(c canvas, v *arenaView)) (*picture, []byte, error) {
+//
+// Drawing and encoding hold one of the gate's tokens (Hall.drawing): they
+// are all the CPU the viewers spend beyond their writes, and touch
+// nothing a client could hold up (the view's own screen, no terminal).
+func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Duration, gate chan struct{}, draw func(c canvas, v *arenaView)) (*picture, []byte, error) {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
+	gate <- struct{}{}
+	defer func() { <-gate }()
 	var newest *picture
 	if n := len(sv.pics); n > 0 {
 		newest = sv.pics[n-1]
@@ -237,7 +243,7 @@ func (a *App) drawShared(f *frame, l battleLayout, w, h int) *sharedDraw {
 	a.view = sv
 	colours := v.colours
 	fresh := time.Second / time.Duration(2*max(a.fps, 1))
-	pic, out, err := sv.frame(f, a.onTerm, l.status, fresh, func(c canvas, view *arenaView) {
+	pic, out, err := sv.frame(f, a.onTerm, l.status, fresh, a.hall.drawing, func(c canvas, view *arenaView) {
 		drawBoard(c, key.th, colours, view, f, layoutFor(w, h, f.snap))
 	})
 	if err != nil {
@@ -272,7 +278,6 @@ func (a *App) sendShared(sd *sharedDraw, w, y int) {
 		b = append(b, "\x1b[?2026l"...)
 	}
 	a.sendBuf = b
-	a.ungate()
 	locker := a.s.(sync.Locker)
 	locker.Lock()
 	_, err := tty.Write(b)
