@@ -121,7 +121,8 @@ type App struct {
 	// status bar under it; codec encodes the latter; sendBuf is the buffer
 	// frames are sent from; sent says that this frame went out that way
 	// (tcell's Show is skipped); bypassed, that frames went out around
-	// tcell, so its cells are not what the terminal shows.
+	// tcell, so its cells are not what the terminal shows (and are
+	// locked).
 	term     string
 	view     *sharedView // the view of a hall battle the session uses
 	onTerm   *picture

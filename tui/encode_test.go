@@ -174,6 +174,7 @@ func (v *vt) rows(from, n int) []string {
 type vtTty struct {
 	vt     *vt
 	mu     sync.Mutex
+	resize func() // tcell's, told of a window change
 	closed chan struct{}
 	once   sync.Once
 }
@@ -183,7 +184,21 @@ func newVtTty(w, h int) *vtTty { return &vtTty{vt: newVT(w, h), closed: make(cha
 func (t *vtTty) Start() error        { return nil }
 func (t *vtTty) Stop() error         { return nil }
 func (t *vtTty) Drain() error        { return t.Close() }
-func (t *vtTty) NotifyResize(func()) {}
+func (t *vtTty) NotifyResize(cb func()) {
+	t.mu.Lock()
+	t.resize = cb
+	t.mu.Unlock()
+}
+
+// windowChanged tells tcell the window changed (to the same size).
+func (t *vtTty) windowChanged() {
+	t.mu.Lock()
+	cb := t.resize
+	t.mu.Unlock()
+	if cb != nil {
+		cb()
+	}
+}
 func (t *vtTty) WindowSize() (tcell.WindowSize, error) {
 	return tcell.WindowSize{Width: t.vt.w, Height: t.vt.h}, nil
 }

@@ -258,10 +258,17 @@ func (a *App) drawShared(f *frame, l battleLayout, w, h int) *sharedDraw {
 // sendShared writes the shared picture and the session's own status bar
 // (row y, drawn in tcell's cells) to the terminal in one write, framed
 // as tcell frames its own (synchronised output on terminals that have
-// it), instead of tcell's Show.
+// it), instead of tcell's Show, with every cell locked in tcell.
 func (a *App) sendShared(sd *sharedDraw, w, y int) {
 	tty, _ := a.s.Tty()
-	a.bypassed = true
+	if !a.bypassed {
+		// tcell must leave the terminal alone: it repaints every cell it
+		// holds when told of a resize, even to the same size (a storm that
+		// ends where it began), without a resize event. A real resize
+		// gives it new, unlocked cells, and the session unshares.
+		a.s.LockRegion(0, 0, w, y+1, true)
+		a.bypassed = true
+	}
 	bar := grab(a.s, nil, w, y, 1)
 	prev := a.onBar
 	if a.onTerm == nil {
