@@ -181,9 +181,9 @@ type vtTty struct {
 
 func newVtTty(w, h int) *vtTty { return &vtTty{vt: newVT(w, h), closed: make(chan struct{})} }
 
-func (t *vtTty) Start() error        { return nil }
-func (t *vtTty) Stop() error         { return nil }
-func (t *vtTty) Drain() error        { return t.Close() }
+func (t *vtTty) Start() error { return nil }
+func (t *vtTty) Stop() error  { return nil }
+func (t *vtTty) Drain() error { return t.Close() }
 func (t *vtTty) NotifyResize(cb func()) {
 	t.mu.Lock()
 	t.resize = cb
