@@ -120,6 +120,23 @@ type App struct {
 	pressed  bool       // the primary mouse button is down (lobby)
 	lastDraw time.Time
 
+	// Sharing pictures with the other viewers of a hall battle (share.go):
+	// term names the terminal ("" never share), onTerm is the picture the
+	// terminal shows above the status bar (nil: not known) and onBar the
+	// status bar under it; codec encodes the latter; sendBuf is the buffer
+	// frames are sent from; sent says that this frame went out that way
+	// (tcell's Show is skipped); bypassed, that frames went out around
+	// tcell, so its cells are not what the terminal shows (and are
+	// locked).
+	term     string
+	view     *sharedView // the view of a hall battle the session uses
+	onTerm   *picture
+	onBar    *picture
+	codec    *termCodec
+	sendBuf  []byte
+	sent     bool
+	bypassed bool
+
 	stats Stats // what the session drew and played, for Stats
 	began time.Time
 	first time.Time // the first frame shown
@@ -283,8 +300,10 @@ func (a *App) loop(first func() error) (err error) {
 			if wait := interval - time.Since(a.lastDraw); wait > 0 {
 				capTimer.Reset(wait)
 				armed = true
-			} else {
-				a.draw()
+			} else if a.draw(); a.dirty {
+				// still behind (a shared picture of an earlier frame)
+				capTimer.Reset(interval)
+				armed = true
 			}
 		}
 	}
@@ -307,6 +326,7 @@ func (a *App) setTheme() {
 	a.th = theme{depth: most, most: most, mono: colors < 8}
 	registerFallbacks(a.s)
 	a.c = canvas{s: a.s, g: glyphsFor(a.s)}
+	a.shareTerminal()
 }
 
 func (a *App) flash(note string) {
@@ -317,6 +337,7 @@ func (a *App) flash(note string) {
 func (a *App) handle(ev tcell.Event) error {
 	switch ev := ev.(type) {
 	case *tcell.EventResize:
+		a.unshare()
 		a.dirty = true // the next draw lays out again; tcell repaints what changed
 	case *eventReload:
 		if a.source() != nil {
@@ -358,6 +379,9 @@ func (a *App) asciiArena() bool { return a.c.g.ascii || a.th.mono }
 func (a *App) draw() {
 	a.dirty = false
 	w, h := a.s.Size()
+	if a.screen != battleScreen || w < minW || h < minH {
+		a.unshare()
+	}
 	if w < minW || h < minH {
 		a.c.fill(rect{0, 0, w, h}, tcell.StyleDefault)
 		msg := fmt.Sprintf("Terminal too small: %d×%d, need %d×%d.", w, h, minW, minH)
@@ -393,7 +417,10 @@ func (a *App) draw() {
 }
 
 func (a *App) show() {
-	a.s.Show()
+	if !a.sent {
+		a.s.Show()
+	}
+	a.sent = false
 	now := time.Now()
 	a.lastDraw = now
 	if a.stats.Frames == 0 {

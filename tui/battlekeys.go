@@ -114,6 +114,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		a.flash(depthNote(a.th.depth, a.th.most, a.th.mono))
 	case actRedraw:
 		a.s.Sync()
+		a.onTerm = nil // Sync cleared the shared rows too
 	case actHelp:
 		v.over, a.helpTop = helpOverlay, 0
 	case actSave:

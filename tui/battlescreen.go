@@ -3,6 +3,8 @@ package tui
 import (
 	"fmt"
 	"time"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // The battle screen: the arena, the team table, the status bar and what
@@ -17,11 +19,21 @@ type battleLayout struct {
 // layout: with room, the table sits right of the arena; otherwise under it.
 func (a *App) layout() battleLayout {
 	w, h := a.s.Size()
+	var snap *engine.Snapshot
+	if a.w != nil && a.w.last != nil {
+		snap = a.w.last.snap
+	}
+	return layoutFor(w, h, snap)
+}
+
+// layoutFor is the battle screen's layout on a w×h screen for snap (nil:
+// before the first frame).
+func layoutFor(w, h int, snap *engine.Snapshot) battleLayout {
 	teams := 1
 	rows := 2
-	if a.w != nil && a.w.last != nil {
-		teams = len(a.w.last.snap.Teams)
-		rows = tableRows(a.w.last.snap)
+	if snap != nil {
+		teams = len(snap.Teams)
+		rows = tableRows(snap)
 	}
 	l := battleLayout{status: h - 1}
 	const side = tableMinW + 14
@@ -37,6 +49,19 @@ func (a *App) layout() battleLayout {
 	return l
 }
 
+// drawBoard paints what is above the status bar: the arena, the team
+// table and the bar between them. It reads only its arguments, so the
+// viewers of one battle can share what it paints (share.go).
+func drawBoard(c canvas, th theme, colours []int, view *arenaView, f *frame, l battleLayout) {
+	view.draw(c, th, colours, f.snap, l.arena)
+	if l.table.x > 0 {
+		for y := 0; y < l.table.h; y++ {
+			c.s.Put(l.table.x-1, y, c.g.bar, th.dim())
+		}
+	}
+	drawTeams(c, th, colours, f.snap, f.squares, l.table)
+}
+
 func (a *App) drawBattle(w, h int) {
 	v := a.w
 	f := v.d.latest()
@@ -46,13 +71,16 @@ func (a *App) drawBattle(w, h int) {
 		a.note, a.noteTil = f.msg, time.Now().Add(4*time.Second)
 	}
 	l := a.layout()
-	v.view.draw(a.c, a.th, v.colours, f.snap, l.arena)
-	if l.table.x > 0 {
-		for y := 0; y < l.table.h; y++ {
-			a.c.s.Put(l.table.x-1, y, a.c.g.bar, a.th.dim())
-		}
+	var sd *sharedDraw
+	if v.over == noOverlay && !f.snap.Over && !(f.end && a.replaying()) {
+		sd = a.drawShared(f, l, w, h)
 	}
-	drawTeams(a.c, a.th, v.colours, f.snap, f.squares, l.table)
+	if sd == nil {
+		a.unshare()
+		drawBoard(a.c, a.th, v.colours, &v.view, f, l)
+	} else {
+		f, v.last = sd.f, sd.f
+	}
 	note := a.note
 	if v.prompting {
 		note = "go to round: " + v.typing + "_  (Enter, Esc)"
@@ -61,6 +89,11 @@ func (a *App) drawBattle(w, h int) {
 		note = confirmNote(v.confirm)
 	}
 	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
+	if sd != nil {
+		a.sendShared(sd, w, l.status)
+		a.sent = true
+		return
+	}
 	switch {
 	case v.over == helpOverlay:
 		a.helpCut = helpBox(a.c, a.th, a.keys(), &a.helpTop, w, h)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,8 +125,12 @@ type Hall struct {
 	o    HallOptions
 	log  *slog.Logger
 	wake chan struct{} // the supervisor has news (capacity 1)
-	quit chan struct{}
-	done chan struct{}
+	// drawing holds a token for each shared picture being drawn or
+	// encoded (share.go): one fewer than the processors, so that however
+	// many sessions draw, the battles' drivers always find one free.
+	drawing chan struct{}
+	quit    chan struct{}
+	done    chan struct{}
 
 	mu       sync.Mutex
 	closed   bool
@@ -148,6 +153,7 @@ type liveBattle struct {
 
 	shared  atomic.Bool
 	viewers atomic.Int32
+	share   frameShare // pictures its viewers share
 	over    atomic.Bool
 	slot    bool // holds a running slot (Hall.mu)
 }
@@ -183,7 +189,8 @@ func NewHall(o HallOptions) (*Hall, error) {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	h := &Hall{o: o, log: log, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
-		live: map[string]*liveBattle{}, sessions: map[*App]struct{}{}}
+		drawing: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)),
+		live:    map[string]*liveBattle{}, sessions: map[*App]struct{}{}}
 	if err := h.startFeatured(); err != nil {
 		return nil, err
 	}

@@ -38,11 +38,21 @@ type paneItem struct {
 // listRows caps the rows one item takes in the list; Enter shows the rest.
 const listRows = 3
 
-// paneItems lists the items of tab for the frame on view.
-func paneItems(f *frame, tab int, damage string, th theme) []paneItem {
+// paneItems lists the items of tab for the frame on view. Of a team that
+// readable (nil: every team) says the viewer may not read, it lists only
+// how many problems and printed lines there are.
+func paneItems(f *frame, tab int, damage string, th theme, readable func(team int) bool) []paneItem {
 	s := f.snap
+	may := func(t int) bool { return readable == nil || readable(t) }
 	if tab > 0 {
 		var out []paneItem
+		if t := tab - 1; !may(t) {
+			n := 0
+			if t < len(f.logs) {
+				n = len(f.logs[t])
+			}
+			return []paneItem{{text: fmt.Sprintf("%d line(s) printed. Only the player's owner can read them.", n), heading: true, style: th.dim()}}
+		}
 		if tab-1 < len(f.logs) {
 			for _, l := range f.logs[tab-1] {
 				out = append(out, paneItem{text: l, whole: l, style: tcell.StyleDefault})
@@ -57,18 +67,38 @@ func paneItems(f *frame, tab int, damage string, th theme) []paneItem {
 	if damage != "" {
 		out = append(out, paneItem{text: "This replay is damaged: " + damage, heading: true, style: th.warn()})
 	}
-	if len(s.FirstProblems) == 0 {
+	var first, latest []engine.Problem
+	for _, p := range s.FirstProblems {
+		if may(p.Team) {
+			first = append(first, p)
+		}
+	}
+	for _, p := range s.Problems {
+		if may(p.Team) {
+			latest = append(latest, p)
+		}
+	}
+	var others []paneItem // teams whose problems the viewer may only count
+	for i, t := range s.Teams {
+		if !may(i) && t.Stats.Errors+t.Stats.Timeouts > 0 {
+			others = append(others, paneItem{text: fmt.Sprintf("%s: %d error(s), %d timeout(s). Only the player's owner can read them.",
+				t.Player.Name, t.Stats.Errors, t.Stats.Timeouts), heading: true, style: th.dim()})
+		}
+	}
+	if len(first) == 0 && len(others) == 0 {
 		return append(out, paneItem{text: "No script problems so far.", heading: true, style: tcell.StyleDefault})
 	}
-	out = append(out, paneItem{text: "First problem of each team and class:", heading: true, style: th.accent()})
-	for _, p := range s.FirstProblems {
-		out = append(out, problemItem(s, p))
+	if len(first) > 0 {
+		out = append(out, paneItem{text: "First problem of each team and class:", heading: true, style: th.accent()})
+		for _, p := range first {
+			out = append(out, problemItem(s, p))
+		}
+		out = append(out, paneItem{text: "Latest, newest first:", heading: true, style: th.accent()})
+		for i := len(latest) - 1; i >= 0; i-- {
+			out = append(out, problemItem(s, latest[i]))
+		}
 	}
-	out = append(out, paneItem{text: "Latest, newest first:", heading: true, style: th.accent()})
-	for i := len(s.Problems) - 1; i >= 0; i-- {
-		out = append(out, problemItem(s, s.Problems[i]))
-	}
-	return out
+	return append(out, others...)
 }
 
 // problemItem is one problem: in the list the round, the team and the
@@ -170,11 +200,11 @@ func clampCursor(items []paneItem, cursor int) int {
 
 // paneLines draws the pane's content for the box: the tab line, the rows
 // on view and the key hint. It moves p.top to keep the cursor in sight.
-func paneLines(p *pane, f *frame, damage string, th theme, w, h int) []line {
+func paneLines(p *pane, f *frame, damage string, th theme, readable func(int) bool, w, h int) []line {
 	inner, rows := paneGeometry(w, h)
 	tabs := paneTabs(f.snap)
 	p.tab = min(max(p.tab, 0), len(tabs)-1)
-	items := paneItems(f, p.tab, damage, th)
+	items := paneItems(f, p.tab, damage, th, readable)
 	cur := clampCursor(items, p.cursor)
 	out := []line{{tabLine(tabs, p.tab, inner), th.accent()}}
 	var body []line
@@ -229,7 +259,7 @@ func paneLines(p *pane, f *frame, damage string, th theme, w, h int) []line {
 
 // drawPane draws the pane over the battle screen, leaving the status bar.
 func (a *App) drawPane(f *frame, w, h int) {
-	lines := paneLines(&a.w.pane, f, a.damage(), a.th, w, h)
+	lines := paneLines(&a.w.pane, f, a.damage(), a.th, a.readable(), w, h)
 	inner, _ := paneGeometry(w, h)
 	// the box is as wide as the screen allows, whatever the lines' widths
 	lines[0].text += strings.Repeat(" ", max(inner-uniseg.StringWidth(lines[0].text), 0))
@@ -247,7 +277,7 @@ func (a *App) paneKey(ev *tcell.EventKey) (quit bool) {
 	}
 	w, h := a.s.Size()
 	_, rows := paneGeometry(w, h)
-	items := paneItems(f, p.tab, a.damage(), a.th)
+	items := paneItems(f, p.tab, a.damage(), a.th, a.readable())
 	cur := clampCursor(items, p.cursor)
 	step := func(dir, n int) {
 		if p.open {
@@ -330,6 +360,32 @@ func (a *App) switchTab(f *frame, dir int) {
 	p.open, p.top, p.cursor = false, 0, 0
 	if p.tab > 0 {
 		p.cursor, p.top = -1, 1<<30
+	}
+}
+
+// readable says which teams' problems and print logs the session may
+// read (nil: all of them, as in the local program). In the SSH arena a
+// viewer reads only those of players nobody owns (the shipped ones) and
+// of its own uploads (SessionOptions.MayRead); of the others it sees how
+// many there are.
+func (a *App) readable() func(team int) bool {
+	may := a.so.MayRead
+	if may == nil || a.w == nil {
+		return nil
+	}
+	v := a.w
+	return func(t int) bool {
+		class := ""
+		switch {
+		case v.rep != nil:
+			h := v.rep.Header
+			if t >= 0 && t < len(h.Players) && h.Players[t].Class >= 0 && h.Players[t].Class < len(h.Classes) {
+				class = h.Classes[h.Players[t].Class].ID
+			}
+		case t >= 0 && t < len(v.setup.Players):
+			class = v.setup.Players[t]
+		}
+		return may(class)
 	}
 }
 

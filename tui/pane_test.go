@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -69,4 +70,31 @@ func TestErrorsPane(t *testing.T) {
 	s.waitFor("the pane to close", func(text string) bool { return !strings.Contains(text, "Problems and logs") })
 	s.keys(".")
 	s.waitText("Round 8/100")
+}
+
+// TestErrorsPanePrivacy: in the hall, a viewer reads the problems and the
+// print log only of the players it may read (SessionOptions.MayRead: its
+// own uploads and the shipped players over SSH); of the others it sees
+// how many there are. Both watch the same battle.
+func TestErrorsPanePrivacy(t *testing.T) {
+	h := newHall(t, HallOptions{Source: noisySource(t), Featured: FeaturedOptions{Players: []string{"noisy", "explorer"}, Linger: time.Hour}})
+	owner := join(t, h, 100, 30, SessionOptions{Start: StartWatch, MayRead: func(c string) bool { return c == "noisy" }}, nil)
+	other := join(t, h, 100, 30, SessionOptions{Start: StartWatch, MayRead: func(c string) bool { return c != "noisy" }}, nil)
+	for _, s := range []*session{owner, other} {
+		s.waitText("(featured)")
+		s.keys("e")
+		s.waitText("Problems and logs")
+	}
+	owner.waitText("a long complaint")
+	text := other.waitText("Only the player's owner can read them")
+	if strings.Contains(text, "complaint") || !strings.Contains(text, "Noisy: ") || !strings.Contains(text, "error(s)") {
+		t.Errorf("another viewer's problems tab:\n%s", text)
+	}
+	owner.key(tcell.KeyRight)
+	owner.waitText("looking around")
+	other.key(tcell.KeyRight)
+	text = other.waitText("line(s) printed. Only the player's owner")
+	if strings.Contains(text, "looking around") {
+		t.Errorf("another viewer reads the log:\n%s", text)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
 
 	"github.com/squarebattle/squarebattle/engine/replay"
 )
@@ -64,6 +65,15 @@ type SessionOptions struct {
 	// terminfo, which tui/ssh builds from the client's TERM and
 	// COLORTERM), so the depth named is the depth sent.
 	Getenv func(string) string
+	// MayRead says whose problems and print log the session may read in
+	// the errors pane, by the team's class id ("" when unknown); of the
+	// other teams it shows only how many there are. nil reads them all.
+	MayRead func(class string) bool
+	// Terminfo is the terminal's description the screen was made with
+	// (tcell.NewTerminfoScreenFromTtyTerminfo); with it, viewers of a hall
+	// battle on the same kind of terminal share each frame's drawing and
+	// its bytes (share.go). nil draws every frame through tcell alone.
+	Terminfo *terminfo.Terminfo
 	// Settings are the lobby's defaults; zero takes the Hall's.
 	Settings Settings
 	// NewSeed draws the lobby's seeds; nil uses math/rand.

@@ -79,6 +79,7 @@ func (a *App) leave() {
 		return
 	}
 	a.w = nil
+	a.unshare()
 	v.d.unsubscribe(v.box)
 	if v.b != nil {
 		v.b.viewers.Add(-1)

@@ -6,7 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,7 +99,10 @@ func New(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	neutralizeEnv()
+	if over := envOverrides(os.Getenv); len(over) > 0 {
+		o.Logger.Warn("the server's environment overrides every client's terminal: run serve without it",
+			"event", "config", "variables", strings.Join(over, " "))
+	}
 	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour), sessions: map[*liveSession]struct{}{}}
 	s.srv = &gssh.Server{
 		Version:     "SquareBattle",

@@ -429,6 +429,12 @@ func TestDisconnectMidFrame(t *testing.T) {
 // environment, not the server's: LANG=C gets ASCII only, NO_COLOR no
 // colour sequences, while a UTF-8 client beside them gets both.
 func TestTerminalPerClient(t *testing.T) {
+	// A server environment that decides nothing (envOverrides): the
+	// server no longer clears it itself.
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "NO_COLOR", "TCELL_TRUECOLOR", "TCELL_ALTSCREEN"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("LANG", "C.UTF-8")
 	ts := startServer(t, func(o *Options) { o.Session = testUI(true) })
 	c := dial(t, ts.addr, "x", nil)
 	for _, tt := range []struct {

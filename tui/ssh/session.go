@@ -177,6 +177,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		Admin:    id.admin,
 		Replays:  s.replays,
 		Getenv:   getenv(sess.Environ()),
+		MayRead:  mayRead(id.user),
 	}
 	if o.User == "" && id.fingerprint != "" {
 		o.User = provisional(id)
@@ -216,6 +217,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		return exitFailure, "terminal"
 	}
 	t.scr = scr
+	o.Terminfo = term.info
 	err = s.o.Session(ctx, scr, o)
 	t.finish()
 	cause := context.Cause(ctx)
@@ -249,6 +251,20 @@ func provisional(id identity) string {
 		}
 	}
 	return login + "~" + b.String()
+}
+
+// mayRead is whose problems and print log a session of user may read in
+// the errors pane: a shipped player's (its class id has no '.') and the
+// user's own uploads (user.name); an unknown class's, nobody's. A session
+// without a user name (no upload yet) reads only the shipped players'.
+func mayRead(user string) func(class string) bool {
+	return func(class string) bool {
+		owner, _, upload := strings.Cut(class, ".")
+		if !upload {
+			return class != ""
+		}
+		return user != "" && owner == user
+	}
 }
 
 func args0(args []string) string {

@@ -1,9 +1,7 @@
 package ssh
 
 import (
-	"os"
 	"strings"
-	"sync"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
@@ -21,23 +19,40 @@ type terminal struct {
 	ascii bool               // the client's locale is not UTF-8
 }
 
-// serverEnv lists the variables through which tcell would let the
-// server's environment decide every client's terminal.
-var serverEnv = []string{"NO_COLOR", "COLORTERM", "TCELL_TRUECOLOR", "TCELL_ALTSCREEN", "LINES", "COLUMNS", "RUNEWIDTH_EASTASIAN"}
+// tcell reads some settings from the environment of the process, for
+// every screen it makes: the charset (LC_ALL, LC_CTYPE, LANG) and
+// NO_COLOR, TCELL_TRUECOLOR and TCELL_ALTSCREEN. A session takes its
+// terminal from its client instead (terminalFor: the terminfo entry, a
+// private copy, with the client's colours; ASCII in the tty for a client
+// whose locale is not UTF-8), and the server never changes its own
+// environment (which its worker processes and anything else in the
+// process share). What the process environment still overrides, it says
+// once at start (envOverrides): run serve without those variables.
 
-var neutralOnce sync.Once
-
-// neutralizeEnv clears serverEnv and makes tcell's charset UTF-8 for the
-// whole process (tcell reads LC_ALL/LC_CTYPE/LANG of the process when a
-// screen starts). Each session then picks its own charset and colours
-// (terminalFor); the local terminal UI never runs in a serving process.
-func neutralizeEnv() {
-	neutralOnce.Do(func() {
-		for _, k := range serverEnv {
-			os.Unsetenv(k)
+// envOverrides lists the variables of the process environment (read with
+// getenv) that would override every client's terminal, as "NAME=value".
+func envOverrides(getenv func(string) string) []string {
+	var out []string
+	for _, k := range []string{"NO_COLOR", "TCELL_TRUECOLOR", "TCELL_ALTSCREEN"} {
+		v := getenv(k)
+		if v == "" || (k == "TCELL_TRUECOLOR" && v != "disable") || (k == "TCELL_ALTSCREEN" && v != "disable") {
+			continue
 		}
-		os.Setenv("LC_ALL", "C.UTF-8")
-	})
+		out = append(out, k+"="+v)
+	}
+	env := map[string]string{}
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		env[k] = getenv(k)
+	}
+	if !utf8Locale(env) {
+		for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+			if env[k] != "" {
+				out = append(out, k+"="+env[k])
+				break
+			}
+		}
+	}
+	return out
 }
 
 // terminalFor picks the terminfo for term (falling back to xterm-256color)
