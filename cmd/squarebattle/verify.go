@@ -123,11 +123,14 @@ func describeBackstops(events []engine.Backstop) string {
 	}
 	var parts []string
 	for _, e := range events {
-		phase := "turn"
-		if e.Settle {
-			phase = "settlement"
+		phase := "its turn"
+		switch {
+		case e.Settle:
+			phase = "its settlement"
+		case e.Batch > 0:
+			phase = fmt.Sprintf("call batch %d", e.Batch)
 		}
-		parts = append(parts, fmt.Sprintf("team %d %s in its %s (%s)", e.Team, e.Kind, phase, safe(e.Message)))
+		parts = append(parts, fmt.Sprintf("team %d %s in %s (%s)", e.Team, e.Kind, phase, safe(e.Message)))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -177,7 +180,14 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, stdout io.Wri
 		return differs(0, "the score columns are %v, the replay has %v", g.Info.Columns, h.Columns)
 	}
 	o := engine.ModOptions{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, Seed: h.Seed, Workers: workers(cfg)}
-	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	seat, rs, err := wallsOf(cfg)
+	if err != nil {
+		return err
+	}
+	// As for SquareBattle: the wall's recorded events are taken as
+	// recorded, not asked of the teams again.
+	seat = luabind.ReplayedSeater(seat, recordedBackstops(rep))
+	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}
