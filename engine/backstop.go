@@ -138,7 +138,7 @@ func (m *ModBattle) takeBackstops(t int, r *Report, batch int) {
 	}
 	if !m.retired[t] && m.roundBackstops[t] >= MaxModBackstopsPerRound-1 {
 		e := Backstop{Batch: batch, Kind: BackstopRetired, Class: class, Message: fmt.Sprintf(
-			"team: the team is retired after the wall around it fired %d times in one round: its units wait from now on", m.roundBackstops[t])}
+			"team: the team is retired after the wall around it fired %d times in one round: its calls go unanswered from now on", m.roundBackstops[t])}
 		admitBackstop(&e, m.board.round, t, len(m.opts.Classes), &m.stats[t])
 		m.keepBackstop(e)
 	}
