@@ -35,7 +35,7 @@ func fireWall(r *engine.Report, kinds []engine.BackstopKind, file string) bool {
 
 // recordWalled records a battle of three wanderers, team 1 behind a wall
 // that times out in round 3 and crashes in rounds 5 and 6, retiring it.
-func recordWalled(t *testing.T) ([]byte, []engine.RoundLog) {
+func recordWalled(t testing.TB) ([]byte, []engine.RoundLog) {
 	t.Helper()
 	b, h := wanderBattle(t, 5, 12, 3, 60)
 	o := b.Options()
@@ -76,13 +76,13 @@ func recordWalled(t *testing.T) ([]byte, []engine.RoundLog) {
 func TestBackstopEventsRoundTrip(t *testing.T) {
 	for _, c := range []struct {
 		name   string
-		record func(*testing.T) ([]byte, []engine.RoundLog)
+		record func(testing.TB) ([]byte, []engine.RoundLog)
 	}{{"squarebattle", recordWalled}, {"rule mod", recordWalledMod}} {
 		t.Run(c.name, func(t *testing.T) { roundTrip(t, c.record) })
 	}
 }
 
-func roundTrip(t *testing.T, record func(*testing.T) ([]byte, []engine.RoundLog)) {
+func roundTrip(t *testing.T, record func(testing.TB) ([]byte, []engine.RoundLog)) {
 	data, logs := record(t)
 	if n := bytes.Count(plain(t, data), []byte(`"w":[{"team":1,"phase":"turn","class":0`)); n != 3 {
 		t.Errorf("%d lines with team 1's events, want 3", n)
@@ -179,7 +179,7 @@ func (w *walledStepper) Call(t *engine.ModTurn) {
 // recordWalledMod records a stripe battle of three teams, team 1 behind a
 // wall that times out in round 3 and crashes in rounds 5 and 6, retiring
 // it, and returns the replay's bytes and the logs.
-func recordWalledMod(t *testing.T) ([]byte, []engine.RoundLog) {
+func recordWalledMod(t testing.TB) ([]byte, []engine.RoundLog) {
 	t.Helper()
 	data, _, logs := recordModWith(t, 6, 3, func(team int, rng *engine.Rand) engine.Caller {
 		if team != 1 {

@@ -92,7 +92,7 @@ func recordMod(t *testing.T, seed uint64, teams int) ([]byte, []*engine.Snapshot
 
 // recordModWith is recordMod with each team's caller made by caller from
 // its team and seeded stream; it returns every round's log too.
-func recordModWith(t *testing.T, seed uint64, teams int, caller func(int, *engine.Rand) engine.Caller) ([]byte, []*engine.Snapshot, []engine.RoundLog) {
+func recordModWith(t testing.TB, seed uint64, teams int, caller func(int, *engine.Rand) engine.Caller) ([]byte, []*engine.Snapshot, []engine.RoundLog) {
 	t.Helper()
 	o := engine.ModOptions{Size: 10, Rounds: 60, Seed: seed, Columns: []string{"painted", "clock"}, Rules: &stripeRules{}, Classes: []string{"s"}}
 	h := Header{Program: "test", Game: "stripe", Classes: []Class{{ID: "s", File: "stripe/s.lua", SHA256: "00"}}}
