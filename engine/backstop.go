@@ -55,7 +55,10 @@ type Backstop struct {
 	Round  int  // set by the engine
 	Team   int  // set by the engine
 	Settle bool // set by the engine: it fired while the team heard of births and deaths, not while it decided
-	Kind   BackstopKind
+	// Batch is set by the engine for a rule mod's team: the batch of the
+	// round's calls it fired in (ModTurn.Batch); 0 in SquareBattle.
+	Batch int
+	Kind  BackstopKind
 	// Class is the class of the squares the call was about (its file
 	// names the problem), or NoClass.
 	Class ClassID
@@ -109,19 +112,47 @@ func (b *Battle) takeBackstops(t int, r *Report, settle bool) {
 	}
 }
 
-// takeBackstops counts the backstop events of a rule mod team's report
-// and lists them among its problems. The caller itself stops asking a
-// retired team. Rule mod replays do not record these events yet, so a
-// replay of such a battle shows the round of the fault as a difference.
-func (m *ModBattle) takeBackstops(t int, r *Report) {
+// MaxModBackstopsPerRound bounds the backstop events of one rule mod team
+// in one round. A game with a turn queue asks a team in many batches of a
+// round, and the wall may fire in each: a team whose wall fired
+// MaxModBackstopsPerRound-1 times in one round is retired by the engine
+// (the last event), whatever isolation.max_crashes allows. A replay reader
+// refuses more, which keeps a hostile replay's round lines small.
+const MaxModBackstopsPerRound = 16
+
+// takeBackstops counts the backstop events of a rule mod team's report of
+// the round's batch of calls into its stats and problems and keeps them
+// for the round's log; a retirement retires the team (its caller is not
+// called again), and so does the last event a round may hold.
+func (m *ModBattle) takeBackstops(t int, r *Report, batch int) {
+	class := NoClass
 	for i, e := range r.Backstops {
-		if i == MaxBackstopsPerReport {
+		if i == MaxBackstopsPerReport || m.retired[t] {
 			break
 		}
+		e.Batch = batch
 		if admitBackstop(&e, m.board.round, t, len(m.opts.Classes), &m.stats[t]) {
-			m.problems.add(e.problem())
+			m.keepBackstop(e)
+			class = e.Class
 		}
 	}
+	if !m.retired[t] && m.roundBackstops[t] >= MaxModBackstopsPerRound-1 {
+		e := Backstop{Batch: batch, Kind: BackstopRetired, Class: class, Message: fmt.Sprintf(
+			"team: the team is retired after the wall around it fired %d times in one round: its calls go unanswered from now on", m.roundBackstops[t])}
+		admitBackstop(&e, m.board.round, t, len(m.opts.Classes), &m.stats[t])
+		m.keepBackstop(e)
+	}
+}
+
+// keepBackstop lists an admitted event among the problems and in the
+// round's log, and retires its team at a retirement.
+func (m *ModBattle) keepBackstop(e Backstop) {
+	if e.Kind == BackstopRetired {
+		m.retired[e.Team] = true
+	}
+	m.roundBackstops[e.Team]++
+	m.problems.add(e.problem())
+	m.backstops = append(m.backstops, e)
 }
 
 // admitBackstop stamps event e with its round and team, makes its class
@@ -174,33 +205,75 @@ func ReplayBackstops(inner Controller, events []Backstop) Controller {
 	return &replayed{inner: inner, events: events}
 }
 
+// ReplayModBackstops is ReplayBackstops for a rule mod's team: in the
+// batch of a round's calls where a recorded event says the backstop
+// fired, inner is not called (the calls go unanswered, as they did) and
+// the events are reported again; after a timeout or a crash inner
+// restarts when it is a Restarter.
+//
+// Concurrency: like any caller, it is called for one batch at a time.
+func ReplayModBackstops(inner Caller, events []Backstop) Caller {
+	return &replayed{caller: inner, events: events}
+}
+
+// replayed plays one team's recorded backstop events back: inner for
+// SquareBattle, caller for a rule mod.
 type replayed struct {
 	inner  Controller
+	caller Caller
 	events []Backstop
 }
 
 func (c *replayed) Turn(t *Turn) {
-	if !c.fired(t.Facts.Round, false, &t.Report) {
+	if !c.fired(where{t.Facts.Round, false, 0}, &t.Report) {
 		c.inner.Turn(t)
 	}
 }
 
 func (c *replayed) Settle(s *Settlement) {
-	if !c.fired(s.Facts.Round, true, &s.Report) {
+	if !c.fired(where{s.Facts.Round, true, 0}, &s.Report) {
 		c.inner.Settle(s)
 	}
+}
+
+func (c *replayed) Call(t *ModTurn) {
+	if !c.fired(where{t.Facts.Round, false, t.Batch}, &t.Report) {
+		c.caller.Call(t)
+	}
+}
+
+// where is the phase of a battle an event fired: a round, then in
+// SquareBattle the turn or the settlement, in a rule mod the batch of the
+// round's calls.
+type where struct {
+	round  int
+	settle bool
+	batch  int
+}
+
+func whereOf(e Backstop) where { return where{e.Round, e.Settle, e.Batch} }
+
+// before reports whether p comes before q in a battle.
+func (p where) before(q where) bool {
+	switch {
+	case p.round != q.round:
+		return p.round < q.round
+	case p.settle != q.settle:
+		return q.settle
+	}
+	return p.batch < q.batch
 }
 
 // fired reports the events recorded for this phase, if any, and whether
 // there were some. Events of phases the re-run skipped (it has gone past
 // them) are dropped: the re-run differs there already, and the
 // comparison with the recording says so.
-func (c *replayed) fired(round int, settle bool, r *Report) bool {
-	for len(c.events) > 0 && before(c.events[0], round, settle) {
+func (c *replayed) fired(now where, r *Report) bool {
+	for len(c.events) > 0 && whereOf(c.events[0]).before(now) {
 		c.events = c.events[1:]
 	}
 	n := 0
-	for n < len(c.events) && c.events[n].Round == round && c.events[n].Settle == settle {
+	for n < len(c.events) && whereOf(c.events[n]) == now {
 		n++
 	}
 	if n == 0 {
@@ -208,33 +281,34 @@ func (c *replayed) fired(round int, settle bool, r *Report) bool {
 	}
 	restart := false
 	for _, e := range c.events[:n] {
-		e.Round, e.Team, e.Settle = 0, 0, false // the engine sets them
+		e.Round, e.Team, e.Settle, e.Batch = 0, 0, false, 0 // the engine sets them
 		r.Backstops = append(r.Backstops, e)
 		restart = restart || e.Kind == BackstopTimeout || e.Kind == BackstopCrash
 	}
 	c.events = c.events[n:]
-	if rs, ok := c.inner.(Restarter); ok && restart {
+	var inner any = c.inner
+	if c.caller != nil {
+		inner = c.caller
+	}
+	if rs, ok := inner.(Restarter); ok && restart {
 		rs.Restart()
 	}
 	return true
 }
 
-// before reports whether e belongs to a phase earlier than (round, settle).
-func before(e Backstop, round int, settle bool) bool {
-	return e.Round < round || (e.Round == round && !e.Settle && settle)
-}
-
 // checkBackstops refuses a round whose backstop events could not have come
 // from a battle: a team or class out of range, an unknown kind, a message
-// too long, events out of the engine's order, more than one phase's worth
-// for a team, or any event after the team's retirement. It is what keeps
-// a hostile replay's events small: at most MaxBackstopsPerReport per team
-// and phase, each of bounded size.
+// too long, a phase the game does not have, events out of the engine's
+// order, more than one phase's worth for a team, more than a rule mod
+// team's round may hold, or any event after the team's retirement. It is
+// what keeps a hostile replay's events small: at most
+// MaxBackstopsPerReport per team and phase, each of bounded size, and in
+// a rule mod at most MaxModBackstopsPerRound per team and round.
 func (t *Timeline) checkBackstops(l *RoundLog) error {
 	if len(l.Backstops) == 0 {
 		return nil
 	}
-	teams := len(t.cur.stats)
+	teams, mod := len(t.cur.stats), t.cur.mod()
 	if t.retired == nil {
 		t.retired = make([]bool, teams)
 	}
@@ -242,6 +316,10 @@ func (t *Timeline) checkBackstops(l *RoundLog) error {
 		return &RoundError{Round: l.Round, Reason: "backstop event: " + fmt.Sprintf(format, args...)}
 	}
 	retired := append([]bool(nil), t.retired...)
+	var round map[int]int // a rule mod team's events this round
+	if mod {
+		round = map[int]int{}
+	}
 	last, run := -1, 0 // the phase and team of the previous event, and how many it had
 	for _, e := range l.Backstops {
 		switch {
@@ -257,9 +335,21 @@ func (t *Timeline) checkBackstops(l *RoundLog) error {
 			return bad("it says round %d", e.Round)
 		case retired[e.Team]:
 			return bad("team %d was retired already", e.Team)
+		case mod && e.Settle:
+			return bad("a rule mod's teams have no settle phase")
+		case !mod && e.Batch != 0:
+			return bad("batch %d in a SquareBattle round", e.Batch)
+		case e.Batch < 0 || e.Batch >= maxModBatches:
+			return bad("batch %d is out of range", e.Batch)
 		}
 		key := e.Team
-		if e.Settle {
+		switch {
+		case mod:
+			key += e.Batch * teams
+			if round[e.Team]++; round[e.Team] > MaxModBackstopsPerRound {
+				return bad("more than %d for team %d in one round", MaxModBackstopsPerRound, e.Team)
+			}
+		case e.Settle:
 			key += teams
 		}
 		switch {

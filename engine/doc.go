@@ -14,5 +14,6 @@
 // never changes the outcome. The one input that is not a function of the
 // options is a backstop event (backstop.go): a controller whose team ran
 // behind a wall that fired says so, the engine records it in the round's
-// log, and a re-run takes it from the recording (ReplayBackstops).
+// log, and a re-run takes it from the recording (ReplayBackstops, and
+// ReplayModBackstops for a rule mod's caller).
 package engine

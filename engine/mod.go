@@ -90,8 +90,13 @@ type Sizer interface {
 
 // ModTurn is one team's share of a batch of calls.
 type ModTurn struct {
-	Team    int
-	Facts   *ModFacts
+	Team  int
+	Facts *ModFacts
+	// Batch numbers the batches of calls of a round from 0, in the order
+	// the rules asked for them (all of a team's calls of a round are
+	// batch 0 in a game whose units act at the same time): with the
+	// round, it says where a backstop event fired.
+	Batch   int
 	Calls   []Call
 	Answers []Answer // filled by the caller, one per call
 	// Forget lists units of this team that are gone since the last turn,
@@ -266,6 +271,12 @@ type ModBattle struct {
 	ended   bool
 	workers *pool
 	callJob func(int) // callTeam for teams with calls, made once
+	// retired marks the teams a backstop event retired: their callers
+	// are not called again. backstops are the events of the round being
+	// played, for the Recorder; roundBackstops counts each team's.
+	retired        []bool
+	backstops      []Backstop
+	roundBackstops []int
 	// Problems: rules failures and the players' problems.
 	problems problemLog
 }
@@ -337,7 +348,7 @@ func NewModBattle(o ModOptions) (*ModBattle, error) {
 		}
 	}
 	n := len(o.Teams)
-	m := &ModBattle{stats: make([]Stats, n), turns: make([]ModTurn, n)}
+	m := &ModBattle{stats: make([]Stats, n), turns: make([]ModTurn, n), retired: make([]bool, n), roundBackstops: make([]int, n)}
 	bd := &m.board
 	*bd = Board{rounds: o.Rounds, wrap: o.Wrap, teams: n, winner: -1,
 		values: make([][]int, n), columns: o.Columns, rand: NewRand(o.Seed, StreamRules), forget: make([][]int, n)}
@@ -434,6 +445,8 @@ func (m *ModBattle) Step() bool {
 	bd := &m.board
 	bd.round++
 	m.facts.Round = bd.round
+	m.backstops = m.backstops[:0]
+	clear(m.roundBackstops)
 	if err := m.play(); err != nil {
 		m.err = &RulesError{Round: bd.round, Err: err}
 		m.problems.add(Problem{Round: bd.round, Team: -1, Class: NoClass, Square: -1, Kind: FaultError, Message: m.err.Error()})
@@ -450,7 +463,7 @@ func (m *ModBattle) Step() bool {
 func (m *ModBattle) play() error {
 	rules := m.opts.Rules
 	for batch := 0; ; batch++ {
-		if batch > 1<<20 {
+		if batch >= maxModBatches {
 			return errors.New("more than a million turns in one round")
 		}
 		calls, err := rules.Next(&m.board)
@@ -460,7 +473,7 @@ func (m *ModBattle) play() error {
 		if len(calls) == 0 {
 			return nil
 		}
-		answers, err := m.ask(calls)
+		answers, err := m.ask(calls, batch)
 		if err != nil {
 			return err
 		}
@@ -470,12 +483,17 @@ func (m *ModBattle) play() error {
 	}
 }
 
+// maxModBatches bounds the batches of calls in one round.
+const maxModBatches = 1 << 20
+
 // ask hands each team its calls, runs the teams (in parallel when there
-// are workers) and puts the answers back in the order of calls.
-func (m *ModBattle) ask(calls []Call) ([]Answer, error) {
+// are workers) and puts the answers back in the order of calls. batch
+// numbers this batch of calls in the round.
+func (m *ModBattle) ask(calls []Call, batch int) ([]Answer, error) {
 	n := len(m.turns)
 	for t := range m.turns {
 		tt := &m.turns[t]
+		tt.Batch = batch
 		tt.Calls, tt.Answers = tt.Calls[:0], tt.Answers[:0]
 		tt.Report.reset()
 	}
@@ -519,7 +537,7 @@ func (m *ModBattle) ask(calls []Call) ([]Answer, error) {
 		r := &m.turns[t].Report
 		m.stats[t].Timeouts += r.Timeouts
 		m.stats[t].Errors += r.Errors
-		m.takeBackstops(t, r)
+		m.takeBackstops(t, r, batch)
 		for _, p := range r.Problems {
 			p.Team = t
 			if p.Round == 0 {
@@ -531,11 +549,15 @@ func (m *ModBattle) ask(calls []Call) ([]Answer, error) {
 	return answers, nil
 }
 
-// callTeam runs one team's caller. A caller that panics loses its calls
-// (counted as errors), never the battle.
+// callTeam runs one team's caller, unless a backstop event retired the
+// team: its calls then go unanswered. A caller that panics loses its
+// calls (counted as errors), never the battle.
 func (m *ModBattle) callTeam(t int) {
 	tt := &m.turns[t]
 	tt.Forget, m.board.forget[t] = m.board.forget[t], nil
+	if m.retired[t] {
+		return
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			tt.Report.Errors++

@@ -15,7 +15,8 @@ type trailRules struct {
 	pos       [][2]int
 	failAt    int // Resolve fails in this round
 	sequenced bool
-	next      int // sequenced: next team to call this round
+	per       int // sequenced: calls of each team a round (1 when 0)
+	next      int // sequenced: calls made this round
 }
 
 func (r *trailRules) Setup(b *Board) error {
@@ -31,12 +32,13 @@ func (r *trailRules) Setup(b *Board) error {
 
 func (r *trailRules) Next(b *Board) ([]Call, error) {
 	if r.sequenced {
-		if r.next == b.Teams() {
+		if r.next == b.Teams()*max(r.per, 1) {
 			r.next = 0
 			return nil, nil
 		}
+		team := r.next % b.Teams()
 		r.next++
-		return []Call{{Team: r.next - 1, Class: NoClass, View: r.pos[r.next-1]}}, nil
+		return []Call{{Team: team, Class: NoClass, View: r.pos[team]}}, nil
 	}
 	if r.next == b.Round() {
 		return nil, nil

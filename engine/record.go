@@ -104,7 +104,8 @@ func NewRecorder(b *Battle) *Recorder {
 
 // NewModRecorder starts recording a rule mod battle from its current
 // state, normally before its first round. Its logs carry cell, mark and
-// score changes and lost turns; a rule mod has no births or deaths.
+// score changes, lost turns and backstop events; a rule mod has no births
+// or deaths.
 func NewModRecorder(m *ModBattle) *Recorder {
 	bd := &m.board
 	r := &Recorder{m: m, pl: &m.problems, cells: append([]int32(nil), bd.cells...), marks: append([]Mark(nil), bd.marks...),
@@ -161,17 +162,23 @@ func (r *Recorder) Next() RoundLog {
 		r.faults(&l, t, b.stats[t])
 	}
 	l.Problems = r.newProblems()
-	if len(b.backstops) > 0 {
-		l.Backstops = append([]Backstop(nil), b.backstops...)
-		// Their problems are in the sample whatever else the round had,
-		// so a replay's viewer always shows them.
-		for _, e := range l.Backstops {
-			if p := e.problem(); !containsProblem(l.Problems, p) {
-				l.Problems = append(l.Problems, p)
-			}
+	l.takeBackstops(b.backstops)
+	return l
+}
+
+// takeBackstops keeps a copy of the round's backstop events. Their
+// problems are in the sample whatever else the round had, so a replay's
+// viewer always shows them.
+func (l *RoundLog) takeBackstops(events []Backstop) {
+	if len(events) == 0 {
+		return
+	}
+	l.Backstops = append([]Backstop(nil), events...)
+	for _, e := range l.Backstops {
+		if p := e.problem(); !containsProblem(l.Problems, p) {
+			l.Problems = append(l.Problems, p)
 		}
 	}
-	return l
 }
 
 // faults adds team t's lost turns since the last record to l.
@@ -205,6 +212,7 @@ func (r *Recorder) nextMod() RoundLog {
 		r.faults(&l, t, r.m.stats[t])
 	}
 	l.Problems = r.newProblems()
+	l.takeBackstops(r.m.backstops)
 	return l
 }
 

@@ -6,11 +6,12 @@ import "github.com/squarebattle/squarebattle/engine"
 func InProcess(o TeamOptions) (Seat, error) { return NewTeam(o), nil }
 
 // ReplayedSeater seats teams as seat does (in this process when seat is
-// nil), each behind engine.ReplayBackstops with the events of recorded
-// (a battle's backstop events, in round order) that are its own: where a
-// recording says the wall around a team fired, a re-run reports the same
-// event and restarts the team instead of asking its scripts. A team
-// without events is seated as seat seats it.
+// nil), each behind engine.ReplayBackstops (and, for a rule mod's team,
+// engine.ReplayModBackstops) with the events of recorded (a battle's
+// backstop events, in round order) that are its own: where a recording
+// says the wall around a team fired, a re-run reports the same event and
+// restarts the team instead of asking its scripts. A team without events
+// is seated as seat seats it.
 func ReplayedSeater(seat Seater, recorded []engine.Backstop) Seater {
 	if seat == nil {
 		seat = InProcess
@@ -29,7 +30,11 @@ func ReplayedSeater(seat Seater, recorded []engine.Backstop) Seater {
 		if len(own) == 0 {
 			return s, nil
 		}
-		return replayedSeat{Seat: s, ctrl: engine.ReplayBackstops(s, own)}, nil
+		r := replayedSeat{Seat: s, ctrl: engine.ReplayBackstops(s, own)}
+		if c, ok := s.(engine.Caller); ok {
+			return replayedModSeat{replayedSeat: r, call: engine.ReplayModBackstops(c, own)}, nil
+		}
+		return r, nil
 	}
 }
 
@@ -41,3 +46,11 @@ type replayedSeat struct {
 
 func (r replayedSeat) Turn(t *engine.Turn)         { r.ctrl.Turn(t) }
 func (r replayedSeat) Settle(s *engine.Settlement) { r.ctrl.Settle(s) }
+
+// replayedModSeat is a replayedSeat that can play a rule mod's team too.
+type replayedModSeat struct {
+	replayedSeat
+	call engine.Caller
+}
+
+func (r replayedModSeat) Call(t *engine.ModTurn) { r.call.Call(t) }

@@ -174,25 +174,13 @@ func TestKilledWorkerReplays(t *testing.T) {
 			t.Fatal(err)
 		}
 		if round == 10 {
-			pools.mu.Lock()
-			pids := pools.all[cfg.Isolation].Pids()
-			pools.mu.Unlock()
-			for _, pid := range pids {
-				if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-					t.Fatal(err)
-				}
-			}
+			killWorkers(t, cfg)
 			for team := range players {
 				alive[team] = b.Stats(team).Squares > 0
 			}
 		}
 	}
-	if err := f.End(b.Snapshot(), replay.EndReason(b.Snapshot())); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	finish(t, f, b.Snapshot())
 	events := replayBackstops(t, file)
 	killed := map[int]bool{}
 	for _, e := range events {
@@ -216,6 +204,32 @@ func TestKilledWorkerReplays(t *testing.T) {
 		t.Errorf("verify of the replay without its events: exit %d, %s%s", code, out, errOut)
 	}
 	t.Logf("without its events: %s", strings.TrimSpace(errOut))
+}
+
+// killWorkers sends SIGKILL to every worker of cfg's pool and returns
+// how many there were.
+func killWorkers(t *testing.T, cfg config.Config) int {
+	t.Helper()
+	pools.mu.Lock()
+	pids := pools.all[cfg.Isolation].Pids()
+	pools.mu.Unlock()
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return len(pids)
+}
+
+// finish ends a recorded battle's replay with its final snapshot.
+func finish(t *testing.T, f *replay.File, final *engine.Snapshot) {
+	t.Helper()
+	if err := f.End(final, replay.EndReason(final)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // withoutBackstops writes a copy of a replay whose round lines lost their

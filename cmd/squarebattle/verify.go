@@ -56,13 +56,20 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 			return bad(fmt.Errorf("%s: line 1: config: %v", file, err))
 		}
 	}
+	// A rule mod whose rules chose the board's side (orbs without --size)
+	// records arena.size 0: the re-run asks them again, since choosing
+	// draws from their random stream.
+	chose := h.Game != "" && len(h.Config) > 0 && rules.Arena.Size == 0
+	if chose {
+		rules.Arena.Size = h.Size
+	}
 	cfg.Arena, cfg.Rules, cfg.Limits, cfg.Options = rules.Arena, rules.Rules, rules.Limits, rules.Options
 	if err := cfg.Validate(); err != nil {
 		return bad(fmt.Errorf("%s: line 1: config: %w", file, err))
 	}
 
 	if h.Game != "" {
-		return verifyMod(cfg, file, rep, stdout)
+		return verifyMod(cfg, file, rep, chose, stdout)
 	}
 	fsys, dir, err := scriptsFS(cfg)
 	if err != nil {
@@ -123,11 +130,14 @@ func describeBackstops(events []engine.Backstop) string {
 	}
 	var parts []string
 	for _, e := range events {
-		phase := "turn"
-		if e.Settle {
-			phase = "settlement"
+		phase := "its turn"
+		switch {
+		case e.Settle:
+			phase = "its settlement"
+		case e.Batch > 0:
+			phase = fmt.Sprintf("call batch %d", e.Batch)
 		}
-		parts = append(parts, fmt.Sprintf("team %d %s in its %s (%s)", e.Team, e.Kind, phase, safe(e.Message)))
+		parts = append(parts, fmt.Sprintf("team %d %s in %s (%s)", e.Team, e.Kind, phase, safe(e.Message)))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -145,8 +155,9 @@ func recordedBackstops(rep *replay.Replay) []engine.Backstop {
 
 // verifyMod is verifyReplay for a rule mod: the game is found by the
 // folder name the replay recorded, in the scripts folder, and its rules.lua
-// is checked like every player.
-func verifyMod(cfg config.Config, file string, rep *replay.Replay, stdout io.Writer) error {
+// is checked like every player. chose says the rules chose the board's
+// side.
+func verifyMod(cfg config.Config, file string, rep *replay.Replay, chose bool, stdout io.Writer) error {
 	h := &rep.Header
 	differs := func(round int, format string, args ...any) error {
 		return &diffError{File: file, Round: round, Reason: fmt.Sprintf(format, args...)}
@@ -177,7 +188,17 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, stdout io.Wri
 		return differs(0, "the score columns are %v, the replay has %v", g.Info.Columns, h.Columns)
 	}
 	o := engine.ModOptions{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, Seed: h.Seed, Workers: workers(cfg)}
-	b, err := luabind.NewModBattle(g, players, o, cfg.Limits.RulesInstructions)
+	if chose {
+		o.Size = 0
+	}
+	seat, rs, err := wallsOf(cfg)
+	if err != nil {
+		return err
+	}
+	// As for SquareBattle: the wall's recorded events are taken as
+	// recorded, not asked of the teams again.
+	seat = luabind.ReplayedSeater(seat, recordedBackstops(rep))
+	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}

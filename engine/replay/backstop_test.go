@@ -18,19 +18,24 @@ type walledWanderer struct {
 }
 
 func (w *walledWanderer) Turn(t *engine.Turn) {
-	if kinds := w.turn[t.Facts.Round]; kinds != nil {
-		for _, k := range kinds {
-			t.Report.Backstops = append(t.Report.Backstops, engine.Backstop{Kind: k, Class: 0,
-				Message: fmt.Sprintf("w.lua: the team's worker process %s \x1b[31m", k)})
-		}
-		return
+	if !fireWall(&t.Report, w.turn[t.Facts.Round], "w.lua") {
+		w.wanderer.Turn(t)
 	}
-	w.wanderer.Turn(t)
+}
+
+// fireWall reports backstop events of the kinds given, as a wall around
+// the team's scripts (file) would, and whether there were some.
+func fireWall(r *engine.Report, kinds []engine.BackstopKind, file string) bool {
+	for _, k := range kinds {
+		r.Backstops = append(r.Backstops, engine.Backstop{Kind: k, Class: 0,
+			Message: fmt.Sprintf("%s: the team's worker process %s \x1b[31m", file, k)})
+	}
+	return len(kinds) > 0
 }
 
 // recordWalled records a battle of three wanderers, team 1 behind a wall
 // that times out in round 3 and crashes in rounds 5 and 6, retiring it.
-func recordWalled(t *testing.T) ([]byte, []engine.RoundLog) {
+func recordWalled(t testing.TB) ([]byte, []engine.RoundLog) {
 	t.Helper()
 	b, h := wanderBattle(t, 5, 12, 3, 60)
 	o := b.Options()
@@ -64,12 +69,22 @@ func recordWalled(t *testing.T) ([]byte, []engine.RoundLog) {
 	return buf.Bytes(), logs
 }
 
-// TestBackstopEventsRoundTrip: a battle's backstop events are written on
-// their rounds' lines and read back as they were recorded, with the
-// problems that explain them for the viewer.
+// TestBackstopEventsRoundTrip: a battle's backstop events, SquareBattle's
+// or a rule mod's, are written on their rounds' lines and read back as
+// they were recorded, counted, with the problems that explain them for the
+// viewer.
 func TestBackstopEventsRoundTrip(t *testing.T) {
-	data, logs := recordWalled(t)
-	if n := bytes.Count(plain(t, data), []byte(`"w":[{"team":1,"phase":"turn"`)); n != 3 {
+	for _, c := range []struct {
+		name   string
+		record func(testing.TB) ([]byte, []engine.RoundLog)
+	}{{"squarebattle", recordWalled}, {"rule mod", recordWalledMod}} {
+		t.Run(c.name, func(t *testing.T) { roundTrip(t, c.record) })
+	}
+}
+
+func roundTrip(t *testing.T, record func(testing.TB) ([]byte, []engine.RoundLog)) {
+	data, logs := record(t)
+	if n := bytes.Count(plain(t, data), []byte(`"w":[{"team":1,"phase":"turn","class":0`)); n != 3 {
 		t.Errorf("%d lines with team 1's events, want 3", n)
 	}
 	rep, err := Read(bytes.NewReader(data), "walled.sbr")
@@ -146,5 +161,100 @@ func TestHostileBackstopEvents(t *testing.T) {
 				t.Errorf("plays up to round %d, want 1", rep.Timeline.Last())
 			}
 		})
+	}
+}
+
+// walledStepper is a stepper behind a wall that fires on a schedule.
+type walledStepper struct {
+	stepper
+	fire map[int][]engine.BackstopKind
+}
+
+func (w *walledStepper) Call(t *engine.ModTurn) {
+	if !fireWall(&t.Report, w.fire[t.Facts.Round], "stripe/s.lua") {
+		w.stepper.Call(t)
+	}
+}
+
+// recordWalledMod records a stripe battle of three teams, team 1 behind a
+// wall that times out in round 3 and crashes in rounds 5 and 6, retiring
+// it, and returns the replay's bytes and the logs.
+func recordWalledMod(t testing.TB) ([]byte, []engine.RoundLog) {
+	t.Helper()
+	data, _, logs := recordModWith(t, 6, 3, func(team int, rng *engine.Rand) engine.Caller {
+		if team != 1 {
+			return &stepper{rng}
+		}
+		return &walledStepper{stepper: stepper{rng},
+			fire: map[int][]engine.BackstopKind{3: {engine.BackstopTimeout}, 5: {engine.BackstopCrash}, 6: {engine.BackstopCrash, engine.BackstopRetired}}}
+	})
+	return data, logs
+}
+
+// TestHostileModBackstopEvents: a rule mod replay whose events no battle
+// makes is damaged at that line with one line saying why; events in later
+// batches of a round, in the engine's order, are read.
+func TestHostileModBackstopEvents(t *testing.T) {
+	data, _ := recordWalledMod(t)
+	lines := bytes.SplitAfter(plain(t, data), []byte("\n"))
+	event := func(team, batch int, phase, kind string) string {
+		return fmt.Sprintf(`{"team":%d,"phase":%q,"batch":%d,"class":0,"kind":%q,"msg":"m"}`, team, phase, batch, kind)
+	}
+	repeat := func(n int, e string) string { return strings.TrimSuffix(strings.Repeat(e+",", n), ",") }
+	var spread []string // one crash of team 0 in each of many batches
+	for b := range engine.MaxModBackstopsPerRound + 1 {
+		spread = append(spread, event(0, b, "turn", "crash"))
+	}
+	cases := []struct {
+		name, events, want string
+	}{
+		{"later batches", event(2, 0, "turn", "crash") + "," + event(0, 3, "turn", "timeout") + "," + event(2, 3, "turn", "crash"), ""},
+		{"settle phase", event(0, 0, "settle", "crash"), "no settle phase"},
+		{"negative batch", event(0, -1, "turn", "crash"), "batch -1"},
+		{"huge batch", event(0, 1<<40, "turn", "crash"), "batch"},
+		{"batch past the engine's", event(0, 1<<20, "turn", "crash"), "batch 1048576 is out of range"},
+		{"batches out of order", event(0, 3, "turn", "crash") + "," + event(2, 1, "turn", "crash"), "out of order"},
+		{"three in one batch", repeat(3, event(0, 2, "turn", "crash")), "more than 2 for team 0 in one phase"},
+		{"too many in a round", strings.Join(spread, ","), fmt.Sprintf("more than %d for team 0 in one round", engine.MaxModBackstopsPerRound)},
+		{"too many in a line", repeat(3*engine.MaxModBackstopsPerRound+1, event(0, 0, "turn", "crash")), fmt.Sprintf("%d backstop events for 3 teams", 3*engine.MaxModBackstopsPerRound+1)},
+		{"after retirement", event(0, 0, "turn", "retired") + "," + event(0, 4, "turn", "crash"), "retired already"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			line := bytes.Replace(lines[2], []byte(`{"r":2`), []byte(`{"r":2,"w":[`+c.events+`]`), 1)
+			text := bytes.Join([][]byte{lines[0], lines[1], line, lines[3]}, nil)
+			rep, err := Read(bytes.NewReader(text), "bad.sbr")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				got, _ := rep.Timeline.Log(2)
+				if rep.Damage != nil || len(got.Backstops) != 3 || got.Backstops[2].Batch != 3 {
+					t.Errorf("damage %v, events %+v: want the three events read", rep.Damage, got.Backstops)
+				}
+				return
+			}
+			if rep.Damage == nil || !strings.Contains(rep.Damage.Error(), "bad.sbr: line 3: ") || !strings.Contains(rep.Damage.Error(), c.want) ||
+				strings.Contains(rep.Damage.Error(), "\n") {
+				t.Errorf("damage %v, want one line 3 saying %q", rep.Damage, c.want)
+			}
+			if rep.Timeline.Last() != 1 {
+				t.Errorf("plays up to round %d, want 1", rep.Timeline.Last())
+			}
+		})
+	}
+}
+
+// TestBatchInSquareBattleReplay: a SquareBattle round has no batches.
+func TestBatchInSquareBattleReplay(t *testing.T) {
+	data, _ := recordWalled(t)
+	lines := bytes.SplitAfter(plain(t, data), []byte("\n"))
+	line := bytes.Replace(lines[2], []byte(`{"r":2`), []byte(`{"r":2,"w":[{"team":0,"phase":"turn","batch":1,"class":0,"kind":"crash","msg":"m"}]`), 1)
+	rep, err := Read(bytes.NewReader(bytes.Join([][]byte{lines[0], lines[1], line, lines[3]}, nil)), "bad.sbr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Damage == nil || !strings.Contains(rep.Damage.Error(), "line 3: round 2: backstop event: batch 1 in a SquareBattle round") {
+		t.Errorf("damage %v", rep.Damage)
 	}
 }

@@ -107,8 +107,10 @@ type round struct {
 // team's scripts stopped or lost it. Written with words, not numbers: the
 // field is rare and read by people.
 type backstop struct {
-	Team    int    `json:"team"`
-	Phase   string `json:"phase"` // "turn" or "settle"
+	Team  int    `json:"team"`
+	Phase string `json:"phase"` // "turn" or "settle"
+	// Batch is a rule mod's batch of the round's calls; left out when 0.
+	Batch   int    `json:"batch,omitempty"`
 	Class   int    `json:"class"`
 	Kind    string `json:"kind"` // "timeout", "crash" or "retired"
 	Message string `json:"msg"`
@@ -230,7 +232,7 @@ func encodeRound(l *engine.RoundLog) round {
 		if e.Settle {
 			phase = "settle"
 		}
-		out.W = append(out.W, backstop{Team: e.Team, Phase: phase, Class: int(e.Class), Kind: e.Kind.String(), Message: e.Message})
+		out.W = append(out.W, backstop{Team: e.Team, Phase: phase, Batch: e.Batch, Class: int(e.Class), Kind: e.Kind.String(), Message: e.Message})
 	}
 	return out
 }
@@ -252,15 +254,15 @@ func gaps(packed []int32, each func(cell, v int32)) error {
 }
 
 // decodeRound unpacks a round line of a game with cols score columns and
-// the given number of teams. Values are range-checked later by
-// engine.Timeline.Add; here only the shape is.
-func decodeRound(r *round, cols, teams int) (engine.RoundLog, error) {
+// the given number of teams (mod: a rule mod's). Values are range-checked
+// later by engine.Timeline.Add; here only the shape is.
+func decodeRound(r *round, cols, teams int, mod bool) (engine.RoundLog, error) {
 	l := engine.RoundLog{Round: r.R}
 	if len(r.B)%3 != 0 || len(r.D)%4 != 0 || len(r.F)%3 != 0 || len(r.V)%(cols+1) != 0 {
 		return l, errors.New("a packed array has the wrong length")
 	}
 	var err error
-	if l.Backstops, err = decodeBackstops(r.R, r.W, teams); err != nil {
+	if l.Backstops, err = decodeBackstops(r.R, r.W, teams, mod); err != nil {
 		return l, err
 	}
 	if err := gaps(r.C, func(cell, team int32) {
@@ -311,13 +313,18 @@ func init() {
 
 // decodeBackstops unpacks a round's backstop events. The timeline checks
 // them against the battle; here they are bounded first, so that a line
-// full of them is refused before it is kept: a battle has at most
-// MaxBackstopsPerReport per team in each of a round's two phases.
-func decodeBackstops(round int, w []backstop, teams int) ([]engine.Backstop, error) {
+// full of them is refused before it is kept: a SquareBattle battle has at
+// most MaxBackstopsPerReport per team in each of a round's two phases, a
+// rule mod at most MaxModBackstopsPerRound per team in a round.
+func decodeBackstops(round int, w []backstop, teams int, mod bool) ([]engine.Backstop, error) {
 	if len(w) == 0 {
 		return nil, nil
 	}
-	if len(w) > 2*engine.MaxBackstopsPerReport*teams {
+	most := 2 * engine.MaxBackstopsPerReport * teams
+	if mod {
+		most = engine.MaxModBackstopsPerRound * teams
+	}
+	if len(w) > most {
 		return nil, fmt.Errorf("%d backstop events for %d teams", len(w), teams)
 	}
 	out := make([]engine.Backstop, 0, len(w))
@@ -332,10 +339,13 @@ func decodeBackstops(round int, w []backstop, teams int) ([]engine.Backstop, err
 		if x.Class < int(engine.NoClass) || x.Class > math.MaxInt32 {
 			return nil, fmt.Errorf("backstop class %d is out of range", x.Class)
 		}
+		if x.Batch < 0 || x.Batch > math.MaxInt32 {
+			return nil, fmt.Errorf("backstop batch %d is out of range", x.Batch)
+		}
 		if len(x.Message) > engine.MaxBackstopText {
 			return nil, fmt.Errorf("a backstop message of %d bytes (at most %d)", len(x.Message), engine.MaxBackstopText)
 		}
-		out = append(out, engine.Backstop{Round: round, Team: x.Team, Settle: x.Phase == "settle", Kind: kind,
+		out = append(out, engine.Backstop{Round: round, Team: x.Team, Settle: x.Phase == "settle", Batch: x.Batch, Kind: kind,
 			Class: engine.ClassID(x.Class), Message: engine.SafeText(x.Message)})
 	}
 	return out, nil

@@ -17,6 +17,10 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("{\"squarebattle_replay\":1,\"size\":2,\"players\":[{\"team\":0}],\"start\":[-1,4]}\n{\"r\":1,\"c\":[0,0]}\n"))
 	f.Add([]byte("{\"squarebattle_replay\":1,\"size\":2,\"classes\":[{\"id\":\"w\"}],\"players\":[{\"team\":0}],\"start\":[0,1,-1,3]}\n" +
 		"{\"r\":1,\"f\":[0,0,1],\"w\":[{\"team\":0,\"phase\":\"turn\",\"class\":0,\"kind\":\"crash\",\"msg\":\"w.lua: died\"},{\"team\":0,\"phase\":\"turn\",\"class\":0,\"kind\":\"retired\",\"msg\":\"r\"}]}\n"))
+	walled, _ := recordWalledMod(f)
+	f.Add(plain(f, walled))
+	f.Add([]byte("{\"squarebattle_replay\":1,\"game\":\"g\",\"size\":2,\"classes\":[{\"id\":\"w\"}],\"players\":[{\"team\":0},{\"team\":1}],\"start\":[-1,4]}\n" +
+		"{\"r\":1,\"f\":[1,1,0],\"w\":[{\"team\":1,\"phase\":\"turn\",\"batch\":3,\"class\":0,\"kind\":\"timeout\",\"msg\":\"w.lua: hung\"}]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep, err := Read(bytes.NewReader(data), "fuzz.sbr")
 		if err != nil {

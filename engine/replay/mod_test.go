@@ -86,11 +86,18 @@ func (s *stepper) Call(t *engine.ModTurn) {
 // recordMod plays a stripe battle into a replay and returns its bytes and
 // every live snapshot.
 func recordMod(t *testing.T, seed uint64, teams int) ([]byte, []*engine.Snapshot) {
+	data, live, _ := recordModWith(t, seed, teams, func(_ int, rng *engine.Rand) engine.Caller { return &stepper{rng} })
+	return data, live
+}
+
+// recordModWith is recordMod with each team's caller made by caller from
+// its team and seeded stream; it returns every round's log too.
+func recordModWith(t testing.TB, seed uint64, teams int, caller func(int, *engine.Rand) engine.Caller) ([]byte, []*engine.Snapshot, []engine.RoundLog) {
 	t.Helper()
 	o := engine.ModOptions{Size: 10, Rounds: 60, Seed: seed, Columns: []string{"painted", "clock"}, Rules: &stripeRules{}, Classes: []string{"s"}}
 	h := Header{Program: "test", Game: "stripe", Classes: []Class{{ID: "s", File: "stripe/s.lua", SHA256: "00"}}}
 	for i := 0; i < teams; i++ {
-		o.Teams = append(o.Teams, engine.ModTeam{Player: engine.Player{Name: "S"}, Caller: &stepper{engine.NewRand(seed, engine.TeamStream(i))}})
+		o.Teams = append(o.Teams, engine.ModTeam{Player: engine.Player{Name: "S"}, Caller: caller(i, engine.NewRand(seed, engine.TeamStream(i)))})
 		h.Players = append(h.Players, Player{Team: i, Name: "S"})
 	}
 	m, err := engine.NewModBattle(o)
@@ -105,12 +112,14 @@ func recordMod(t *testing.T, seed uint64, teams int) ([]byte, []*engine.Snapshot
 		t.Fatal(err)
 	}
 	rec := engine.NewModRecorder(m)
+	var logs []engine.RoundLog
 	for m.Step() {
 		l := rec.Next()
 		if err := w.Round(&l); err != nil {
 			t.Fatal(err)
 		}
 		live = append(live, m.Snapshot())
+		logs = append(logs, l)
 	}
 	final := m.Snapshot()
 	if err := w.End(final, EndReason(final)); err != nil {
@@ -119,7 +128,7 @@ func recordMod(t *testing.T, seed uint64, teams int) ([]byte, []*engine.Snapshot
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes(), live
+	return buf.Bytes(), live, logs
 }
 
 // TestModReplayPlaysBack records a rule mod battle and reads it back:

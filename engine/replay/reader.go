@@ -120,7 +120,7 @@ func Read(r io.Reader, name string) (*Replay, error) {
 			rep.Damage = fail(n, "unreadable round: %v; the battle plays up to round %d", err, rep.Timeline.Last())
 			return rep, nil
 		}
-		l, err := decodeRound(&rd, len(h.Columns), len(h.Players))
+		l, err := decodeRound(&rd, len(h.Columns), len(h.Players), h.Game != "")
 		for i := range l.Problems {
 			l.Problems[i].Message = engine.SafeText(l.Problems[i].Message)
 		}

@@ -424,13 +424,17 @@ func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
 	if class >= 0 && int(class) < len(s.cat.files) {
 		file = s.cat.files[class]
 	}
-	msg := fmt.Sprintf("%s: %s %s; its squares waited and its Lua state was reset (crash %d of %d, isolation.max_crashes)",
-		file, what, engine.SafeText(cause), s.crashes, s.pool.o.MaxCrashes)
+	waited, waits := "its squares waited", "its squares wait"
+	if s.mod != nil { // a rule mod's team
+		waited, waits = "its calls went unanswered", "its calls go unanswered"
+	}
+	msg := fmt.Sprintf("%s: %s %s; %s and its Lua state was reset (crash %d of %d, isolation.max_crashes)",
+		file, what, engine.SafeText(cause), waited, s.crashes, s.pool.o.MaxCrashes)
 	rep.Backstops = append(rep.Backstops, engine.Backstop{Kind: kind, Class: class, Message: msg})
 	if s.crashes >= s.pool.o.MaxCrashes {
 		s.retired = true
 		rep.Backstops = append(rep.Backstops, engine.Backstop{Kind: engine.BackstopRetired, Class: class,
-			Message: fmt.Sprintf("%s: the team is retired after %d worker crashes (isolation.max_crashes): its squares wait from now on", file, s.crashes)})
+			Message: fmt.Sprintf("%s: the team is retired after %d worker crashes (isolation.max_crashes): %s from now on", file, s.crashes, waits)})
 	}
 }
 
