@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,12 +24,7 @@ const loopWait = 60 * time.Second
 // Every step waits for what it expects on the screen (joined lines, so
 // wrapping at 80 columns does not matter), never for a fixed time.
 func TestE2ECoderLoop(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test runs the binary in tmux; skipped under -short")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		skipOrRequire(t, "end-to-end test needs tmux on PATH (apt-get install tmux)")
-	}
+	needTmux(t)
 	bin := buildBinary(t)
 	work, env := isolated(t)
 	cmd := append(append([]string{"env", "-i"}, env...), "TERM=xterm", "PS1=$ ", "PATH="+filepath.Dir(bin)+":/usr/bin:/bin", "sh")
