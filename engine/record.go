@@ -26,6 +26,10 @@ type RoundLog struct {
 	// columns; SquareBattle's leave both nil.
 	Marks  []MarkChange // cells whose mark changed, ascending by cell
 	Values []TeamValues // teams whose score columns changed, ascending by team
+	// Printed is what the teams' scripts printed this round, ascending by
+	// team, bounded (see MaxRoundLines). It is for people only: the
+	// picture of the battle does not depend on it.
+	Printed []TeamLines
 }
 
 // MarkChange is a cell of a rule mod's board and its new mark.
@@ -91,6 +95,7 @@ type Recorder struct {
 	stats    []Stats
 	firsts   int // first problems already recorded
 	problems int // problems ever added, as of the last record
+	print    printTail
 }
 
 // NewRecorder starts recording a battle from its current state, normally
@@ -160,6 +165,9 @@ func (r *Recorder) Next() RoundLog {
 			l.Deaths = append(l.Deaths, DeathEvent{Team: t, Cell: x.Row*b.size + x.Col, Killer: x.Killer, Kind: kind})
 		}
 		r.faults(&l, t, b.stats[t])
+		if p, ok := r.print.lines(t, b.teams[t].setup.Controller); ok {
+			l.Printed = append(l.Printed, p)
+		}
 	}
 	l.Problems = r.newProblems()
 	l.takeBackstops(b.backstops)
@@ -210,6 +218,11 @@ func (r *Recorder) nextMod() RoundLog {
 			l.Values = append(l.Values, TeamValues{Team: t, Values: append([]int(nil), v...)})
 		}
 		r.faults(&l, t, r.m.stats[t])
+	}
+	for t, team := range r.m.opts.Teams {
+		if p, ok := r.print.lines(t, team.Caller); ok {
+			l.Printed = append(l.Printed, p)
+		}
 	}
 	l.Problems = r.newProblems()
 	l.takeBackstops(r.m.backstops)

@@ -26,6 +26,9 @@ func Teams(cat *Catalog, players []*Class, seed uint64, size int) ([]engine.Team
 type Seat interface {
 	engine.Controller
 	Log() []string // what the team's scripts printed, most recent last
+	// Printed is what was printed since a total, and the new total
+	// (engine.Printer): run --log and replays follow the log with it.
+	Printed(since int64) ([]string, int64)
 	Close()
 }
 

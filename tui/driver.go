@@ -52,6 +52,10 @@ const (
 	cmdStop                       // end the goroutine
 )
 
+// replayLogLines is how many of each team's printed lines a replay's log
+// pane shows, as many as a live team keeps.
+const replayLogLines = 200
+
 type command struct {
 	kind commandKind
 	n    int
@@ -117,7 +121,7 @@ type driver struct {
 	runningAt  time.Time
 	published  time.Time
 	logs       [][]string // the teams' logs as last copied (Logger), and
-	logsAt     int        // the live round then
+	logsAt     int        // the live round then (a replay's: the round shown)
 	seq        uint64
 	rate       float64
 	rateRounds int
@@ -595,6 +599,12 @@ func (d *driver) publish(now time.Time) {
 		// the logs change only when rounds are played: copy them then
 		if d.logs == nil || d.logsAt != f.live {
 			d.logs, d.logsAt = l.Logs(), f.live
+		}
+		f.logs = d.logs
+	} else if d.battle == nil {
+		// a replay: what its rounds carry, up to the round shown
+		if d.logs == nil || d.logsAt != s.Round {
+			d.logs, d.logsAt = d.tl.PrintedLogs(s.Round, len(s.Teams), replayLogLines), s.Round
 		}
 		f.logs = d.logs
 	}

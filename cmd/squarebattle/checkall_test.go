@@ -66,3 +66,41 @@ func writeLua(t *testing.T, name, src string) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadmeHunter: the README's first player, taken from the README itself,
+// loads without problems, kills none of its own team in the trial and wins
+// more than half its battles against the Explorer and the Wanderer in
+// check --all (the newcomer's first yardstick), over fixed seeds.
+func TestReadmeHunter(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)Save this as `scripts/hunter.lua`:\\s*```lua\n(.*?)```").FindSubmatch(readme)
+	if block == nil {
+		t.Fatal("README.md has no Hunter code block after \"Save this as `scripts/hunter.lua`:\"")
+	}
+	file := filepath.Join(t.TempDir(), "hunter.lua")
+	writeLua(t, file, string(block[1]))
+	row := regexp.MustCompile(`(?m)^  (Explorer|Wanderer)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+%$`)
+	ownKills := regexp.MustCompile(`(?m)^\s+0\s+Hunter(?:\s+\d+){4}\s+(\d+)`)
+	won, played := map[string]int{}, map[string]int{}
+	for _, seed := range []string{"1", "9", "17"} {
+		var out, errs strings.Builder
+		if code := Main([]string{"check", "--isolation", "none", "--all", "--seed", seed, file}, &out, &errs); code != exitOK {
+			t.Fatalf("seed %s: check exit %d, stderr %q\n%s", seed, code, errs.String(), out.String())
+		}
+		if m := ownKills.FindStringSubmatch(out.String()); m == nil || m[1] != "0" {
+			t.Errorf("seed %s: the Hunter's own-team kills are not 0 in the trial:\n%s", seed, out.String())
+		}
+		for _, r := range row.FindAllStringSubmatch(out.String(), -1) {
+			won[r[1]] += atoi(r[2])
+			played[r[1]] += atoi(r[2]) + atoi(r[3]) + atoi(r[4])
+		}
+	}
+	for _, p := range []string{"Explorer", "Wanderer"} {
+		if played[p] == 0 || 2*won[p] <= played[p] {
+			t.Errorf("the README's Hunter won %d of %d battles against %s; want more than half", won[p], played[p], p)
+		}
+	}
+}

@@ -45,13 +45,19 @@ func skipOrRequire(t *testing.T, format string, args ...any) {
 	t.Skipf(format, args...)
 }
 
-func TestE2E(t *testing.T) {
+// needTmux skips an end-to-end test under -short or without tmux.
+func needTmux(t *testing.T) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test runs the binary in tmux; skipped under -short")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		skipOrRequire(t, "end-to-end test needs tmux on PATH (apt-get install tmux)")
 	}
+}
+
+func TestE2E(t *testing.T) {
+	needTmux(t)
 	bin := buildBinary(t)
 
 	// The battle's paused round when it was paused again, for the step after.

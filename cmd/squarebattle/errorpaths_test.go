@@ -114,6 +114,8 @@ func TestErrorPaths(t *testing.T) {
 		{[]string{"run", "--map", ragged, "explorer", "explorer"}, "", ragged + ":2:"},
 		{[]string{"run", "--record", filepath.Join(missing, "x.sbr"), "explorer"}, "", "--record " + filepath.Join(missing, "x.sbr")},
 		{[]string{"run", "--record", os.DevNull, "explorer"}, "", "--record " + os.DevNull + ": not a regular file"},
+		{[]string{"run", "--log=" + filepath.Join(missing, "x.log"), "explorer"}, "", "--log " + filepath.Join(missing, "x.log") + ": no folder " + missing},
+		{[]string{"run", "--log=" + os.DevNull, "explorer"}, "", "--log " + os.DevNull + ": not a regular file"},
 		{[]string{"run", "--game", "nope"}, "", `no game "nope" in scripts (games there: orbs, paint, snake`},
 		{[]string{"run", "--game", "../paint"}, "", `--game "../paint": a game is a folder name`},
 		{[]string{"run", "--game", "paint", "--option", "nope=1"}, "", "options.nope"},

@@ -25,11 +25,18 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	record := fs.String("record", "", "write the battle's replay to this file (see 'squarebattle replay')")
 	helpOn(fs, stdout, "usage: squarebattle run [flags] [PLAYER...]\n\nPlays one battle without the terminal UI and prints the standings.\nPLAYER is a class id or display name (any case); repeat one to field it twice.\nWith no PLAYER, every starting player plays.")
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint)")
+	logFile := fs.String("log", "", logUsage)
+	fs.Lookup("log").NoOptDefVal = "-"
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := outputPath("--record", *record); err != nil {
 		return err
+	}
+	if *logFile != "-" {
+		if err := outputPath("--log", *logFile); err != nil {
+			return err
+		}
 	}
 	cfg, rules, err := loadConfigOrGame(fs, &c, *game)
 	if err != nil {
@@ -39,7 +46,9 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		if *mapFile != "" {
 			return errMapMod
 		}
-		return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout)
+		return withLog(*logFile, stderr, func(logw io.Writer) error {
+			return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout, logw)
+		})
 	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
@@ -64,7 +73,12 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
 	}
-	snap, logs, err := playBattle(cfg, cat, players, o, *record, rules)
+	var snap *engine.Snapshot
+	var logs [][]string
+	err = withLog(*logFile, stderr, func(logw io.Writer) (err error) {
+		snap, logs, err = playBattle(cfg, cat, players, o, *record, rules, logw)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -130,7 +144,8 @@ func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map
 // playBattle runs a battle to its end with Lua controllers, recording it
 // to the file named by record unless that is empty. rules, when not nil,
 // replaces the built-in rules (a rules.lua of the SquareBattle protocol).
-func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game) (*engine.Snapshot, [][]string, error) {
+// logw, when not nil, gets what the teams print as they print it (run --log).
+func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game, logw io.Writer) (*engine.Snapshot, [][]string, error) {
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -140,9 +155,11 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 		return nil, nil, bad(err)
 	}
 	defer b.Close()
+	s := logged(b, b.Round, b.Seats, logw)
 	if record == "" {
-		final := b.Run()
-		return final, b.Logs(), nil
+		for s.Step() {
+		}
+		return b.Snapshot(), b.Logs(), nil
 	}
 	h := replayHeader(cfg, cat, b)
 	if rules != nil {
@@ -152,7 +169,7 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 	if err != nil {
 		return nil, nil, err
 	}
-	final, err := playRecorded(b, f.Writer)
+	final, err := recordRounds(s, engine.NewRecorder(b.Battle), f.Writer, nil)
 	if err != nil {
 		f.Abort()
 		return nil, nil, fmt.Errorf("replay %s: %w", record, err)

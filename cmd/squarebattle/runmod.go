@@ -16,7 +16,8 @@ import (
 
 // runMod plays one headless battle of a rule mod (run --game NAME).
 // With record set, the battle's replay is written to that file.
-func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, record string, stdout io.Writer) error {
+// logw, when not nil, gets what the teams print as they print it (run --log).
+func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, record string, stdout, logw io.Writer) error {
 	players, err := gamePlayers(g, flags.Args())
 	if err != nil {
 		return err
@@ -33,8 +34,9 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 	}
 	defer b.Close()
 	var s *engine.Snapshot
+	st := logged(b, b.Round, b.Seats, logw)
 	if record == "" {
-		for b.Step() {
+		for st.Step() {
 		}
 		s = b.Snapshot()
 	} else {
@@ -42,7 +44,7 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 		if err != nil {
 			return err
 		}
-		if s, err = recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
+		if s, err = recordRounds(st, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
 			f.Abort()
 			return fmt.Errorf("replay %s: %w", record, err)
 		}

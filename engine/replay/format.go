@@ -101,6 +101,15 @@ type round struct {
 	M []int32    `json:"m,omitempty"`
 	V []int      `json:"v,omitempty"`
 	W []backstop `json:"w,omitempty"`
+	L []printed  `json:"l,omitempty"`
+}
+
+// printed is what one team printed in a round (engine.TeamLines): its
+// lines, and how many more it printed than the bounds let the file keep.
+type printed struct {
+	Team  int      `json:"t"`
+	Lines []string `json:"l,omitempty"`
+	Cut   int      `json:"x,omitempty"`
 }
 
 // backstop is a backstop event (engine.Backstop): the wall around a
@@ -234,7 +243,35 @@ func encodeRound(l *engine.RoundLog) round {
 		}
 		out.W = append(out.W, backstop{Team: e.Team, Phase: phase, Batch: e.Batch, Class: int(e.Class), Kind: e.Kind.String(), Message: e.Message})
 	}
+	for _, p := range l.Printed {
+		out.L = append(out.L, printed{Team: p.Team, Lines: p.Lines, Cut: p.Cut})
+	}
 	return out
+}
+
+// decodePrinted checks and unpacks a round's printed lines: teams in range
+// and ascending, at most engine.MaxRoundLines lines a team, each at most
+// engine.MaxPrintedBytes once escaped for a terminal.
+func decodePrinted(ps []printed, teams int) ([]engine.TeamLines, error) {
+	var out []engine.TeamLines
+	for i, p := range ps {
+		if p.Team < 0 || p.Team >= teams || (i > 0 && p.Team <= ps[i-1].Team) {
+			return nil, fmt.Errorf("printed lines of team %d: no such team, or out of order", p.Team)
+		}
+		if len(p.Lines) > engine.MaxRoundLines || p.Cut < 0 || p.Cut > 1<<40 {
+			return nil, fmt.Errorf("team %d printed %d lines (%d cut) in a round; a replay keeps at most %d", p.Team, len(p.Lines), p.Cut, engine.MaxRoundLines)
+		}
+		tl := engine.TeamLines{Team: p.Team, Cut: p.Cut}
+		for _, line := range p.Lines {
+			line = engine.SafeLine(line)
+			if len(line) > engine.MaxPrintedBytes {
+				return nil, fmt.Errorf("team %d printed a line of %d bytes; a replay keeps at most %d", p.Team, len(line), engine.MaxPrintedBytes)
+			}
+			tl.Lines = append(tl.Lines, line)
+		}
+		out = append(out, tl)
+	}
+	return out, nil
 }
 
 // gaps unpacks (gap, value) pairs into ascending cells.
@@ -263,6 +300,9 @@ func decodeRound(r *round, cols, teams int, mod bool) (engine.RoundLog, error) {
 	}
 	var err error
 	if l.Backstops, err = decodeBackstops(r.R, r.W, teams, mod); err != nil {
+		return l, err
+	}
+	if l.Printed, err = decodePrinted(r.L, teams); err != nil {
 		return l, err
 	}
 	if err := gaps(r.C, func(cell, team int32) {

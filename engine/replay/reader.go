@@ -81,6 +81,7 @@ func Read(r io.Reader, name string) (*Replay, error) {
 		return nil, fail(1, "%v", err)
 	}
 	rep.Timeline = engine.NewTimeline(start, 0)
+	kept := make([]int, len(h.Players)) // printed lines per team so far
 
 	for {
 		line, err := lr.next()
@@ -123,6 +124,11 @@ func Read(r io.Reader, name string) (*Replay, error) {
 		l, err := decodeRound(&rd, len(h.Columns), len(h.Players), h.Game != "")
 		for i := range l.Problems {
 			l.Problems[i].Message = engine.SafeText(l.Problems[i].Message)
+		}
+		for _, p := range l.Printed {
+			if kept[p.Team] += len(p.Lines); err == nil && kept[p.Team] > engine.MaxBattleLines {
+				err = fmt.Errorf("team %d printed more than the %d lines a replay keeps", p.Team, engine.MaxBattleLines)
+			}
 		}
 		if err == nil {
 			err = rep.Timeline.Add(l)

@@ -211,8 +211,12 @@ func getLines(d *dec, log *lineLog) {
 	}
 }
 
-// lineLog keeps the last lines a team printed, as luabind.Team does.
-type lineLog struct{ lines []string }
+// lineLog keeps the last lines a team printed, as luabind.Team does, and
+// how many it ever printed (for Seat.Printed).
+type lineLog struct {
+	lines []string
+	total int64
+}
 
 const keptLines = 200
 
@@ -222,4 +226,15 @@ func (l *lineLog) add(s string) {
 		l.lines = l.lines[:len(l.lines)-1]
 	}
 	l.lines = append(l.lines, s)
+	l.total++
+}
+
+// since returns the lines added since there were since in all (at most the
+// kept ones) and the new total.
+func (l *lineLog) since(since int64) ([]string, int64) {
+	n := min(l.total-since, int64(len(l.lines)))
+	if n <= 0 {
+		return nil, l.total
+	}
+	return append([]string(nil), l.lines[len(l.lines)-int(n):]...), l.total
 }

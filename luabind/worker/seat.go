@@ -446,6 +446,10 @@ func (s *Seat) Restart() { s.Close() }
 // Log returns what the team's scripts printed, most recent last.
 func (s *Seat) Log() []string { return append([]string(nil), s.log.lines...) }
 
+// Printed returns the lines printed since the team had printed since lines
+// in all (at most the last it keeps) and the new total (engine.Printer).
+func (s *Seat) Printed(since int64) ([]string, int64) { return s.log.since(since) }
+
 // Close ends the team in its worker and gives the worker back to the pool,
 // or kills it if it does not answer.
 func (s *Seat) Close() {
