@@ -51,7 +51,7 @@ func recordWalled(t testing.TB) ([]byte, []engine.RoundLog) {
 
 // recordBattle plays b to its end, writing its replay with header h, and
 // returns the replay's bytes and the round logs written.
-func recordBattle(t *testing.T, b *engine.Battle, h Header) ([]byte, []engine.RoundLog) {
+func recordBattle(t testing.TB, b *engine.Battle, h Header) ([]byte, []engine.RoundLog) {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, h, b.Snapshot())
