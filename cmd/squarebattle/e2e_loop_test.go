@@ -44,8 +44,12 @@ func TestE2ECoderLoop(t *testing.T) {
 		"    if round() % 5 == 0 then print(\"round\", round(), \"at\", row, col) end\n"+
 		"    if board_size() > 16 and round() % 9 == 0 then error(\"lost my way\") end\n")
 	edit(t, file, "return ATTACK, d", "return ATACK, d")
+	// check's report is longer than the screen (the trial battle comes
+	// after the undefined global): read the pane's history too, as a
+	// newcomer scrolls back.
+	sh.tm.tmux("clear-history", "-t", "sb")
 	sh.run("clear; squarebattle check scripts/hunter2.lua")
-	sh.wait("check naming the misspelt constant", func(s string) bool {
+	sh.waitHistory("check naming the misspelt constant", func(s string) bool {
 		return regexp.MustCompile(`scripts/hunter2\.lua:\d+: ATACK is not defined \(did you mean ATTACK\?\)`).MatchString(s) && strings.Contains(s, "exit=1")
 	})
 
@@ -123,9 +127,20 @@ func (sh *shell) run(line string) {
 // that screen; it fails with the last screen after loopWait.
 func (sh *shell) wait(what string, cond func(string) bool) string {
 	sh.tm.t.Helper()
+	return sh.poll(what, cond)
+}
+
+// waitHistory is wait over the pane's history as well as its screen.
+func (sh *shell) waitHistory(what string, cond func(string) bool) string {
+	sh.tm.t.Helper()
+	return sh.poll(what, cond, "-S", "-")
+}
+
+func (sh *shell) poll(what string, cond func(string) bool, extra ...string) string {
+	sh.tm.t.Helper()
 	deadline := time.Now().Add(loopWait)
 	for {
-		out, err := sh.tm.tmux("capture-pane", "-p", "-J", "-t", "sb")
+		out, err := sh.tm.tmux(append([]string{"capture-pane", "-p", "-J", "-t", "sb"}, extra...)...)
 		if err != nil {
 			sh.tm.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
 		}
