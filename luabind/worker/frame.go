@@ -109,6 +109,17 @@ func (e *enc) finish() []byte {
 	return e.b[start:]
 }
 
+// frameBody is the body of a frame enc.finish made: what follows its
+// length.
+func frameBody(frame []byte) []byte {
+	d := &dec{b: frame}
+	n := d.u()
+	if d.err != nil || uint64(len(d.b)) != n {
+		panic("worker: a frame of its own is malformed")
+	}
+	return d.b
+}
+
 // dec reads fields from one frame. The first error sticks; every read
 // after it returns zero values, so decoders check err once at the end.
 // Counts are checked against the bytes left (every element takes at least

@@ -49,10 +49,9 @@ type Group struct {
 	flushing bool
 	closed   bool
 	lastAsk  time.Time // when a request was last queued or a battle left
+	nudging  bool      // the patience timer is armed
 	started  int       // workers started, for tests
-	waves    int       // waves sent
-	batches  int       // frames sent, one per worker per wave
-	calls    int       // requests sent
+	stats    GroupStats
 }
 
 // GroupStats count what a group sent: waves, frames (one per worker per
@@ -63,7 +62,7 @@ type GroupStats struct{ Waves, Frames, Requests int }
 func (g *Group) Stats() GroupStats {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return GroupStats{Waves: g.waves, Frames: g.batches, Requests: g.calls}
+	return g.stats
 }
 
 // groupPatience is how long the waiters wait, when no battle has asked
@@ -154,7 +153,7 @@ type hosted struct {
 	dead     error // why the worker is gone: its slots have lost their state
 	slots    int   // slots started and not ended
 	next     uint64
-	held     [][32]byte // catalogs sent to it
+	held     heldCatalogs // catalogs sent to it
 	queue    []*call
 	retiring bool // used half its CPU time: no new slots
 }
@@ -205,31 +204,17 @@ func (g *Group) attach(s *Seat) error {
 	// Compiling the catalog and running the top levels of its files for a
 	// new team: what a Seat allows them alone, past the wave's own floor.
 	compile := s.timeout(len(s.cat.files)) - g.pool.o.CallTimeout
-	if !heldBy(h.held, s.cat.hash) {
-		h.held = append(h.held, s.cat.hash)
-		if len(h.held) > keptCatalogs {
-			h.held = h.held[1:]
-		}
+	if !h.held.has(s.cat.hash) {
+		h.held.add(s.cat.hash)
 		h.queue = append(h.queue, &call{body: bodyOfFrame(s.cat.frame), limit: replyBase, timeout: compile})
 	}
 	h.queue = append(h.queue, &call{slot: s.slot, body: bodyOfFrame(s.startFrame()), limit: replyBase, timeout: compile})
 	return nil
 }
 
-func heldBy(held [][32]byte, h [32]byte) bool {
-	for _, c := range held {
-		if c == h {
-			return true
-		}
-	}
-	return false
-}
-
 // bodyOfFrame copies a frame's body (without its length).
 func bodyOfFrame(frame []byte) []byte {
-	d := &dec{b: frame}
-	d.u()
-	return append([]byte(nil), d.b...)
+	return append([]byte(nil), frameBody(frame)...)
 }
 
 // queue adds seat s's request (a frame enc.finish made) to the next wave.
@@ -284,16 +269,21 @@ func (g *Group) await(c *call) (byte, []byte, error) {
 	return c.kind, c.answer, c.err
 }
 
-// waitAWhile waits on the group's condition for at most groupPatience.
-// Called with the mutex held.
+// waitAWhile waits on the group's condition, which is signalled when a
+// wave comes back, a battle leaves, or at the latest groupPatience from
+// now: one timer for all the waiters, armed when none is. Called with
+// the mutex held.
 func (g *Group) waitAWhile() {
-	t := time.AfterFunc(groupPatience, func() {
-		g.mu.Lock()
-		g.cond.Broadcast()
-		g.mu.Unlock()
-	})
+	if !g.nudging {
+		g.nudging = true
+		time.AfterFunc(groupPatience, func() {
+			g.mu.Lock()
+			g.nudging = false
+			g.cond.Broadcast()
+			g.mu.Unlock()
+		})
+	}
 	g.cond.Wait()
-	t.Stop()
 }
 
 // flush sends a wave: every worker's queued requests as one batch, all
@@ -316,10 +306,10 @@ func (g *Group) flush() bool {
 		return false
 	}
 	g.flushing = true
-	g.waves++
-	g.batches += len(wave)
+	g.stats.Waves++
+	g.stats.Frames += len(wave)
 	for _, b := range wave {
-		g.calls += len(b.calls)
+		g.stats.Requests += len(b.calls)
 	}
 	g.mu.Unlock()
 	started := 0

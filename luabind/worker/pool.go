@@ -268,8 +268,8 @@ type proc struct {
 	buf      []byte
 	timedOut atomic.Bool
 	stopped  atomic.Bool
-	catalogs [][32]byte // catalogs the worker holds, as it keeps them
-	sendErr  error      // how writing the request in flight failed
+	catalogs heldCatalogs // catalogs the worker holds, as it keeps them
+	sendErr  error        // how writing the request in flight failed
 }
 
 // errTimeout is a request that ran past its wall-clock bound.

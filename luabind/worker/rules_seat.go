@@ -69,12 +69,12 @@ func (p *Pool) startRules(s luabind.RulesSpec) (*rulesSeat, error) {
 	}
 	r.w = w
 	timeout := p.o.CallTimeout + time.Duration(len(cat.files)+1)*time.Duration(s.Catalog.Limits().Instructions+s.Budget)*p.o.PerInstruction
-	if !w.holds(cat.hash) {
+	if !w.catalogs.has(cat.hash) {
 		kind, body, err := w.call(cat.frame, replyBase, timeout)
 		if err = r.refused(kind, body, err); err != nil {
 			return nil, err
 		}
-		w.hold(cat.hash)
+		w.catalogs.add(cat.hash)
 	}
 	e := &r.e
 	e.start(kindRulesStart)

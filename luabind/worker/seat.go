@@ -113,11 +113,11 @@ func (s *Seat) ensure() error {
 	s.w = w
 	s.sent = factsSent{}
 	timeout := s.timeout(len(s.cat.files))
-	if !w.holds(s.cat.hash) {
+	if !w.catalogs.has(s.cat.hash) {
 		if err := s.expectOK(w.call(s.cat.frame, replyBase, timeout)); err != nil {
 			return err
 		}
-		w.hold(s.cat.hash)
+		w.catalogs.add(s.cat.hash)
 	}
 	return s.expectOK(w.call(s.startFrame(), replyBase, timeout))
 }
@@ -137,8 +137,13 @@ func (s *Seat) startFrame() []byte {
 	return e.finish()
 }
 
-func (w *proc) holds(h [32]byte) bool {
-	for _, c := range w.catalogs {
+// heldCatalogs mirrors a worker's list of kept catalogs
+// (server.loadCatalog): the parent sends a catalog only to a worker that
+// does not hold it.
+type heldCatalogs [][32]byte
+
+func (l heldCatalogs) has(h [32]byte) bool {
+	for _, c := range l {
 		if c == h {
 			return true
 		}
@@ -146,12 +151,13 @@ func (w *proc) holds(h [32]byte) bool {
 	return false
 }
 
-// hold mirrors the worker's list of kept catalogs (server.loadCatalog).
-func (w *proc) hold(h [32]byte) {
-	if len(w.catalogs) == keptCatalogs {
-		w.catalogs = w.catalogs[1:]
+// add records that the worker now holds h, the oldest dropped as it drops
+// it.
+func (l *heldCatalogs) add(h [32]byte) {
+	if len(*l) == keptCatalogs {
+		*l = (*l)[1:]
 	}
-	w.catalogs = append(w.catalogs, h)
+	*l = append(*l, h)
 }
 
 // failure is a worker's refusal of a request: it is alive, but the parent

@@ -1,7 +1,6 @@
 package worker
 
 import (
-	"encoding/binary"
 	"slices"
 	"testing"
 
@@ -88,21 +87,15 @@ func BenchmarkTurnCodec(b *testing.B) {
 	for b.Loop() {
 		pe.start(kindTurn)
 		putSquares(&pe, squares)
-		d := &dec{b: frameBody(pe.finish())}
+		d := &dec{b: frameBody(pe.finish())[1:]}
 		getSquares(d, &wt, 1)
 		we.start(kindOK)
 		putIntents(&we, wt.Intents)
-		d = &dec{b: frameBody(we.finish())}
+		d = &dec{b: frameBody(we.finish())[1:]}
 		intents = getIntents(d, n, 1, intents)
 		if d.end() != nil {
 			b.Fatal("malformed")
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/square")
-}
-
-// frameBody is what follows a frame's length and kind.
-func frameBody(f []byte) []byte {
-	_, n := binary.Uvarint(f)
-	return f[n+1:]
 }
