@@ -404,24 +404,12 @@ func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
 	var cause string
 	kind := engine.BackstopCrash
 	if s.grp != nil {
-		kind, cause = s.dropSlot(err)
+		s.dropSlot()
+		kind, cause = faultOf(err, err.Error) // a group's error says how its worker died
 	} else if w := s.w; w != nil {
 		s.w = nil
 		s.pool.discard(w)
-		switch {
-		case errors.Is(err, errTimeout):
-			kind = engine.BackstopTimeout
-			cause = "was killed after running past its wall-clock bound (isolation.call_timeout)"
-		case errors.Is(err, errMalformed):
-			cause = "sent a malformed answer and was killed"
-		default:
-			var f failure
-			if errors.As(err, &f) {
-				cause = err.Error()
-			} else {
-				cause = "died: " + w.cause()
-			}
-		}
+		kind, cause = faultOf(err, func() string { return "died: " + w.cause() })
 	} else {
 		cause = "could not start: " + err.Error()
 	}
@@ -485,20 +473,25 @@ func (s *Seat) Close() {
 
 // dropSlot is crash for a seat of a Group: the team leaves its slot (its
 // worker is already gone when it died or hung) and the next call starts
-// it afresh; it returns how the fault counts and why it happened.
-func (s *Seat) dropSlot(err error) (engine.BackstopKind, string) {
+// it afresh.
+func (s *Seat) dropSlot() {
 	s.grp.forget(s)
 	s.pending = nil
+}
+
+// faultOf says how a failed request counts and why it failed; died
+// names the cause of a worker that died.
+func faultOf(err error, died func() string) (engine.BackstopKind, string) {
 	var f failure
 	switch {
-	case errors.Is(err, errTimeout) && !errors.Is(err, errLost):
-		return engine.BackstopTimeout, "was killed after running past its wall-clock bound (isolation.call_timeout)"
 	case errors.Is(err, errLost):
 		return engine.BackstopCrash, "stopped while it played this player's team in another battle (" + err.Error() + ")"
+	case errors.Is(err, errTimeout):
+		return engine.BackstopTimeout, "was killed after running past its wall-clock bound (isolation.call_timeout)"
 	case errors.Is(err, errMalformed):
 		return engine.BackstopCrash, "sent a malformed answer and was killed"
 	case errors.As(err, &f):
 		return engine.BackstopCrash, err.Error()
 	}
-	return engine.BackstopCrash, err.Error()
+	return engine.BackstopCrash, died()
 }
