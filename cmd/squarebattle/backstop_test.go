@@ -103,13 +103,7 @@ func TestBackstopReplays(t *testing.T) {
 			if why := c.SkipReason(worker.AddressSpaceLimited()); why != "" {
 				t.Skip(why)
 			}
-			// Only the spinning hook needs the wall clock to fire soon; the
-			// others die by themselves, however loaded the machine.
-			timeout := 60
-			if c.Kind == engine.BackstopTimeout {
-				timeout = 1
-			}
-			flags := wallSetup(t, c.Player(), timeout)
+			flags := wallSetup(t, c.Player(), c.CallTimeout())
 			file := filepath.Join(t.TempDir(), c.Hook+".sbr")
 			got := run(t, flags, file)
 			var kinds []engine.BackstopKind

@@ -60,11 +60,7 @@ func TestModBackstopReplays(t *testing.T) {
 			if why := c.SkipReason(worker.AddressSpaceLimited()); why != "" {
 				t.Skip(why)
 			}
-			timeout := 60
-			if c.Kind == engine.BackstopTimeout {
-				timeout = 1
-			}
-			flags := orbsWallSetup(t, c.Hook, timeout)
+			flags := orbsWallSetup(t, c.Hook, c.CallTimeout())
 			file := filepath.Join(t.TempDir(), c.Hook+".sbr")
 			args := append(append([]string{"run", "--game", "orbs", "--json", "--seed", "3", "--rounds", "24", "--isolation", "process", "--workers", "2"},
 				flags...), "hostile", "spreader", "--record", file)

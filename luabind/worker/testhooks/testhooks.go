@@ -48,6 +48,17 @@ var Cases = []Case{
 	{"go_nil", engine.BackstopCrash, "nil pointer", false},
 }
 
+// CallTimeout is isolation.call_timeout, in seconds, for a battle that
+// fields the hook: only the spinning hook needs the wall clock to fire
+// soon; the others die by themselves, however loaded the machine, and a
+// long bound keeps every honest call clear of it.
+func (c Case) CallTimeout() int {
+	if c.Kind == engine.BackstopTimeout {
+		return 1
+	}
+	return 60
+}
+
 // Player is a starting player named Hostile that calls the hook on every
 // turn.
 func (c Case) Player() string {
