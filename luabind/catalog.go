@@ -225,6 +225,8 @@ type playerText struct {
 	max int
 }
 
+// playerTexts are cls's texts: its name, then its victory and defeat
+// speeches.
 func playerTexts(cls *Class) []playerText {
 	return []playerText{{"name", &cls.Name, MaxNameBytes}, {"victory", &cls.Victory, MaxSpeechBytes}, {"defeat", &cls.Defeat, MaxSpeechBytes}}
 }

@@ -46,9 +46,9 @@ func (c *Catalog) readTopLevelsElsewhere(read TopLevelReader) {
 		default:
 			// The texts first, as readPlayerInfo reads them before
 			// checkNames may find the class broken.
-			for _, f := range playerTexts(cls) {
-				v := map[string]string{"name": t.Name, "victory": t.Victory, "defeat": t.Defeat}[f.key]
-				if !setPlayerText(cls, f, v) {
+			texts := [...]string{t.Name, t.Victory, t.Defeat} // playerTexts' order
+			for i, f := range playerTexts(cls) {
+				if !setPlayerText(cls, f, texts[i]) {
 					break
 				}
 			}
