@@ -58,7 +58,7 @@ func (s *server) batch(d *dec) []byte {
 	if s.slots == nil {
 		s.slots = slotMap{}
 	}
-	var out enc
+	out := &s.batchOut // reused: a batch's answer is written before the next is read
 	out.start(kindOK)
 	out.u(uint64(len(parts)))
 	for _, p := range parts {

@@ -40,6 +40,7 @@ type server struct {
 	turn     engine.Turn
 	settle   engine.Settlement
 	e        enc
+	batchOut enc // a batch's answer (batch_serve.go)
 }
 
 // slot is one team a worker plays: its Lua state and what it has been told.
