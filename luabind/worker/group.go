@@ -294,11 +294,16 @@ func (g *Group) flush() bool {
 	type batch struct {
 		h     *hosted
 		calls []*call
+		// What the wave found, kept here while the mutex is not held
+		// and given to h under it: why its worker failed, and whether
+		// it should take no new slots.
+		failed   error
+		retiring bool
 	}
 	var wave []batch
 	for h := range g.active {
 		if len(h.queue) > 0 {
-			wave = append(wave, batch{h, h.queue})
+			wave = append(wave, batch{h: h, calls: h.queue})
 			h.queue = nil
 		}
 	}
@@ -316,27 +321,27 @@ func (g *Group) flush() bool {
 	for i := range wave {
 		b := &wave[i]
 		if b.h.w == nil && b.h.dead == nil {
-			w, err := g.pool.startKept(g.memMiB)
-			if err != nil {
-				b.h.dead = err
-			}
-			b.h.w = w
+			b.h.w, b.failed = g.pool.startKept(g.memMiB)
 			started++
 		}
-		if b.h.dead == nil {
+		if b.h.dead == nil && b.failed == nil {
 			b.h.w.send(batchFrame(b.calls))
 		}
 	}
 	for i := range wave {
 		b := &wave[i]
-		if b.h.dead == nil {
-			g.collect(b.h, b.calls)
+		if b.h.dead == nil && b.failed == nil {
+			b.retiring, b.failed = g.collect(b.h, b.calls)
 		}
 	}
 	g.mu.Lock()
 	g.started += started
 	for _, b := range wave {
 		h := b.h
+		if b.failed != nil {
+			h.dead = b.failed
+		}
+		h.retiring = h.retiring || b.retiring
 		for _, c := range b.calls {
 			g.answered(c, h.dead)
 		}
@@ -397,8 +402,10 @@ func batchFrame(calls []*call) []byte {
 }
 
 // collect reads a worker's answer to a batch and hands each request its
-// answer; a worker that fails is killed and its requests fail with why.
-func (g *Group) collect(h *hosted, calls []*call) {
+// answer, and says whether the worker should retire; a worker that fails
+// is killed, and collect returns why. It runs without the mutex: it
+// changes only h.w, which no one else uses during a wave.
+func (g *Group) collect(h *hosted, calls []*call) (retiring bool, failed error) {
 	limit := replyBase
 	timeout := g.pool.o.CallTimeout
 	for _, c := range calls {
@@ -414,17 +421,14 @@ func (g *Group) collect(h *hosted, calls []*call) {
 		// A worker lives as long as its key has battles: past half its
 		// CPU time (RLIMIT_CPU) it takes no new slots and goes when its
 		// last one ends, well before the kernel would stop it.
-		if cpu >= int64(g.pool.o.CPUSeconds)*500 {
-			h.retiring = true
-		}
-		return
+		return cpu >= int64(g.pool.o.CPUSeconds)*500, nil
 	}
 	g.pool.discard(h.w)
-	h.dead = err
 	if !errors.Is(err, errTimeout) && !errors.Is(err, errMalformed) {
-		h.dead = fmt.Errorf("died: %s", h.w.cause())
+		err = fmt.Errorf("died: %s", h.w.cause())
 	}
 	h.w = nil
+	return false, err
 }
 
 // readBatch decodes a batch's answer into its calls, all or nothing.
