@@ -36,11 +36,18 @@ func (a *App) initGames(game string) {
 
 // entries are the players of the lobby's game.
 func (a *App) entries() []Entry {
-	if gs, ok := a.source().(GameSource); ok && a.lobby.gameID() != "" {
-		return gs.GameEntries(a.lobby.gameID())
+	var out []Entry
+	if hs, ok := a.source().(HumanSource); ok && a.hall == nil && hs.HumanGame(a.lobby.gameID()) {
+		out = append(out, humanEntry)
 	}
-	return a.source().Entries()
+	if gs, ok := a.source().(GameSource); ok && a.lobby.gameID() != "" {
+		return append(out, gs.GameEntries(a.lobby.gameID())...)
+	}
+	return append(out, a.source().Entries()...)
 }
+
+// humanEntry is the lobby's Human: a team played at the keys.
+var humanEntry = Entry{ID: HumanPlayer, Name: "Human", File: "you, at the keys"}
 
 // switchGame moves the lobby's Game setting dir steps: the teams go (the
 // players differ), the new game's players are listed and its defaults for
