@@ -183,9 +183,9 @@ func squadLine(st human.SquadState) string {
 	case st.Selected < 0:
 		s += ": no square"
 	case st.Order != nil:
-		s += fmt.Sprintf(": square %d of %d, %s %s", st.Selected, st.Squares, st.Order.Action, st.Order.Dir)
+		s += fmt.Sprintf(": square #%d of %d, %s %s", st.Selected, st.Squares, st.Order.Action, st.Order.Dir)
 	default:
-		s += fmt.Sprintf(": square %d of %d, autopilot", st.Selected, st.Squares)
+		s += fmt.Sprintf(": square #%d of %d, autopilot", st.Selected, st.Squares)
 	}
 	s += fmt.Sprintf("   keys %s   autopilot %s", st.Verb, st.Pilot)
 	if st.Idle {

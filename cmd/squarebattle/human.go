@@ -83,16 +83,6 @@ func humanClass(cat *luabind.Catalog, cfg config.Config) (cls *luabind.Class, pi
 	return &c, pilot, nil
 }
 
-// humanClasses are the classes a human may pick: the battle's usable
-// ones, as the catalog orders them (keys 1 to 9 pick the first nine).
-func humanClasses(cat *luabind.Catalog) []human.Class {
-	var out []human.Class
-	for i, id := range cat.Classes() {
-		out = append(out, human.Class{ID: engine.ClassID(i), Name: id})
-	}
-	return out
-}
-
 // humanSeater seats team at as the human's Squad over seat's seat (the
 // autopilot), the other teams as seat does; the squad is set once the
 // battle is built.
@@ -105,7 +95,7 @@ func humanSeater(seat luabind.Seater, at int, cat *luabind.Catalog, cfg config.C
 		if err != nil || o.Index != at {
 			return s, err
 		}
-		q := human.NewSquad(human.SquadOptions{Autopilot: s, Classes: humanClasses(cat), Pilot: pilot, Idle: time.Duration(cfg.Human.Idle) * time.Second})
+		q := human.NewSquad(human.SquadOptions{Autopilot: s, Classes: human.ClassesOf(cat.Classes()), Pilot: pilot, Idle: time.Duration(cfg.Human.Idle) * time.Second})
 		*squad = q
 		return humanSeat{Seat: s, squad: q}, nil
 	}

@@ -33,10 +33,7 @@ func humanBattle(t *testing.T, pilot string) (*engine.Battle, *Squad) {
 		t.Cleanup(tm.Close)
 		return tm
 	}
-	var classes []Class
-	for i, id := range cat.Classes() {
-		classes = append(classes, Class{ID: engine.ClassID(i), Name: id})
-	}
+	classes := ClassesOf(cat.Classes())
 	p := engine.NoClass
 	if pilot != "" {
 		c, err := cat.Find(pilot)

@@ -16,6 +16,16 @@ type Class struct {
 	Name string // as shown: the class id
 }
 
+// ClassesOf are the classes of a battle, by their ids (index i is
+// engine.ClassID(i)), as a human may pick them.
+func ClassesOf(ids []string) []Class {
+	out := make([]Class, len(ids))
+	for i, id := range ids {
+		out[i] = Class{ID: engine.ClassID(i), Name: id}
+	}
+	return out
+}
+
 // Order is what the human told one square to do. It stands, round after
 // round, until the human changes or clears it: terminals report no key
 // release, so "hold the key" cannot be how one keeps moving.
