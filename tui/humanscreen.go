@@ -232,3 +232,28 @@ func (v *arenaView) screenOf(size int, r rect, ascii bool, row, col int) (x, y i
 	}
 	return r.x + x, r.y + y, true
 }
+
+// squadKeys and steerKeys are what help shows first in a battle with a
+// human; the human's controller reads the keys (package human), and what it
+// leaves goes on to the battle's keys below them.
+var squadKeys = []binding{
+	{nil, "Tab Shift-Tab", "YOU: select your next / previous square", actNone},
+	{nil, "m a r", "YOU: the next direction moves / attacks / replicates", actNone},
+	{nil, "hjkl yubn", "YOU: W S N E, NW NE SW SE (arrows: N S W E): the order", actNone},
+	{nil, "1-9 Enter", "YOU: after r and a direction, the child's class", actNone},
+	{nil, "x X", "YOU: clear this square's order / every order", actNone},
+	{nil, "p 0-9", "YOU: the autopilot: 0 wait, 1-9 a class", actNone},
+}
+
+var steerKeys = []binding{
+	{nil, "arrows WASD hjkl", "YOU: steer (the direction stands)", actNone},
+}
+
+// humanHelp is the help table of a battle with a human.
+func humanHelp(hs *humanSide) []binding {
+	own := squadKeys
+	if _, ok := hs.h.(*human.Steer); ok {
+		own = steerKeys
+	}
+	return append(own[:len(own):len(own)], battleKeys...)
+}

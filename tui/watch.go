@@ -10,6 +10,8 @@ func (a *App) keys() []binding {
 	switch {
 	case a.hall == nil && a.replaying():
 		return replayKeys
+	case a.hall == nil && a.w != nil && a.w.human != nil:
+		return humanHelp(a.w.human)
 	case a.hall == nil:
 		return battleKeys
 	case a.replaying():
