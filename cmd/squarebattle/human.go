@@ -124,5 +124,41 @@ func (p *playSource) HumanGame(id string) bool {
 		return true
 	}
 	_, ok := human.Shapes[id]
-	return ok && false // steering needs the plain JSON codec (luabind.PlainJSON): see humanModSeater
+	return ok
 }
+
+// humanModSeater seats team at as the human's Steer, steering the rule
+// mod game; its seat (the game's player of the human's class) answers
+// while the human has not steered, or is idle, when human.autopilot named
+// it, and never otherwise.
+func humanModSeater(seat luabind.Seater, at int, game string, cfg config.Config, pilot engine.ClassID, steer **human.Steer) luabind.Seater {
+	if seat == nil {
+		seat = luabind.InProcess
+	}
+	return func(o luabind.TeamOptions) (luabind.Seat, error) {
+		s, err := seat(o)
+		if err != nil || o.Index != at {
+			return s, err
+		}
+		so := human.SteerOptions{Game: game, Plain: luabind.PlainJSON, Idle: time.Duration(cfg.Human.Idle) * time.Second}
+		if c, ok := s.(engine.Caller); ok && pilot != engine.NoClass {
+			so.Autopilot = c
+		}
+		st, err := human.NewSteer(so)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		*steer = st
+		return humanModSeat{Seat: s, steer: st}, nil
+	}
+}
+
+// tuiHumanModBattle is a rule mod battle with a team steered at the keys.
+type tuiHumanModBattle struct {
+	tuiModBattle
+	team int
+	h    tui.Human
+}
+
+func (b tuiHumanModBattle) Human() (int, tui.Human) { return b.team, b.h }

@@ -62,3 +62,33 @@ func TestHumanE2E(t *testing.T) {
 	}
 	verifyIdentical(t, bin, file)
 }
+
+// TestHumanSnakeE2E steers a human snake over tmux send-keys against
+// hungry; the match (a short one: few rounds) records and verifies.
+func TestHumanSnakeE2E(t *testing.T) {
+	needTmux(t)
+	bin := buildBinary(t)
+	file := filepath.Join(t.TempDir(), "snake.sbr")
+	tm := humanTmux(t, bin, file,
+		[]string{"SQUAREBATTLE_HUMAN_STEER_PACE=20", "SQUAREBATTLE_HUMAN_COUNTDOWN=1"},
+		"--game", "snake", "--seed", "3", "--rounds", "80", "hungry")
+	tm.waitFor(func(s string) bool { return strings.Contains(s, "The battle starts in") }, "the countdown")
+	for _, step := range []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"Up"}, "YOU steer: up"},
+		{[]string{"d"}, "YOU steer: right"},
+		{[]string{"s"}, "YOU steer: down"},
+		{[]string{"Left"}, "YOU steer: left"},
+	} {
+		tm.send(step.keys...)
+		tm.waitFor(func(s string) bool { return strings.Contains(s, step.want) }, strings.Join(step.keys, " ")+": "+step.want)
+	}
+	tm.waitFor(func(s string) bool { return statusState(s) == "over" }, "the match's end")
+	tm.quit()
+	if status, screen := tm.waitExit(); status != 0 {
+		t.Fatalf("play exited %d:\n%s", status, framed(screen))
+	}
+	verifyIdentical(t, bin, file)
+}

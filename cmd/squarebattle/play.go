@@ -450,8 +450,21 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
+	at, err := humanIndex(su.Players)
+	if err != nil {
+		return nil, err
+	}
+	pilot := engine.NoClass
 	var players []*luabind.Class
-	for _, id := range su.Players {
+	for i, id := range su.Players {
+		if i == at {
+			var cls *luabind.Class
+			if cls, pilot, err = humanClass(g.Catalog, cfg); err != nil {
+				return nil, err
+			}
+			players = append(players, cls)
+			continue
+		}
 		cls, err := g.Find(id)
 		if err != nil {
 			return nil, err
@@ -463,11 +476,20 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
+	var steer *human.Steer
+	if at >= 0 {
+		seat = humanModSeater(seat, at, su.Game, cfg, pilot, &steer)
+		o.Codec = luabind.PlainJSON
+	}
 	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, err
 	}
-	return tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o)}, nil
+	tb := tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o)}
+	if at >= 0 {
+		return tuiHumanModBattle{tuiModBattle: tb, team: at, h: steer}, nil
+	}
+	return tb, nil
 }
 
 // tuiBattle is a Lua battle as the terminal UI drives it: it records its

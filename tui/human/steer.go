@@ -28,18 +28,13 @@ var Shapes = map[string]Shape{
 // ErrNoSteering is returned for a game a human cannot steer.
 var ErrNoSteering = errors.New("a human cannot play this game")
 
-// Plain converts between the mods' plain values and JSON text (luabind's
-// PlainToJSON and PlainFromJSON): the steer builds its answer as JSON and
-// reads the view's units the same way, so this package needs no Lua.
-type Plain interface {
-	ToJSON(v any) ([]byte, error)
-	FromJSON(text []byte) (any, error)
-}
-
 // SteerOptions configure a Steer.
 type SteerOptions struct {
-	Game  string // the rule mod's folder: its Shape
-	Plain Plain
+	Game string // the rule mod's folder: its Shape
+	// Plain converts between the mods' plain values and JSON text
+	// (luabind.PlainJSON): the steer writes its answer as JSON and reads
+	// the view's units the same way, so this package needs no Lua.
+	Plain engine.AnswerCodec
 	// Autopilot answers while the human has not steered yet or is idle: a
 	// Lua player of the game. Nil answers nothing then (the mod's default:
 	// a snake keeps its direction, paint's workers stay).
@@ -130,9 +125,9 @@ const maxUnits = 4096
 // answer is dir in the game's shape for a call showing view.
 func (s *Steer) answer(view any, dir string) (any, error) {
 	if s.shape.Each == "" {
-		return s.o.Plain.FromJSON([]byte(`"` + dir + `"`))
+		return s.o.Plain.DecodeAnswer([]byte(`"` + dir + `"`))
 	}
-	text, err := s.o.Plain.ToJSON(view)
+	text, err := s.o.Plain.EncodeAnswer(view)
 	if err != nil {
 		return nil, err
 	}
@@ -150,5 +145,5 @@ func (s *Steer) answer(view any, dir string) (any, error) {
 		list[i] = dir
 	}
 	out, _ := json.Marshal(list)
-	return s.o.Plain.FromJSON(out)
+	return s.o.Plain.DecodeAnswer(out)
 }
