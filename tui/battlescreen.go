@@ -77,7 +77,9 @@ func (a *App) drawBattle(w, h int) {
 	}
 	l := a.layout()
 	var sd *sharedDraw
-	if v.over == noOverlay && !f.snap.Over && !(f.end && a.replaying()) {
+	// The owner of a battle with a human sees its own line and cursor:
+	// never the picture the spectators share.
+	if v.over == noOverlay && !f.snap.Over && !(f.end && a.replaying()) && v.human == nil {
 		sd = a.drawShared(f, l, w, h)
 	}
 	if sd == nil {

@@ -14,7 +14,8 @@ import (
 	"github.com/squarebattle/squarebattle/tui/human"
 )
 
-// humanSource is the shipped players with HumanPlayer played by a Squad
+// humanSource is the shipped players with HumanPlayer (first, if at all)
+// played by a Squad
 // (its autopilot a real Lua seat, waiting unless picked), as the command
 // line builds it.
 type humanSource struct {
@@ -31,6 +32,9 @@ type humanTestBattle struct {
 func (b humanTestBattle) Human() (int, Human) { return 0, b.squad }
 
 func (s *humanSource) NewBattle(su Setup) (Battle, error) {
+	if len(su.Players) == 0 || su.Players[0] != HumanPlayer {
+		return s.scriptSource.NewBattle(su)
+	}
 	ps, err := s.players(su.Players[1:])
 	if err != nil {
 		return nil, err
@@ -123,4 +127,26 @@ func statusOf(screen string) (round, limit int, ok bool) {
 	var r, n int
 	_, err := fmt.Sscanf(screen[i:], "Round %d/%d", &r, &n)
 	return r, n, err == nil
+}
+
+// HumanGame: the test source fields a human in SquareBattle only.
+func (s *humanSource) HumanGame(id string) bool { return id == "" }
+
+// TestHumanInHall: an SSH session's lobby lists Human; its private battle
+// counts down, then the owner's keys give the human's square orders.
+func TestHumanInHall(t *testing.T) {
+	src := &humanSource{scriptSource: newScriptSource(t)}
+	h := newHall(t, HallOptions{Source: src, Settings: Settings{Size: 16, Rounds: 10_000, Speed: 50, FPS: 30, HumanPace: 30, Countdown: 500 * time.Millisecond}})
+	alice := join(t, h, 100, 30, SessionOptions{User: "alice", Start: StartLobby, CanStart: true}, nil)
+	alice.waitText("you, at the keys")
+	alice.key(tcell.KeyEnter) // Human, the first entry
+	alice.keys("j")
+	alice.key(tcell.KeyEnter) // and the next player
+	alice.keys("s")
+	alice.waitText("The battle starts in")
+	alice.waitText("YOU: square #0 of 1")
+	alice.keys("ak")
+	alice.waitText("attack N")
+	alice.keys("?")
+	alice.waitText("select your next / previous square")
 }

@@ -29,23 +29,24 @@ const (
 	defaultSteerPace = 8
 )
 
-// humanPace is how a battle with a human runs: at the human pace (a
-// steered mod's when h is a Steer), paused through the countdown, which
-// the session's housekeeping ends.
-func (a *App) humanPace(p pace, hs *humanSide) pace {
-	p.speed = a.o.Settings.HumanPace
-	if _, ok := hs.h.(*human.Steer); ok {
-		p.speed = a.o.Settings.SteerPace
+// humanPace is how a battle with a human runs under set: at the human
+// pace (a steered mod's when h is a Steer), paused through the countdown,
+// which the owner's session ends (followCountdown).
+func humanPace(set Settings, p pace, hs *humanSide) pace {
+	_, steer := hs.h.(*human.Steer)
+	p.speed = set.HumanPace
+	if steer {
+		p.speed = set.SteerPace
 	}
 	if p.speed <= 0 {
 		p.speed = defaultHumanPace
-		if _, ok := hs.h.(*human.Steer); ok {
+		if steer {
 			p.speed = defaultSteerPace
 		}
 	}
-	if a.o.Settings.Countdown > 0 && !p.paused {
+	if set.Countdown > 0 && !p.paused {
 		p.paused = true
-		hs.until = time.Now().Add(a.o.Settings.Countdown)
+		hs.until = time.Now().Add(set.Countdown)
 	}
 	return p
 }
@@ -249,11 +250,12 @@ var steerKeys = []binding{
 	{nil, "arrows WASD hjkl", "YOU: steer (the direction stands)", actNone},
 }
 
-// humanHelp is the help table of a battle with a human.
-func humanHelp(hs *humanSide) []binding {
+// humanHelp is the help table of a battle with a human: the human's keys,
+// then the battle's (base).
+func humanHelp(hs *humanSide, base []binding) []binding {
 	own := squadKeys
 	if _, ok := hs.h.(*human.Steer); ok {
 		own = steerKeys
 	}
-	return append(own[:len(own):len(own)], battleKeys...)
+	return append(own[:len(own):len(own)], base...)
 }

@@ -37,7 +37,7 @@ func (a *App) initGames(game string) {
 // entries are the players of the lobby's game.
 func (a *App) entries() []Entry {
 	var out []Entry
-	if hs, ok := a.source().(HumanSource); ok && a.hall == nil && hs.HumanGame(a.lobby.gameID()) {
+	if hs, ok := a.source().(HumanSource); ok && hs.HumanGame(a.lobby.gameID()) {
 		out = append(out, humanEntry)
 	}
 	if gs, ok := a.source().(GameSource); ok && a.lobby.gameID() != "" {

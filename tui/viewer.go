@@ -127,7 +127,7 @@ func (a *App) start(su Setup) error {
 	p := a.pace()
 	hs := humanSideOf(b)
 	if hs != nil {
-		p = a.humanPace(p, hs)
+		p = humanPace(a.o.Settings, p, hs)
 	}
 	d, err := startLive(b, p, keep, record, a.o.Replays)
 	if err != nil {
