@@ -115,7 +115,10 @@ func eventsOf(logs []RoundLog) ([]Answered, map[int][]Backstop) {
 func TestAnswersReplayAsRecorded(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		seed := uint64(workers)
-		recorded := recordAll(outsideBattle(t, workers, func(team int) Controller { return newOutsider(seed+uint64(team), true) }))
+		b := outsideBattle(t, workers, func(team int) Controller { return newOutsider(seed+uint64(team), true) })
+		start := b.Snapshot()
+		recorded := recordAll(b)
+		timelineTakes(t, start, recorded)
 		answers, events := eventsOf(recorded)
 		var invalid, settle, problems int
 		for _, a := range answers {
@@ -150,6 +153,18 @@ func TestAnswersReplayAsRecorded(t *testing.T) {
 		other := recordAll(outsideBattle(t, workers, func(team int) Controller { return newOutsider(seed+uint64(team)+100, true) }))
 		if firstDiff(other, recorded) == "" {
 			t.Fatal("two outsiders with different randomness played alike")
+		}
+	}
+}
+
+// timelineTakes checks that a timeline (what a replay reader and a live
+// viewer use) takes every recorded round as the engine wrote it.
+func timelineTakes(t *testing.T, start *Snapshot, logs []RoundLog) {
+	t.Helper()
+	tl := NewTimeline(start, 0)
+	for _, l := range logs {
+		if err := tl.Add(l); err != nil {
+			t.Fatalf("the timeline refuses what the engine recorded: %v", err)
 		}
 	}
 }
@@ -266,7 +281,10 @@ func outsideModBattle(t *testing.T, workers int, ctrl Caller) *ModBattle {
 func TestModAnswersReplayAsRecorded(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		o := &modOutsider{*newOutsider(uint64(workers), true)}
-		recorded := recordMod(outsideModBattle(t, workers, o))
+		m := outsideModBattle(t, workers, o)
+		start := m.Snapshot()
+		recorded := recordMod(m)
+		timelineTakes(t, start, recorded)
 		answers, events := eventsOf(recorded)
 		var values, faults, unrecordable int
 		for _, a := range answers {
