@@ -162,3 +162,21 @@ type tuiHumanModBattle struct {
 }
 
 func (b tuiHumanModBattle) Human() (int, tui.Human) { return b.team, b.h }
+
+// checkHuman tries the human section on the game: a human.autopilot the
+// game's scripts do not have is an error before the screen opens.
+func (p *playSource) checkHuman(game string) error {
+	cfg, cat := p.cfg, p.catalog()
+	if game != "" {
+		gcfg, g, err := p.game(game)
+		if err != nil {
+			return err
+		}
+		cfg = gcfg
+		if g.Info.Protocol != luabind.SquareBattleProtocol {
+			cat = g.Catalog
+		}
+	}
+	_, _, err := humanClass(cat, cfg)
+	return err
+}

@@ -91,6 +91,9 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			return bad(fmt.Errorf("--human: %s cannot be played at the keys (SquareBattle, snake and paint can)", *game))
 		}
 		start.Players = append([]string{tui.HumanPlayer}, start.Players...)
+		if err := src.checkHuman(*game); err != nil {
+			return bad(err)
+		}
 	}
 	if *mapFile != "" {
 		if err := startOnMap(fs, src, *game, start, *mapFile); err != nil {
