@@ -83,6 +83,15 @@ func TestHumanScreen(t *testing.T) {
 	if r, _, _ := statusOf(s.screen()); r != 0 {
 		t.Fatalf("round %d during the countdown, want 0", r)
 	}
+	s.waitFor("the cursor on the human's starting square during the countdown", func(string) bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.snap == nil || s.snap.Round != 0 {
+			return false
+		}
+		row, col, ok := onlyCell(s.snap, 0)
+		return ok && s.cursorAt(row, col)
+	})
 	s.waitFor("the countdown's end and a selected square", func(text string) bool {
 		return !strings.Contains(text, "starts in") && strings.Contains(text, "YOU: square #0 of 1")
 	})
@@ -104,18 +113,21 @@ func TestHumanScreen(t *testing.T) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		st := q.State()
-		if s.snap == nil || st.Selected < 0 {
-			return false
-		}
-		x, y, ok := s.view.screenOf(s.snap.Size, s.arena, false, st.Row, st.Col)
-		lines := strings.Split(s.text, "\n")
-		if !ok || y >= len(lines) {
-			return false
-		}
-		row := []rune(lines[y])
-		return x < len(row) && row[x] == '◆'
+		return s.snap != nil && st.Selected >= 0 && s.cursorAt(st.Row, st.Col)
 
 	})
+}
+
+// cursorAt reports whether the screen last shown has the cursor on the
+// arena cell at row, col; the caller holds s.mu.
+func (s *session) cursorAt(row, col int) bool {
+	x, y, ok := s.view.screenOf(s.snap.Size, s.arena, false, row, col)
+	lines := strings.Split(s.text, "\n")
+	if !ok || y >= len(lines) {
+		return false
+	}
+	r := []rune(lines[y])
+	return x < len(r) && r[x] == '◆'
 }
 
 // statusOf reads the round off a screen's status bar.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/tui/human"
 )
 
@@ -140,8 +141,16 @@ func (a *App) drawHuman(f *frame, l battleLayout, bar rect, w, h int) {
 	case *human.Squad:
 		st := c.State()
 		text = squadLine(st)
-		if st.Selected >= 0 && f.snap.Marks == nil && !f.past {
+		switch {
+		case f.snap.Marks != nil || f.past:
+		case st.Selected >= 0:
 			a.drawCursor(f, l, st.Row, st.Col)
+		case f.snap.Round == 0:
+			// Before the first round the squad has not met its
+			// squares yet: mark the team's one starting square.
+			if row, col, ok := onlyCell(f.snap, hs.team); ok {
+				a.drawCursor(f, l, row, col)
+			}
 		}
 	case *human.Steer:
 		st := c.State()
@@ -172,6 +181,24 @@ func (a *App) drawHuman(f *frame, l battleLayout, bar rect, w, h int) {
 		}
 		drawBox(a.c, fmt.Sprintf("You are team %d", hs.team+1), lines, w, h)
 	}
+}
+
+// onlyCell is where team's one square stands, when it has exactly one.
+func onlyCell(s *engine.Snapshot, team int) (row, col int, ok bool) {
+	at := -1
+	for i, c := range s.Cells {
+		if int(c) != team {
+			continue
+		}
+		if at >= 0 {
+			return 0, 0, false
+		}
+		at = i
+	}
+	if at < 0 {
+		return 0, 0, false
+	}
+	return at / s.Size, at % s.Size, true
 }
 
 // squadLine is the human's line for a SquareBattle team.

@@ -107,3 +107,26 @@ func TestSteerGames(t *testing.T) {
 		t.Fatalf("orbs: %v, want ErrNoSteering", err)
 	}
 }
+
+// TestSteerRace: keys and state reads on one goroutine, calls on another
+// (go test -race checks the locking contract).
+func TestSteerRace(t *testing.T) {
+	s, err := NewSteer(SteerOptions{Game: "paint", Plain: luabind.PlainJSON, Idle: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := plainOf(t, `{"mine":[1,2]}`)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 2000 {
+			s.Key(keys("wasd<U><D><L><R>")[i%8])
+			_ = s.State()
+		}
+	}()
+	for range 2000 {
+		turn := &engine.ModTurn{Calls: []engine.Call{{View: view}}, Answers: make([]engine.Answer, 1)}
+		s.Call(turn)
+	}
+	<-done
+}
