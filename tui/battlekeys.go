@@ -41,7 +41,8 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 	}
 	// The human's team has the first say over a key; what it does not
 	// use (q, space, ?, w, ...) works as in any battle.
-	if v.human != nil && v.over == noOverlay && a.humanKey(ev) {
+	// Once the battle is over they are the battle's again (r, n).
+	if v.human != nil && v.over == noOverlay && !v.d.latest().end && a.humanKey(ev) {
 		return nil
 	}
 	act := lookup(a.lookupKeys(), ev)
