@@ -6,7 +6,7 @@ import (
 )
 
 // TestRunSnake: `run --game snake hungry cautious` plays with the game's
-// defaults (30×30, walls) and reports the snake's score columns.
+// defaults (60×60, walls) and reports the snake's score columns.
 func TestRunSnake(t *testing.T) {
 	code, out, errOut := runMain(t, "run", "--game", "snake", "--json", "--seed", "3", "--rounds", "300", "hungry", "cautious")
 	if code != 0 {
@@ -17,7 +17,7 @@ func TestRunSnake(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"score", "games", "pellets", "ticks", "length"}
-	if got.Game != "snake" || got.Size != 30 || len(got.Teams) != 2 || len(got.Columns) != len(want) || got.Columns[0] != want[0] || got.Columns[4] != want[4] {
+	if got.Game != "snake" || got.Size != 60 || len(got.Teams) != 2 || len(got.Columns) != len(want) || got.Columns[0] != want[0] || got.Columns[4] != want[4] {
 		t.Errorf("json = %+v", got)
 	}
 	if got.Teams[0].Player != "Hungry" || got.Teams[1].Player != "Cautious" || got.Teams[0].Errors+got.Teams[1].Errors != 0 {
