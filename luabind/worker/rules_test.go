@@ -117,13 +117,7 @@ func TestRulesBehindWallSameBattle(t *testing.T) {
 func TestInstructionsAlikeBehindWall(t *testing.T) {
 	const rules = `return {
   name = "Used", columns = {"used"},
-  turns = function(game)
-    if asked == game.round() then return nil end
-    asked = game.round()
-    local calls = {}
-    for t = 0, game.teams() - 1 do calls[#calls + 1] = {team = t, view = {round = game.round()}} end
-    return calls
-  end,
+` + callEveryTeam + `
   resolve = function(game, calls, answers, used)
     for i = 1, #calls do game.score(calls[i].team, "used", used[i]) end
   end,
