@@ -358,3 +358,39 @@ func cmpOr(a, b string) string {
 	}
 	return b
 }
+
+// BenchmarkOutsideRecording is what the engine adds per round for
+// recording outside teams: a full 64×64 arena of two teams of waiting
+// squares, recorded, the teams of scripts ("lua") or decided outside
+// ("outside"). Compare the two with benchstat.
+func BenchmarkOutsideRecording(b *testing.B) {
+	const size = 64
+	var sb strings.Builder
+	for r := range size {
+		for c := range size {
+			sb.WriteString([]string{"0 ", "1 "}[(r+c)%2])
+		}
+		sb.WriteByte('\n')
+	}
+	m, err := ParseMap("bench", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, outside := range []bool{false, true} {
+		name := map[bool]string{false: "lua", true: "outside"}[outside]
+		b.Run(name, func(b *testing.B) {
+			bt, err := NewBattle(Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Map: m, Classes: []string{"w"},
+				Teams: []TeamSetup{{Controller: waiter{}, Outside: outside}, {Controller: waiter{}, Outside: outside}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bt.Close()
+			rec := NewRecorder(bt)
+			b.ReportAllocs()
+			for b.Loop() {
+				bt.Step()
+				rec.Next()
+			}
+		})
+	}
+}
