@@ -32,6 +32,12 @@ func (o *outsider) Turn(t *Turn) {
 		t.Report.Errors = 3
 		return
 	}
+	switch o.rng.IntN(30) { // a slice of the wrong length: the engine makes it fit
+	case 0:
+		t.Intents = t.Intents[:len(t.Intents)/2]
+	case 1:
+		t.Intents = append(t.Intents, WaitIntent, WaitIntent)
+	}
 	for i := range t.Intents {
 		in := Intent{Action: Action(o.rng.IntN(4)), Dir: Direction(o.rng.IntN(8)), Child: ClassID(o.rng.IntN(2)), Become: NoClass}
 		switch o.rng.IntN(40) {
@@ -234,6 +240,9 @@ func (o *modOutsider) Call(t *ModTurn) {
 		t.Report.Backstops = append(t.Report.Backstops, Backstop{Kind: BackstopTimeout, Class: NoClass, Message: "bot: too late"})
 		t.Answers[0] = Answer{Value: 1}
 		return
+	}
+	if o.rng.IntN(30) == 0 { // a slice of the wrong length: the engine makes it fit
+		t.Answers = append(t.Answers, Answer{Value: 1})
 	}
 	for i := range t.Answers {
 		a := Answer{Value: o.rng.IntN(4)}
