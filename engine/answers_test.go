@@ -32,6 +32,12 @@ func (o *outsider) Turn(t *Turn) {
 		t.Report.Errors = 3
 		return
 	}
+	switch o.rng.IntN(30) { // a slice of the wrong length: the engine makes it fit
+	case 0:
+		t.Intents = t.Intents[:len(t.Intents)/2]
+	case 1:
+		t.Intents = append(t.Intents, WaitIntent, WaitIntent)
+	}
 	for i := range t.Intents {
 		in := Intent{Action: Action(o.rng.IntN(4)), Dir: Direction(o.rng.IntN(8)), Child: ClassID(o.rng.IntN(2)), Become: NoClass}
 		switch o.rng.IntN(40) {
@@ -235,6 +241,9 @@ func (o *modOutsider) Call(t *ModTurn) {
 		t.Answers[0] = Answer{Value: 1}
 		return
 	}
+	if o.rng.IntN(30) == 0 { // a slice of the wrong length: the engine makes it fit
+		t.Answers = append(t.Answers, Answer{Value: 1})
+	}
 	for i := range t.Answers {
 		a := Answer{Value: o.rng.IntN(4)}
 		switch o.rng.IntN(20) {
@@ -357,4 +366,40 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// BenchmarkOutsideRecording is what the engine adds per round for
+// recording outside teams: a full 64×64 arena of two teams of waiting
+// squares, recorded, the teams of scripts ("lua") or decided outside
+// ("outside"). Compare the two with benchstat.
+func BenchmarkOutsideRecording(b *testing.B) {
+	const size = 64
+	var sb strings.Builder
+	for r := range size {
+		for c := range size {
+			sb.WriteString([]string{"0 ", "1 "}[(r+c)%2])
+		}
+		sb.WriteByte('\n')
+	}
+	m, err := ParseMap("bench", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, outside := range []bool{false, true} {
+		name := map[bool]string{false: "lua", true: "outside"}[outside]
+		b.Run(name, func(b *testing.B) {
+			bt, err := NewBattle(Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Map: m, Classes: []string{"w"},
+				Teams: []TeamSetup{{Controller: waiter{}, Outside: outside}, {Controller: waiter{}, Outside: outside}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bt.Close()
+			rec := NewRecorder(bt)
+			b.ReportAllocs()
+			for b.Loop() {
+				bt.Step()
+				rec.Next()
+			}
+		})
+	}
 }
