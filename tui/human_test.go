@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +15,7 @@ import (
 	"github.com/squarebattle/squarebattle/tui/human"
 )
 
-// humanSource is the shipped players with HumanPlayer (first, if at all)
-// played by a Squad
+// humanSource is the shipped players with HumanPlayer played by a Squad
 // (its autopilot a real Lua seat, waiting unless picked), as the command
 // line builds it.
 type humanSource struct {
@@ -26,24 +26,27 @@ type humanSource struct {
 
 type humanTestBattle struct {
 	testBattle
+	team  int
 	squad *human.Squad
 }
 
-func (b humanTestBattle) Human() (int, Human) { return 0, b.squad }
+func (b humanTestBattle) Human() (int, Human) { return b.team, b.squad }
 
 func (s *humanSource) NewBattle(su Setup) (Battle, error) {
-	if len(su.Players) == 0 || su.Players[0] != HumanPlayer {
+	at := slices.Index(su.Players, HumanPlayer)
+	if at < 0 {
 		return s.scriptSource.NewBattle(su)
 	}
-	ps, err := s.players(su.Players[1:])
+	ids := slices.Clone(su.Players)
+	ids[at] = s.cat.Classes()[0]
+	ps, err := s.players(ids)
 	if err != nil {
 		return nil, err
 	}
-	ps = append([]*luabind.Class{s.cat.Class(0)}, ps...)
 	var squad *human.Squad
 	seat := func(o luabind.TeamOptions) (luabind.Seat, error) {
 		st, err := luabind.InProcess(o)
-		if o.Index == 0 {
+		if o.Index == at {
 			squad = human.NewSquad(human.SquadOptions{Autopilot: st, Classes: human.ClassesOf(s.cat.Classes()), Pilot: engine.NoClass})
 			return squadSeat{st, squad}, err
 		}
@@ -56,7 +59,7 @@ func (s *humanSource) NewBattle(su Setup) (Battle, error) {
 	s.mu.Lock()
 	s.squad = squad
 	s.mu.Unlock()
-	return humanTestBattle{testBattle{b}, squad}, nil
+	return humanTestBattle{testBattle{b}, at, squad}, nil
 }
 
 type squadSeat struct {
@@ -151,12 +154,18 @@ func TestHumanInHall(t *testing.T) {
 	h := newHall(t, HallOptions{Source: src, Settings: Settings{Size: 16, Rounds: 10_000, Speed: 50, FPS: 30, HumanPace: 30, Countdown: 500 * time.Millisecond}})
 	alice := join(t, h, 100, 30, SessionOptions{User: "alice", Start: StartLobby, CanStart: true}, nil)
 	alice.waitText("you, at the keys")
-	alice.key(tcell.KeyEnter) // Human, the first entry
-	alice.keys("j")
-	alice.key(tcell.KeyEnter) // and the next player
+	alice.key(tcell.KeyEnter) // the first player
+	for _, e := range src.Entries() {
+		if !e.Starting() {
+			break
+		}
+		alice.keys("j") // Human comes after the starting players
+	}
+	alice.key(tcell.KeyEnter)
 	alice.keys("s")
+	alice.waitText("You are team 2")
 	alice.waitText("The battle starts in")
-	alice.waitText("YOU: square #0 of 1")
+	alice.waitText("YOU: square #1 of 1")
 	alice.keys("ak")
 	alice.waitText("attack N")
 	alice.keys("?")

@@ -37,13 +37,20 @@ func (a *App) initGames(game string) {
 // entries are the players of the lobby's game.
 func (a *App) entries() []Entry {
 	var out []Entry
-	if hs, ok := a.source().(HumanSource); ok && hs.HumanGame(a.lobby.gameID()) {
-		out = append(out, humanEntry)
-	}
 	if gs, ok := a.source().(GameSource); ok && a.lobby.gameID() != "" {
-		return append(out, gs.GameEntries(a.lobby.gameID())...)
+		out = gs.GameEntries(a.lobby.gameID())
+	} else {
+		out = a.source().Entries()
 	}
-	return append(out, a.source().Entries()...)
+	if hs, ok := a.source().(HumanSource); ok && hs.HumanGame(a.lobby.gameID()) {
+		// after the starting players, before those that cannot start
+		i := 0
+		for i < len(out) && out[i].Starting() {
+			i++
+		}
+		out = append(out[:i:i], append([]Entry{humanEntry}, out[i:]...)...)
+	}
+	return out
 }
 
 // humanEntry is the lobby's Human: a team played at the keys.
