@@ -362,6 +362,20 @@ func (q *Squad) Turn(t *engine.Turn) {
 	t.Report.Timeouts += sub.Report.Timeouts
 	t.Report.Errors += sub.Report.Errors
 	t.Report.Problems = append(t.Report.Problems, sub.Report.Problems...)
+	// The wall around the autopilot's Lua (its worker crashed, or ran out
+	// of time) is the autopilot's problem, not the team's: passed on, a
+	// backstop event would silence the human's own orders for the round
+	// and could retire the team. It counts as an error of the autopilot.
+	absorb(&t.Report, sub.Report.Backstops, t.Team, t.Squares[auto[0]].ID)
+}
+
+// absorb counts backstop events of the autopilot as its errors, with a
+// problem each naming it, on square.
+func absorb(r *engine.Report, events []engine.Backstop, team int, square engine.SquareID) {
+	for _, b := range events {
+		r.Errors++
+		r.Problems = append(r.Problems, engine.Problem{Team: team, Class: b.Class, Square: square, Kind: engine.FaultError, Message: "autopilot: " + b.Message})
+	}
 }
 
 // moveAll puts the turn's movers where they are going: the engine calls

@@ -173,3 +173,29 @@ func TestSquadUnusedKeys(t *testing.T) {
 		}
 	}
 }
+
+// walled is an autopilot whose wall fired: every square it decides for
+// waits, and its report carries a backstop event (what a Lua seat in a
+// crashed worker process reports).
+type walled struct{}
+
+func (walled) Turn(t *engine.Turn) {
+	t.Report.Backstops = append(t.Report.Backstops, engine.Backstop{Kind: engine.BackstopCrash, Class: 3, Message: "worker died"})
+}
+func (walled) Settle(*engine.Settlement) {}
+
+// TestSquadAbsorbsAutopilotWall: the autopilot's backstop events become
+// its errors; the human's orders stand, and the team's report has no
+// event that would silence the round or retire the team.
+func TestSquadAbsorbsAutopilotWall(t *testing.T) {
+	q := NewSquad(SquadOptions{Autopilot: walled{}, Classes: []Class{{ID: 3, Name: "x"}}, Pilot: 3})
+	facts := &engine.Facts{Size: 10, Wrap: true}
+	q.Turn(turnOf(facts))
+	q.Key(Rune('l'))
+	turn := turnOf(facts)
+	q.Turn(turn)
+	if turn.Intents[0] != move(engine.E) || len(turn.Report.Backstops) != 0 || turn.Report.Errors != 1 ||
+		len(turn.Report.Problems) != 1 || turn.Report.Problems[0].Message != "autopilot: worker died" {
+		t.Fatalf("intent %+v, report %+v", turn.Intents[0], turn.Report)
+	}
+}

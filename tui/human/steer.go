@@ -105,6 +105,10 @@ func (s *Steer) Call(t *engine.ModTurn) {
 	if dir == "" || idle {
 		if s.o.Autopilot != nil {
 			s.o.Autopilot.Call(t)
+			// as Squad.Turn: the autopilot's wall is not the team's
+			events := t.Report.Backstops
+			t.Report.Backstops = nil
+			absorb(&t.Report, events, t.Team, 0)
 		}
 		return
 	}
