@@ -19,7 +19,7 @@ import (
 func startBot(t *testing.T, mode, transport string, opt func(*Options)) (*Bot, *bytes.Buffer) {
 	t.Helper()
 	log := &bytes.Buffer{}
-	o := Options{Command: []string{faultBot, mode}, Transport: transport, Log: log, Team: 2}
+	o := Options{Command: []string{faultBot, mode}, Transport: transport, Log: log, Team: 2, Grace: 100 * time.Millisecond}
 	if opt != nil {
 		opt(&o)
 	}
@@ -89,6 +89,10 @@ func TestFaults(t *testing.T) {
 				if got := receive(t, b); got != "line "+strconv.Itoa(i) {
 					t.Fatalf("got %q", got)
 				}
+			}
+			b.Close() // the bot exits at the end of its input, in its grace
+			if st := b.cmd.ProcessState.String(); st != "exit status 0" {
+				t.Fatalf("bot ended with %s, want exit status 0", st)
 			}
 		}},
 		{name: "late answer is kept for the next Receive", mode: "hold", check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {

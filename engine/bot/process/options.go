@@ -74,7 +74,8 @@ type Options struct {
 	// (default 5 s; negative: none, for --no-timeout).
 	SendTimeout time.Duration
 	// Grace is how long Close waits for the bot to exit after its input
-	// closes before it kills the process group (default 200 ms).
+	// closes before it kills the process group (default 1 s, as
+	// docs/bots.md promises bots).
 	Grace time.Duration
 }
 
@@ -86,7 +87,7 @@ const (
 	DefaultLogBytes    = 64 << 10
 	DefaultInitTimeout = 10 * time.Second
 	DefaultSendTimeout = 5 * time.Second
-	DefaultGrace       = 200 * time.Millisecond
+	DefaultGrace       = time.Second
 	// MaxLogLine is where a log line is cut.
 	MaxLogLine = 240
 	// maxMaxLine bounds Options.MaxLine: the line buffer is allocated up
