@@ -109,6 +109,26 @@ func TestFaults(t *testing.T) {
 				t.Fatalf("got %q", got)
 			}
 		}},
+		{name: "a line already there is not late, whatever the deadline", mode: "echo", check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {
+			past := time.Now().Add(-time.Second)
+			if _, err := b.Receive(past); err != bot.ErrLate {
+				t.Fatalf("Receive with nothing there: %v, want ErrLate", err)
+			}
+			send(t, b, "in time")
+			for i := 0; ; i++ {
+				l, err := b.Receive(past)
+				if err == nil {
+					if string(l) != "in time" {
+						t.Fatalf("got %q", l)
+					}
+					break
+				}
+				if err != bot.ErrLate || i > 1000 {
+					t.Fatalf("Receive: %v", err)
+				}
+				time.Sleep(10 * time.Millisecond) // the echo is on its way
+			}
+		}},
 		{name: "malformed bytes pass unchanged, CR LF ends a line", mode: "garbage", check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {
 			if got := receive(t, b); got != "garbage\x00\xff\x1b[2J" {
 				t.Fatalf("got %q", got)
