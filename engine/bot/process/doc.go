@@ -33,4 +33,9 @@
 // tasks of the user, so bots of one user share their allowance, and root
 // is not bounded by it at all (Limits.Processes, Options.RunAs); over TCP,
 // any local process that connects first is taken for the bot.
+//
+// Platforms: everything above holds on Linux. Elsewhere a bot starts
+// directly, without limits, process group or parent-death signal (Close
+// kills the bot's own process only), and on Windows, whose pipes take no
+// deadlines, only the TCP transport works.
 package process
