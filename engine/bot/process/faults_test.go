@@ -216,6 +216,20 @@ func TestFaults(t *testing.T) {
 				t.Fatalf("Send: %v, want ErrNotReading", err)
 			}
 		}},
+		{name: "never reads, send deadline", mode: "noread", opt: func(o *Options) { o.SendTimeout = -1 }, check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {
+			b.SetSendDeadline(time.Now().Add(50 * time.Millisecond))
+			line := bytes.Repeat([]byte("n"), 64<<10)
+			var err error
+			for i := 0; i < 1000 && err == nil; i++ {
+				err = b.Send(line)
+			}
+			if !errors.Is(err, ErrNotReading) {
+				t.Fatalf("Send: %v, want ErrNotReading", err)
+			}
+			if err2 := b.Send([]byte("x")); err2 == nil {
+				t.Fatal("Send after a cut line succeeded")
+			}
+		}},
 		{name: "floods stderr", mode: "floodstderr", opt: func(o *Options) { o.LogBytes = 4096 }, check: func(t *testing.T, b *Bot, log *bytes.Buffer) {
 			receive(t, b) // it has flooded past the cap, and goes on
 			b.Close()
