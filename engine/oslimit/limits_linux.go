@@ -15,7 +15,9 @@ const Enforced = true
 // Apply sets l on the calling process and forbids it to gain privileges
 // by exec (PR_SET_NO_NEW_PRIVS: no set-user-ID program it runs is more
 // than it is). Limits hold for the whole process and are inherited by
-// what it starts.
+// what it starts; no-new-privileges holds for the calling thread and the
+// threads and processes it starts after, so a caller that execs must
+// lock its goroutine to the thread (runtime.LockOSThread) before Apply.
 //
 // seccomp: not here. A strict filter must allow every system call the Go
 // runtime, or a bot's language runtime, may make (and the list changes
@@ -51,8 +53,10 @@ func Apply(l Limits) error {
 // Prepare sets how a child process starts: in a process group of its own
 // (Kill reaches anything it starts that stays in the group) and killed by
 // the kernel when the thread that started it dies. Pdeathsig is per
-// thread, not per process, on Linux; it survives the child's own execve
-// (unless that runs a set-user-ID program, which Apply forbids anyway).
+// thread on Linux, on both sides: the parent's thread that started the
+// child, and the child's first thread (threads the child starts later do
+// not have it; a change of user clears it). It survives an execve that
+// thread makes.
 func Prepare(c *exec.Cmd) {
 	if c.SysProcAttr == nil {
 		c.SysProcAttr = &syscall.SysProcAttr{}

@@ -40,6 +40,7 @@ func LauncherMain(args []string, stderr io.Writer) int {
 	fs.BoolVar(&l.NoCore, "nocore", false, "")
 	uid := fs.Int64("uid", -1, "")
 	gid := fs.Int64("gid", -1, "")
+	parent := fs.Int("parent", 0, "")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -58,7 +59,7 @@ func LauncherMain(args []string, stderr io.Writer) int {
 	if *uid >= 0 && *gid >= 0 {
 		as = &User{UID: uint32(*uid), GID: uint32(*gid)}
 	}
-	err := become(as, l, argv[0], argv[1:], env)
+	err := become(as, l, *parent, argv[0], argv[1:], env)
 	fmt.Fprintf(stderr, "bot launcher: %s: %v\n", strconv.Quote(argv[0]), err)
 	return 127
 }
@@ -79,6 +80,7 @@ func launcherArgs(l oslimit.Limits, as *User) []string {
 	if l.NoCore {
 		a = append(a, "-nocore")
 	}
+	a = append(a, "-parent", strconv.Itoa(os.Getpid()))
 	if as != nil {
 		a = append(a, "-uid", strconv.FormatUint(uint64(as.UID), 10), "-gid", strconv.FormatUint(uint64(as.GID), 10))
 	}

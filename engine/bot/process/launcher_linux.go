@@ -3,6 +3,7 @@ package process
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -12,13 +13,24 @@ import (
 )
 
 // become drops to user as (when not nil), applies l and executes path
-// with argv and env. It returns only on failure.
+// with argv and env. It returns only on failure. parent is the pid of the
+// program that started the launcher.
+//
+// The parent-death signal and no-new-privileges are attributes of a
+// thread, not of the process, and the process that execve makes keeps
+// those of the thread that called it: a thread the Go runtime started
+// has no parent-death signal (only the thread the parent forked had
+// one), and a change of user clears it. So the goroutine is locked to
+// one thread, which sets both itself and then calls execve; and since
+// the parent may have died before the signal was set, the parent is
+// checked after.
 //
 // Everything execve needs is allocated before the limits are set and
 // the call is a raw one: under RLIMIT_AS a Go allocation that needs a new
 // mapping would fail (the race detector's shadow memory alone is far
 // beyond any limit), so nothing may allocate between the two.
-func become(as *User, l oslimit.Limits, path string, argv, env []string) error {
+func become(as *User, l oslimit.Limits, parent int, path string, argv, env []string) error {
+	runtime.LockOSThread() // for good: this thread becomes the bot or exits
 	pathp, err := syscall.BytePtrFromString(path)
 	if err != nil {
 		return err
@@ -44,14 +56,12 @@ func become(as *User, l oslimit.Limits, path string, argv, env []string) error {
 		if err := syscall.Setuid(int(as.UID)); err != nil {
 			return fmt.Errorf("setuid %d: %w", as.UID, err)
 		}
-		// A change of user clears the parent-death signal: set it again,
-		// and make sure the parent did not die in between.
-		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
-			return fmt.Errorf("PR_SET_PDEATHSIG: %w", err)
-		}
-		if os.Getppid() == 1 {
-			return fmt.Errorf("the program that started the bot is gone")
-		}
+	}
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return fmt.Errorf("PR_SET_PDEATHSIG: %w", err)
+	}
+	if parent > 0 && os.Getppid() != parent {
+		return fmt.Errorf("the program that started the bot is gone")
 	}
 	if err := oslimit.Apply(l); err != nil {
 		return err

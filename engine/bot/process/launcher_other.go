@@ -10,7 +10,7 @@ import (
 
 // become is never called off Linux: bots start directly, without limits
 // (see launched).
-func become(*User, oslimit.Limits, string, []string, []string) error {
+func become(*User, oslimit.Limits, int, string, []string, []string) error {
 	return errors.New("the bot launcher runs on Linux only")
 }
 

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -18,6 +19,11 @@ import (
 )
 
 const maxLine = 1 << 20 // bot.MaxLine
+
+// init keeps main on the process's first thread, whose parent-death
+// signal is the one the kernel acts on (threads the runtime starts later
+// have none), so that "report" reads that one.
+func init() { runtime.LockOSThread() }
 
 func main() {
 	mode := os.Args[1]
