@@ -192,7 +192,8 @@ func NewWalledModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBud
 			closeAll()
 			return nil, fmt.Errorf("team %d's seat cannot play a rule mod", i)
 		}
-		o.Teams[i] = engine.ModTeam{Player: engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat}, Caller: caller}
+		player, outside := outsideOf(s, engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+		o.Teams[i] = engine.ModTeam{Player: player, Caller: caller, Outside: outside}
 	}
 	spec := g.rulesSpec(o.Seed, len(players), rulesBudget)
 	var rules engine.Rules

@@ -32,6 +32,25 @@ type Seat interface {
 	Close()
 }
 
+// OutsideSeat is a seat whose decisions come from outside the battle's
+// inputs (a person at the keys): Outside names who decides
+// (engine.OutsideHuman, ...). The engine records what such a team decides
+// so that a re-run can feed it back (engine.TeamSetup.Outside); its Lua
+// team may still serve it (a human's autopilot), unrecorded.
+type OutsideSeat interface {
+	Seat
+	Outside() string
+}
+
+// outsideOf marks p as decided outside when s is an OutsideSeat.
+func outsideOf(s Seat, p engine.Player) (engine.Player, bool) {
+	o, ok := s.(OutsideSeat)
+	if ok {
+		p.Outside = o.Outside()
+	}
+	return p, ok
+}
+
 // Seater builds the seat of one team of a battle. The options are those
 // NewTeam would be given.
 type Seater func(TeamOptions) (Seat, error)
@@ -89,10 +108,8 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 			return nil, err
 		}
 		seats = append(seats, s)
-		o.Teams[i] = engine.TeamSetup{
-			Player:     engine.Player{Class: cat.ClassID(p), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat},
-			Controller: s,
-		}
+		player, outside := outsideOf(s, engine.Player{Class: cat.ClassID(p), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+		o.Teams[i] = engine.TeamSetup{Player: player, Controller: s, Outside: outside}
 	}
 	o.Classes = cat.Classes()
 	b, err := engine.NewBattle(o)
