@@ -179,9 +179,9 @@ func openFiles(t *testing.T) int {
 // RLIMIT_NPROC counts every task of the bot's real user id on the
 // machine, and the kernel does not enforce it for root. So the test runs
 // the bomb where that is safe on a shared machine: as the current user
-// when it is not root (the bot's allowance is the user's tasks now plus
-// 20, so the bomb adds at most 20 tasks, and other programs of the user,
-// which run under their own limit, are not refused anything), and as root
+// when it is not root (the bot's limit is the user's tasks now plus 20,
+// so the bomb adds about 20 tasks, and other programs of the user, which
+// run under their own limit, are not refused anything), and as root
 // only as the user nobody (65534), through Options.RunAs, when nobody has
 // next to no tasks. Where root cannot change user (a container without
 // CAP_SETUID), it skips.
@@ -214,7 +214,10 @@ func TestForkBomb(t *testing.T) {
 	if rest, ok := strings.CutPrefix(string(line), "refused after "); ok {
 		n, _ = strconv.Atoi(strings.Fields(rest)[0])
 	}
-	if n < 0 || n > allowance {
+	// As nobody, the count is the bomb's alone: at most the allowance.
+	// As the current user, other programs of the user that end while the
+	// bomb runs leave it their room too, so only the refusal is certain.
+	if n < 0 || as != nil && n > allowance {
 		t.Fatalf("bomb: %q, want refused after at most %d processes", line, allowance)
 	}
 	t.Logf("bomb: %s", line)
