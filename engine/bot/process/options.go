@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
@@ -111,6 +112,9 @@ func (o Options) withDefaults() (Options, error) {
 	case Stdio, TCP:
 	default:
 		return bad("transport %q is neither %q nor %q", o.Transport, Stdio, TCP)
+	}
+	if o.Transport == Stdio && runtime.GOOS == "windows" {
+		return bad("transport %q needs pipes that take deadlines, which Windows lacks: use %q", Stdio, TCP)
 	}
 	if o.Connect != "" && o.Transport != TCP {
 		return bad("connect needs transport %q", TCP)
