@@ -87,7 +87,8 @@ func (e *ClosedError) Error() string {
 func (e *ClosedError) Unwrap() error { return bot.ErrClosed }
 
 // SetSendDeadline bounds the Sends that follow until it is changed; the
-// zero time goes back to Options.SendTimeout per Send.
+// zero time goes back to Options.SendTimeout per Send. A deadline already
+// past fails a Send at once, even when the bot would take the line.
 func (b *Bot) SetSendDeadline(t time.Time) { b.sendDeadline = t }
 
 // Send writes line and a newline. It returns an error wrapping
