@@ -52,6 +52,9 @@ func (c *Caller) Call(t *engine.ModTurn) {
 		c.broken = ""
 		return
 	}
+	if c.l.retired(&t.Report, c.class) {
+		return
+	}
 	if c.l.gone != nil {
 		return
 	}

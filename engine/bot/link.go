@@ -54,9 +54,12 @@ type link struct {
 	bank   time.Duration
 	faults int   // faults in a row
 	gone   error // why the bot is no longer asked; nil while it is
-	flight *flight
-	buf    []byte // the message being built, reused; a flight owns it until encoded closes
-	tally  [2]int // timeouts and errors so far, to report problems sparingly
+	// retiring is the message of a retirement to report in the team's
+	// next phase.
+	retiring string
+	flight   *flight
+	buf      []byte // the message being built, reused; a flight owns it until encoded closes
+	tally    [2]int // timeouts and errors so far, to report problems sparingly
 }
 
 func newLink(conn Conn, t Timing) link {
@@ -250,11 +253,24 @@ func (l *link) report(r *engine.Report, o outcome, why string, round int, class 
 	}
 	l.faults++
 	if l.timing.MaxFaults > 0 && l.faults >= l.timing.MaxFaults {
+		// The retirement is reported in the team's next phase: a phase
+		// with a backstop event counts nothing else, and this fault
+		// must count.
 		l.gone = errors.New("retired")
-		r.Backstops = append(r.Backstops, engine.Backstop{Kind: engine.BackstopRetired, Class: class,
-			Message: fmt.Sprintf("bot: retired after %d faults in a row: its squares wait from now on", l.faults)})
+		l.retiring = fmt.Sprintf("bot: retired after %d faults in a row: it is not asked again", l.faults)
 		l.close()
 	}
+}
+
+// retired reports a retirement decided in an earlier phase, once, and
+// says whether it did.
+func (l *link) retired(r *engine.Report, class engine.ClassID) bool {
+	if l.retiring == "" {
+		return false
+	}
+	r.Backstops = append(r.Backstops, engine.Backstop{Kind: engine.BackstopRetired, Class: class, Message: l.retiring})
+	l.retiring = ""
+	return true
 }
 
 // noted counts one more fault of a kind (0 timeouts, 1 errors) and

@@ -74,6 +74,9 @@ func (c *Controller) Turn(t *engine.Turn) {
 		c.broken = ""
 		return
 	}
+	if c.l.retired(&t.Report, c.class) {
+		return
+	}
 	if !c.sent {
 		c.l.start(at{round, 0}, func(b []byte) []byte { return c.encodeRound(b, t) })
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,6 @@ func testTiming() Timing {
 // and an idle team came to.
 type squareBattle struct {
 	stats     engine.Stats
-	rounds    int
 	backstops []engine.Backstop
 	problems  []engine.Problem
 	greet     error
@@ -41,26 +41,62 @@ func playSquares(t *testing.T, rounds int, timing Timing, args ...string) square
 		Constants: map[string]any{"replicate_rounds": 2}}
 	name, gerr := Greet(conn, h, timing)
 	ctrl := NewController(conn, 1, timing, gerr)
-	b, err := engine.NewBattle(engine.Options{Size: 8, Wrap: true, Rounds: rounds, ReplicateRounds: 2, Seed: 7, Workers: 2,
-		Classes: classes, Teams: []engine.TeamSetup{
-			{Player: engine.Player{Class: 1, Name: "refbot"}, Controller: ctrl},
-			{Player: engine.Player{Class: 0, Name: "Idle"}, Controller: idle{}},
-		}})
+	opts := func(c engine.Controller) engine.Options {
+		return engine.Options{Size: 8, Wrap: true, Rounds: rounds, ReplicateRounds: 2, Seed: 7, Workers: 2,
+			Classes: classes, Teams: []engine.TeamSetup{
+				{Player: engine.Player{Class: 1, Name: "refbot"}, Controller: c, Outside: true},
+				{Player: engine.Player{Class: 0, Name: "Idle"}, Controller: idle{}},
+			}}
+	}
+	out := squareBattle{greet: gerr, name: name}
+	var answers []engine.Answered
+	var logs []engine.RoundLog
+	b := playBattle(t, opts(ctrl), func(l engine.RoundLog) {
+		out.backstops = append(out.backstops, l.Backstops...)
+		out.problems = append(out.problems, l.Problems...)
+		answers = append(answers, l.Answers...)
+		logs = append(logs, l)
+	})
+	ctrl.Finish(End{Round: b.Round(), Winner: b.Winner(), Reason: "test"})
+	out.stats = b.Stats(0)
+	// The record alone plays the battle again, round for round.
+	checkRerun(t, logs, func(each func(engine.RoundLog)) {
+		playBattle(t, opts(engine.ReplayBackstops(engine.ReplayAnswers(answers), out.backstops)), each)
+	})
+	return out
+}
+
+// checkRerun checks that play, a re-run of a battle from its record,
+// plays exactly the rounds logs holds.
+func checkRerun(t *testing.T, logs []engine.RoundLog, play func(each func(engine.RoundLog))) {
+	t.Helper()
+	i := 0
+	play(func(l engine.RoundLog) {
+		if i >= len(logs) || !reflect.DeepEqual(l, logs[i]) {
+			t.Fatalf("the re-run from the record differs at round %d", l.Round)
+		}
+		i++
+	})
+	if i != len(logs) {
+		t.Fatalf("the re-run played %d rounds, the battle %d", i, len(logs))
+	}
+}
+
+// playBattle plays a SquareBattle to its end, handing each round's log
+// to each.
+func playBattle(t *testing.T, o engine.Options, each func(engine.RoundLog)) *engine.Battle {
+	t.Helper()
+	b, err := engine.NewBattle(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
+	t.Cleanup(b.Close)
 	rec := engine.NewRecorder(b)
-	out := squareBattle{greet: gerr, name: name}
 	for !b.Over() {
 		b.Step()
-		l := rec.Next()
-		out.backstops = append(out.backstops, l.Backstops...)
-		out.problems = append(out.problems, l.Problems...)
+		each(rec.Next())
 	}
-	ctrl.Finish(End{Round: b.Round(), Winner: b.Winner(), Reason: "test"})
-	out.stats, out.rounds = b.Stats(0), b.Round()
-	return out
+	return b
 }
 
 func kinds(events []engine.Backstop) string {
@@ -88,21 +124,15 @@ func TestSquaresPlays(t *testing.T) {
 }
 
 // TestSquaresFaults plays a battle with a bot that breaks the protocol one
-// way at round 3, and checks what the team is charged and whether it is
-// retired.
+// way at round 3, and checks what the team is charged, whether it is
+// retired, and that it plays on when it is not.
 func TestSquaresFaults(t *testing.T) {
-	for _, tc := range []struct {
-		fault            string
-		timeouts, errors int
-		events           string // backstop kinds
-		problem          string // in some problem's message
-		playsOn          bool   // the bot still answers after the fault
-	}{
-		{fault: "late", timeouts: 1, problem: "no answer within", playsOn: true},
-		{fault: "stale", playsOn: true},
-		{fault: "malformed", errors: 1, problem: "not a JSON object", playsOn: true},
-		{fault: "badid", errors: 1, problem: "is not one of this round's squares", playsOn: true},
-		{fault: "badorder", errors: 1, problem: `unknown direction "north"`, playsOn: true},
+	for _, tc := range []faultCase{
+		{fault: "late", timeouts: 1, problem: "no answer within"},
+		{fault: "stale"},
+		{fault: "malformed", errors: 1, problem: "not a JSON object"},
+		{fault: "badid", errors: 1, problem: "is not one of this round's squares"},
+		{fault: "badorder", errors: 1, problem: `unknown direction "north"`},
 		{fault: "huge", errors: 1, events: "crash,retired", problem: "too long"},
 		{fault: "close", errors: 1, events: "crash,retired", problem: "closed"},
 		{fault: "crash", errors: 1, events: "crash,retired", problem: "closed"},
@@ -114,25 +144,9 @@ func TestSquaresFaults(t *testing.T) {
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()
-			timing := testTiming()
-			if tc.fault == "noready" {
-				timing.Init = 300 * time.Millisecond
-			}
-			got := playSquares(t, 12, timing, "-fault", tc.fault, "-at", "3")
-			if got.stats.Timeouts != tc.timeouts || got.stats.Errors != tc.errors {
-				t.Errorf("timeouts %d, errors %d; want %d, %d (problems %v)", got.stats.Timeouts, got.stats.Errors, tc.timeouts, tc.errors, got.problems)
-			}
-			if k := kinds(got.backstops); k != tc.events {
-				t.Errorf("backstop events %q, want %q", k, tc.events)
-			}
-			found := tc.problem == ""
-			for _, p := range got.problems {
-				found = found || strings.Contains(p.Message, tc.problem)
-			}
-			if !found {
-				t.Errorf("no problem says %q: %v", tc.problem, got.problems)
-			}
-			if tc.playsOn && got.stats.Births == 0 {
+			got := playSquares(t, 12, faultTiming(tc.fault), "-fault", tc.fault, "-at", "3")
+			tc.check(t, got.stats, got.backstops, got.problems)
+			if tc.events == "" && got.stats.Births == 0 {
 				t.Errorf("the bot did not play on: %+v", got.stats)
 			}
 		})
@@ -194,5 +208,39 @@ func TestRoundMessage(t *testing.T) {
 	json.Unmarshal(c.encodeRound(nil, turn), &again)
 	if len(again["born"].([]any))+len(again["died"].([]any)) != 0 {
 		t.Errorf("births and deaths sent twice: %v", again)
+	}
+}
+
+// faultCase is what a bot breaking the protocol one way should cost its
+// team.
+type faultCase struct {
+	fault            string // refbot's -fault
+	timeouts, errors int
+	events           string // backstop kinds
+	problem          string // in some problem's message
+}
+
+func faultTiming(fault string) Timing {
+	timing := testTiming()
+	if fault == "noready" {
+		timing.Init = 300 * time.Millisecond
+	}
+	return timing
+}
+
+func (tc faultCase) check(t *testing.T, s engine.Stats, events []engine.Backstop, problems []engine.Problem) {
+	t.Helper()
+	if s.Timeouts != tc.timeouts || s.Errors != tc.errors {
+		t.Errorf("timeouts %d, errors %d; want %d, %d (problems %v)", s.Timeouts, s.Errors, tc.timeouts, tc.errors, problems)
+	}
+	if k := kinds(events); k != tc.events {
+		t.Errorf("backstop events %q, want %q", k, tc.events)
+	}
+	found := tc.problem == ""
+	for _, p := range problems {
+		found = found || strings.Contains(p.Message, tc.problem)
+	}
+	if !found {
+		t.Errorf("no problem says %q: %v", tc.problem, problems)
 	}
 }

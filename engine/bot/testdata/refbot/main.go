@@ -24,7 +24,7 @@ import (
 )
 
 var (
-	fault = flag.String("fault", "", "break the protocol: noready, badready, late, malformed, huge, nonewline, close, crash, exit, noread, badid, badorder, stale, flood")
+	fault = flag.String("fault", "", "break the protocol: noready, badready, late, malformed, huge, nonewline, close, crash, exit, noread, badid, badorder, toomany, stale, flood")
 	at    = flag.Int("at", 3, "the round the fault happens in")
 	name  = flag.String("name", "Ref Bot", "the name given in ready")
 	fired bool // the fault happened
@@ -173,6 +173,11 @@ func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message) bool {
 		if once { // an answer to an earlier round first, then the right one
 			send(w, map[string]any{"type": "actions", "round": m.Round - 1, "actions": []any{}})
 		}
+	case "toomany":
+		if once {
+			send(w, map[string]any{"type": "actions", "round": m.Round, "batch": m.Batch, "answers": make([]any, len(m.Calls)+1)})
+			return true
+		}
 	case "flood":
 		for i := 0; i < 1<<16; i++ {
 			fmt.Fprintf(os.Stderr, "refbot: flooding standard error, line %d\n", i)
@@ -195,6 +200,12 @@ func answer(h *hello, m *message, rng *rand.Rand) map[string]any {
 			answers[i] = snake(c.View)
 		case "orbs":
 			answers[i] = orbs(c.View, rng)
+		case "echo": // the protocol tests' game: answer what the view wants
+			var v struct {
+				Want any `json:"want"`
+			}
+			json.Unmarshal(c.View, &v)
+			answers[i] = v.Want
 		}
 	}
 	return map[string]any{"type": "actions", "round": m.Round, "batch": m.Batch, "answers": answers}
