@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"unicode/utf8"
 )
 
 // A team whose decisions come from outside the battle's inputs (an
@@ -287,8 +291,12 @@ func (m *ModBattle) admitAnswer(ans *Answer, r *Report, c Call, round, team int)
 	}
 	codec := m.opts.Codec
 	text, err := codec.EncodeAnswer(ans.Value)
-	if err == nil && len(text) > MaxAnswerValue {
-		err = fmt.Errorf("%d bytes of JSON, at most %d", len(text), MaxAnswerValue)
+	if err == nil {
+		text, err = compactAnswer(text)
+	}
+	if err == nil && string(text) == "null" { // no answer, as a record holds it
+		ans.Value = nil
+		return RecordedAnswer{Used: ans.Used}
 	}
 	var v any
 	if err == nil {
@@ -326,4 +334,32 @@ func cloneAnswers(as []Answered) []Answered {
 		return nil
 	}
 	return append([]Answered(nil), as...)
+}
+
+// compactAnswer checks an answer's JSON text (valid JSON, valid UTF-8, at
+// most MaxAnswerValue bytes once compact) and returns it compact: the
+// bytes a replay holds, so that a recorded answer and one read back are
+// the same bytes.
+func compactAnswer(text []byte) ([]byte, error) {
+	if len(text) > 4*MaxAnswerValue {
+		return nil, fmt.Errorf("%d bytes of JSON, at most %d", len(text), MaxAnswerValue)
+	}
+	if !utf8.Valid(text) {
+		return nil, errors.New("JSON text that is not UTF-8")
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, text); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if buf.Len() > MaxAnswerValue {
+		return nil, fmt.Errorf("%d bytes of JSON, at most %d", buf.Len(), MaxAnswerValue)
+	}
+	return buf.Bytes(), nil
+}
+
+// ValidAnswer reports whether text is a recorded answer's JSON text as
+// the engine writes it (compactAnswer), for a replay reader.
+func ValidAnswer(text []byte) bool {
+	c, err := compactAnswer(text)
+	return err == nil && bytes.Equal(c, text) && string(text) != "null"
 }

@@ -69,6 +69,8 @@ func (t *Timeline) checkAnswers(l *RoundLog) error {
 				return bad("team %d: an answer with both a value and a fault", a.Team)
 			case len(x.Value) > MaxAnswerValue:
 				return bad("team %d: an answer of %d bytes (at most %d)", a.Team, len(x.Value), MaxAnswerValue)
+			case x.Value != nil && !ValidAnswer(x.Value):
+				return bad("team %d: an answer that is not compact JSON text", a.Team)
 			case x.Used < 0 || x.Used > MaxAnswerUsed:
 				return bad("team %d: %d instructions used", a.Team, x.Used)
 			}
