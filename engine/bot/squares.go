@@ -27,8 +27,8 @@ type Controller struct {
 	l       link
 	id      string         // the bot's class id
 	class   engine.ClassID // its ClassID in the battle (resolve)
-	broken  string // why the handshake failed; reported in the first turn
-	sent    bool   // SendTurn began this round's exchange
+	broken  string         // why the handshake failed; reported in the first turn
+	sent    bool           // SendTurn began this round's exchange
 	born    []engine.Birth
 	died    []engine.Death
 	seen    []bool // per Turn.Squares index: an action named it
