@@ -26,6 +26,9 @@ func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) re
 	o := b.Options()
 	h := newHeader(cfg, cat, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Rules.ReplicateRounds = o.ReplicateRounds })
 	h.FromMap = o.Map != nil
+	for _, id := range o.Classes[min(len(h.Classes), len(o.Classes)):] { // bots' own classes
+		h.Classes = append(h.Classes, replay.Class{ID: id, File: botFile(b.Seats, id)})
+	}
 	for i, t := range o.Teams {
 		h.Players = append(h.Players, replay.Player{Team: i, Class: int(t.Player.Class), Name: t.Player.Name, Victory: t.Player.Victory, Defeat: t.Player.Defeat})
 	}

@@ -75,7 +75,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	keep, err := checkScripts(fsys, dir, h.Classes, differs)
+	keep, err := checkScripts(fsys, dir, scriptClasses(h), differs)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	// Where the recording says the wall around a team fired, the re-run
 	// does what happened then rather than ask the team again: nothing
 	// promises the wall fires twice.
-	seat = luabind.ReplayedSeater(seat, recordedBackstops(rep))
+	seat = withRecordedOutside(seat, rep, nil)
 	b, err := luabind.NewResolvedSeatedBattle(cat, players, o, g, cfg.Limits.RulesInstructions, seat)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
@@ -232,7 +232,7 @@ func checkScripts(fsys fs.FS, dir string, classes []replay.Class, differs func(i
 // recorded order and returns the recorded players.
 func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differs func(int, string, ...any) error) ([]*luabind.Class, error) {
 	var ids []string
-	for _, c := range h.Classes {
+	for _, c := range scriptClasses(h) {
 		ids = append(ids, c.ID)
 	}
 	if got := cat.Classes(); !reflect.DeepEqual(got, ids) {
@@ -244,7 +244,11 @@ func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differ
 		return nil, differs(0, "classes %v, the replay has %v", got, ids)
 	}
 	var players []*luabind.Class
-	for _, p := range h.Players {
+	for i, p := range h.Players {
+		if b := recordedBotPlayer(h, i); b != nil {
+			players = append(players, b)
+			continue
+		}
 		if p.Class < 0 || p.Class >= len(ids) {
 			return nil, bad(fmt.Errorf("%s: line 1: player %d has class %d of %d", file, p.Team, p.Class, len(ids)))
 		}
