@@ -90,6 +90,20 @@ func (g *Game) SetOptions(values map[string]string) error {
 // OptionsSet returns the options configured by SetOptions, as given.
 func (g *Game) OptionsSet() map[string]string { return g.set }
 
+// OptionValues are the values of every option the rules declare, the
+// configured ones applied (an external bot's hello lists them): a new map.
+func (g *Game) OptionValues() map[string]any {
+	opts := g.options
+	if opts == nil {
+		opts = g.Info.Options
+	}
+	out := make(map[string]any, len(opts))
+	for k, v := range opts {
+		out[k] = v
+	}
+	return out
+}
+
 // LoadGame loads a game folder. A rules.lua that does not load is an error
 // naming its file and line; broken players are kept in the catalog with
 // their errors, as in SquareBattle.

@@ -17,6 +17,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/bot/process"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
@@ -107,10 +108,10 @@ type fielded struct {
 // .bot files (a bot by its id or listed name, any case; a name both could
 // mean is an error), then adds the --bot teams. No PLAYER means every Lua
 // starting player: a bot plays only when named, since it runs a program.
-func pickFielded(cat *luabind.Catalog, bots []*bot.Spec, broken []error, names []string, extra []*bot.Spec) ([]fielded, error) {
+func pickFielded(all []*luabind.Class, find func(string) (*luabind.Class, error), bots []*bot.Spec, broken []error, names []string, extra []*bot.Spec) ([]fielded, error) {
 	var out []fielded
 	if len(names) == 0 {
-		players := cat.Players()
+		players := all
 		if len(players) == 0 && len(extra) == 0 {
 			return nil, bad(errors.New("no starting players found"))
 		}
@@ -126,7 +127,7 @@ func pickFielded(cat *luabind.Catalog, bots []*bot.Spec, broken []error, names [
 				break
 			}
 		}
-		p, err := cat.Find(n)
+		p, err := find(n)
 		if match == nil && err != nil {
 			for _, b := range broken { // a .bot file of that name that does not parse says why
 				var se *bot.SpecError
@@ -340,18 +341,39 @@ func (s botSeat) Close()                                { s.t.conn.Close() }
 func (s botSeat) Outside() string                       { return engine.OutsideBot }
 func (s botSeat) OwnClass() string                      { return s.t.spec.ID }
 
-// withBots seats the bots' teams as bots and the others with seat (this
-// process when nil).
-func withBots(seat luabind.Seater, bots []*botTeam, timing bot.Timing) luabind.Seater {
+// botModSeat is a rule mod team played by a bot.
+type botModSeat struct {
+	*bot.Caller
+	t *botTeam
+}
+
+// Turn and Settle are never called: a rule mod asks its Caller.
+func (s botModSeat) Turn(*engine.Turn)                     {}
+func (s botModSeat) Settle(*engine.Settlement)             {}
+func (s botModSeat) Log() []string                         { return s.t.log.lines() }
+func (s botModSeat) Printed(since int64) ([]string, int64) { return nil, since }
+func (s botModSeat) Close()                                { s.t.conn.Close() }
+func (s botModSeat) Outside() string                       { return engine.OutsideBot }
+func (s botModSeat) OwnClass() string                      { return s.t.spec.ID }
+
+// plainCodec carries a rule mod's views and answers as JSON.
+var plainCodec = bot.Codec{ToJSON: luabind.PlainToJSON, FromJSON: luabind.PlainFromJSON}
+
+// withBots seats the bots' teams as bots (of a rule mod when mod) and the
+// others with seat (this process when nil).
+func withBots(seat luabind.Seater, bots []*botTeam, timing bot.Timing, mod bool) luabind.Seater {
 	if seat == nil {
 		seat = luabind.InProcess
 	}
 	return func(o luabind.TeamOptions) (luabind.Seat, error) {
-		if o.Index < len(bots) && bots[o.Index] != nil {
-			t := bots[o.Index]
-			return botSeat{Controller: bot.NewController(t.conn, t.spec.ID, timing, t.greet), t: t}, nil
+		if o.Index >= len(bots) || bots[o.Index] == nil {
+			return seat(o)
 		}
-		return seat(o)
+		t := bots[o.Index]
+		if mod {
+			return botModSeat{Caller: bot.NewCaller(t.conn, t.spec.ID, plainCodec, timing, t.greet), t: t}, nil
+		}
+		return botSeat{Controller: bot.NewController(t.conn, t.spec.ID, timing, t.greet), t: t}, nil
 	}
 }
 
@@ -381,19 +403,22 @@ func finishBots(seats []luabind.Seat, s *engine.Snapshot, reason string) {
 }
 
 // pickTeams resolves a battle command's players and bots: its PLAYER
-// arguments among the Lua players and the scripts folder's .bot files,
-// then its --bot flags.
-func pickTeams(cfg config.Config, cat *luabind.Catalog, names []string, bf *botFlags) ([]fielded, error) {
+// arguments among the Lua players and the .bot files of the scripts folder
+// (game "") or of a game's folder, then its --bot flags.
+func pickTeams(cfg config.Config, cat *luabind.Catalog, game string, names []string, bf *botFlags) ([]fielded, error) {
 	extra, err := bf.specs()
 	if err != nil {
 		return nil, err
 	}
 	fsys, dir, err := scriptsFS(cfg)
+	if err == nil && game != "" {
+		fsys, dir, err = gameIn(fsys, dir, game)
+	}
 	if err != nil {
 		return nil, err
 	}
 	specs, broken := scriptBots(fsys, dir)
-	return pickFielded(cat, specs, broken, names, extra)
+	return pickFielded(cat.Players(), cat.Find, specs, broken, names, extra)
 }
 
 // teamPlayers are the players of teams, a bot's named as it is listed.
@@ -410,11 +435,22 @@ func hasBots(teams []fielded) bool {
 	return false
 }
 
+// addBotClasses adds to h the battle's classes past the catalog's: the
+// bots' own, each named by its file.
+func addBotClasses(h *replay.Header, classes []string, seats []luabind.Seat) {
+	for _, id := range classes[min(len(h.Classes), len(classes)):] {
+		h.Classes = append(h.Classes, replay.Class{ID: id, File: botFile(seats, id)})
+	}
+}
+
 // botFile is where the bot whose class is id was named: its .bot file, or
 // --bot.
 func botFile(seats []luabind.Seat, id string) string {
 	for _, s := range seats {
 		if b, ok := s.(botSeat); ok && b.t.spec.ID == id {
+			return b.t.spec.File
+		}
+		if b, ok := s.(botModSeat); ok && b.t.spec.ID == id {
 			return b.t.spec.File
 		}
 	}

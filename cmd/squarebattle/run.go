@@ -49,14 +49,14 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 			return errMapMod
 		}
 		return withLog(*logFile, stderr, func(logw io.Writer) error {
-			return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout, logw)
+			return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout, logw, bf)
 		})
 	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return err
 	}
-	teams, err := pickTeams(cfg, cat, fs.Args(), bf)
+	teams, err := pickTeams(cfg, cat, "", fs.Args(), bf)
 	if err != nil {
 		return err
 	}
@@ -170,7 +170,7 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 		return nil, nil, err
 	}
 	if bots != nil {
-		seat = withBots(seat, bots, timing)
+		seat = withBots(seat, bots, timing, false)
 	}
 	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
