@@ -147,3 +147,36 @@ func TestBotInputErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBotTournament: bots play tournaments beside Lua players, each battle
+// with processes of its own, and every battle's replay verifies.
+func TestBotTournament(t *testing.T) {
+	bin := refbotPath(t)
+	scripts := botScripts(t, map[string]string{"ref.bot": "command: " + bin + "\n"})
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"squarebattle", []string{"--size", "12", "--rounds", "40", "explorer", "wanderer", "ref"}},
+		{"snake", []string{"--game", "snake", "--option", "games=1", "hungry", "--bot", bin}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append(append([]string{"tournament", "--quiet", "--json", "--seed", "3", "--games", "1", "--record-dir", dir}, scripts...), tc.args...)
+			code, out, errOut := runMain(t, args...)
+			if code != 0 || !strings.Contains(strings.ToLower(out), `"ref`) && !strings.Contains(out, `"bot1"`) {
+				t.Fatalf("tournament: exit %d: %s%s", code, out, errOut)
+			}
+			files, _ := filepath.Glob(filepath.Join(dir, "*.sbr"))
+			if len(files) == 0 {
+				t.Fatal("no replays written")
+			}
+			for _, f := range files {
+				code, out, errOut := runMain(t, append([]string{"replay", "--verify"}, append(scripts, f)...)...)
+				if code != 0 || !strings.HasPrefix(out, "identical") {
+					t.Fatalf("verify %s: exit %d: %s%s", filepath.Base(f), code, out, errOut)
+				}
+			}
+		})
+	}
+}
