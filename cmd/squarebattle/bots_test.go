@@ -59,9 +59,10 @@ func refbotPath(t *testing.T) string {
 }
 
 // TestBotBattles: the reference bot plays SquareBattle (a .bot file over
-// stdio and over TCP, and a --bot command, beside Lua players) and every
-// shipped rule mod; each battle records, and replay --verify, which starts
-// no bot, says identical.
+// stdio and over TCP, and a --bot command, beside Lua players in worker
+// processes) and every shipped rule mod (Lua in this process, to keep the
+// test short); each battle records, and replay --verify, which starts no
+// bot, says identical.
 func TestBotBattles(t *testing.T) {
 	bin := refbotPath(t)
 	scripts := botScripts(t, map[string]string{
@@ -75,10 +76,10 @@ func TestBotBattles(t *testing.T) {
 		bots []string // the display names of the bot teams
 	}{
 		{"squarebattle", []string{"--size", "14", "--rounds", "120", "ref", "explorer", "reftcp", "--bot", bin + " -name Third"}, []string{"Ref Bot", "TCP Ref", "Third"}},
-		{"squarebattle-lua", []string{"--game", "squarebattle-lua", "--size", "12", "--rounds", "60", "wanderer", "--bot", bin}, []string{"Ref Bot"}},
-		{"snake", []string{"--game", "snake", "--option", "games=2", "hungry", "ref"}, []string{"Ref Bot"}},
-		{"paint", []string{"--game", "paint", "--rounds", "60", "greedy", "--bot", bin}, []string{"Ref Bot"}},
-		{"orbs", []string{"--game", "orbs", "--rounds", "40", "explorer", "--bot", bin}, []string{"Ref Bot"}},
+		{"squarebattle-lua", []string{"--isolation", "none", "--game", "squarebattle-lua", "--size", "12", "--rounds", "60", "wanderer", "--bot", bin}, []string{"Ref Bot"}},
+		{"snake", []string{"--isolation", "none", "--game", "snake", "--option", "games=2", "hungry", "ref"}, []string{"Ref Bot"}},
+		{"paint", []string{"--isolation", "none", "--game", "paint", "--rounds", "60", "greedy", "--bot", bin}, []string{"Ref Bot"}},
+		{"orbs", []string{"--isolation", "none", "--game", "orbs", "--rounds", "40", "explorer", "--bot", bin}, []string{"Ref Bot"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "battle.sbr")
@@ -157,8 +158,8 @@ func TestBotTournament(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"squarebattle", []string{"--size", "12", "--rounds", "40", "explorer", "wanderer", "ref"}},
-		{"snake", []string{"--game", "snake", "--option", "games=1", "hungry", "--bot", bin}},
+		{"squarebattle", []string{"--isolation", "none", "--size", "12", "--rounds", "40", "explorer", "wanderer", "ref"}},
+		{"snake", []string{"--isolation", "none", "--game", "snake", "--option", "games=1", "hungry", "--bot", bin}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
