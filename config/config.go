@@ -31,6 +31,8 @@ type Config struct {
 	Rules  Rules  `mapstructure:"rules" yaml:"rules" json:"rules"`
 	Limits Limits `mapstructure:"limits" yaml:"limits" json:"limits"`
 	TUI    TUI    `mapstructure:"tui" yaml:"tui" json:"tui"`
+	// Human paces a battle with a person at the keys (play --human).
+	Human Human `mapstructure:"human" yaml:"human" json:"human"`
 	// Isolation says where team VMs run: in this process, or in worker
 	// processes behind OS limits (luabind/worker).
 	Isolation Isolation `mapstructure:"isolation" yaml:"isolation" json:"isolation"`
@@ -116,6 +118,27 @@ type TUI struct {
 	Replays string `mapstructure:"replays" yaml:"replays" json:"replays"`
 }
 
+// Human paces a battle in which a person plays a team from the keyboard.
+// A person needs time to see and press, so such a battle runs at its own
+// pace rather than tui.speed, and never waits for a key: a round whose
+// human has not decided plays the human's standing orders.
+type Human struct {
+	// Pace is SquareBattle's rounds per second with a human playing.
+	Pace int `mapstructure:"pace" yaml:"pace" json:"pace"`
+	// SteerPace is a rule mod's rounds per second with a human steering
+	// (snake, paint): one step per round, so faster than Pace.
+	SteerPace int `mapstructure:"steer_pace" yaml:"steer_pace" json:"steer_pace"`
+	// Countdown is the seconds shown counting down before the first round.
+	Countdown int `mapstructure:"countdown" yaml:"countdown" json:"countdown"`
+	// Idle is the seconds without a key after which the human's team plays
+	// its autopilot alone (its standing orders are set aside until the
+	// next key); 0 never.
+	Idle int `mapstructure:"idle" yaml:"idle" json:"idle"`
+	// Autopilot is the class the human's squares without an order run:
+	// "" waits (SquareBattle), or, in a rule mod, keeps the last steer.
+	Autopilot string `mapstructure:"autopilot" yaml:"autopilot" json:"autopilot"`
+}
+
 // Default returns the built-in configuration. config/default.yaml holds
 // exactly these values.
 func Default() Config {
@@ -134,7 +157,8 @@ func Default() Config {
 
 			RulesInstructions: 50_000_000,
 		},
-		TUI: TUI{Speed: 20, FPS: 30, Rewind: 5000},
+		TUI:   TUI{Speed: 20, FPS: 30, Rewind: 5000},
+		Human: Human{Pace: 4, SteerPace: 8, Countdown: 3, Idle: 30},
 		Isolation: Isolation{Mode: IsolationProcess, PoolSize: 4, CallTimeout: 10, MemoryMiB: 1024,
 			CPUSeconds: 3600, MaxCrashes: 3, TeamSlots: 32},
 		Serve: DefaultServe(),
@@ -259,6 +283,7 @@ func (c Config) check() []*FieldError {
 	}
 	errs = append(errs, c.Serve.check()...)
 	errs = append(errs, c.TUI.check()...)
+	errs = append(errs, c.Human.check()...)
 	for i := range keys {
 		k := &keys[i]
 		if !k.bounded {

@@ -61,6 +61,10 @@ func TestValidateBounds(t *testing.T) {
 		{"serve.uploads_per_hour", func(c *Config, v int64) { c.Serve.UploadsPerHour = int(v) }, 0, 100_000},
 		{"serve.players_per_user", func(c *Config, v int64) { c.Serve.PlayersPerUser = int(v) }, 0, 10_000},
 		{"serve.private_battles", func(c *Config, v int64) { c.Serve.PrivateBattles = int(v) }, 0, 10_000},
+		{"human.pace", func(c *Config, v int64) { c.Human.Pace = int(v) }, 1, 60},
+		{"human.steer_pace", func(c *Config, v int64) { c.Human.SteerPace = int(v) }, 1, 60},
+		{"human.countdown", func(c *Config, v int64) { c.Human.Countdown = int(v) }, 0, 60},
+		{"human.idle", func(c *Config, v int64) { c.Human.Idle = int(v) }, 0, 86400},
 		{"serve.max_size", func(c *Config, v int64) { c.Serve.MaxSize = int(v) }, 2, 2000},
 		{"serve.max_rounds", func(c *Config, v int64) { c.Serve.MaxRounds = int(v) }, 1, 10_000_000},
 		{"serve.fps", func(c *Config, v int64) { c.Serve.FPS = int(v) }, 1, 240},
@@ -289,6 +293,21 @@ func TestServeListen(t *testing.T) {
 	}
 }
 
+// TestHumanAutopilot: human.autopilot is empty or a class id.
+func TestHumanAutopilot(t *testing.T) {
+	for _, tt := range []struct {
+		id string
+		ok bool
+	}{{"", true}, {"explorer", true}, {"my-pilot_2", true}, {"../x", false}, {"a b", false}, {"x\x1b[2J", false}, {strings.Repeat("a", 65), false}} {
+		c := Default()
+		c.Human.Autopilot = tt.id
+		err := c.Validate()
+		if (err == nil) != tt.ok || err != nil && !errors.Is(err, ErrInvalid) {
+			t.Errorf("autopilot %q: Validate() = %v, want ok %v", tt.id, err, tt.ok)
+		}
+	}
+}
+
 // TestIsolationMode: only none and process are modes.
 func TestIsolationMode(t *testing.T) {
 	for _, tt := range []struct {
@@ -322,6 +341,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 			CallDepth:    16, RulesInstructions: 1000,
 		},
 		TUI:       TUI{Speed: 0, FPS: 240, Rewind: 7},
+		Human:     Human{Pace: 60, SteerPace: 1, Countdown: 0, Idle: 86400, Autopilot: "my-pilot_2"},
 		Isolation: Isolation{Mode: IsolationNone, PoolSize: 1, CallTimeout: 86400, MemoryMiB: 64, CPUSeconds: 1, MaxCrashes: 1, TeamSlots: 1024},
 		Serve: Serve{Listen: "[::1]:0", DataDir: "data: dir", HostKey: "k", Sessions: 1, SessionsPerIP: 100_000,
 			ConnectionsPerMinute: 1, HandshakeTimeout: 3600, IdleTimeout: 10, MaxSession: 86400 * 30, WriteTimeout: 1,

@@ -93,6 +93,11 @@ var keys = []keySpec{
 	intKey("tui.fps", 1, 240, func(c *Config) any { return &c.TUI.FPS }),
 	intKey("tui.rewind", 0, 10_000_000, func(c *Config) any { return &c.TUI.Rewind }),
 	{name: "tui.replays", kind: kindString, field: func(c *Config) any { return &c.TUI.Replays }},
+	intKey("human.pace", 1, 60, func(c *Config) any { return &c.Human.Pace }),
+	intKey("human.steer_pace", 1, 60, func(c *Config) any { return &c.Human.SteerPace }),
+	intKey("human.countdown", 0, 60, func(c *Config) any { return &c.Human.Countdown }),
+	intKey("human.idle", 0, 86400, func(c *Config) any { return &c.Human.Idle }),
+	{name: "human.autopilot", kind: kindString, field: func(c *Config) any { return &c.Human.Autopilot }},
 	{name: "isolation.mode", kind: kindString, field: func(c *Config) any { return &c.Isolation.Mode }},
 	intKey("isolation.pool_size", 1, 4096, func(c *Config) any { return &c.Isolation.PoolSize }),
 	intKey("isolation.call_timeout", 1, 86400, func(c *Config) any { return &c.Isolation.CallTimeout }),
@@ -130,7 +135,7 @@ var keys = []keySpec{
 }
 
 // sections are the keys that hold a mapping rather than a value.
-var sections = []string{"arena", "rules", "limits", "tui", "isolation", "serve", "bots"}
+var sections = []string{"arena", "rules", "limits", "tui", "human", "isolation", "serve", "bots"}
 
 func lookupKey(name string) *keySpec {
 	for i := range keys {

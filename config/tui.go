@@ -54,3 +54,18 @@ func DataDir(sub string) (string, error) {
 	}
 	return filepath.Join(home, ".local", "share", "squarebattle", sub), nil
 }
+
+// check reports a human.autopilot that cannot be a class id: a script's
+// base name, letters, digits, '_' and '-', at most 64 bytes.
+func (h Human) check() []*FieldError {
+	a := h.Autopilot
+	if len(a) > 64 {
+		return []*FieldError{{Key: "human.autopilot", Value: a[:64] + "...", Reason: "must be a class id of at most 64 bytes"}}
+	}
+	for _, c := range a {
+		if !(c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return []*FieldError{{Key: "human.autopilot", Value: a, Reason: "must be a class id: letters, digits, _ and -"}}
+		}
+	}
+	return nil
+}

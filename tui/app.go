@@ -317,6 +317,7 @@ func (a *App) housekeep() {
 	if a.hall != nil {
 		a.followHall()
 	}
+	a.followCountdown()
 }
 
 // setTheme picks colours and glyphs from what the screen can show.

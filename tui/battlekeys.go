@@ -39,6 +39,12 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		v.over = noOverlay
 		return nil
 	}
+	// The human's team has the first say over a key; what it does not
+	// use (q, space, ?, w, ...) works as in any battle.
+	// Once the battle is over they are the battle's again (r, n).
+	if v.human != nil && v.over == noOverlay && !v.d.latest().end && a.humanKey(ev) {
+		return nil
+	}
 	act := lookup(a.lookupKeys(), ev)
 	if v.over != noOverlay && act != actQuit {
 		v.over = noOverlay

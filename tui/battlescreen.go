@@ -13,7 +13,8 @@ import (
 // battleLayout places the arena, the team table and the status bar.
 type battleLayout struct {
 	arena, table rect
-	status       int // status bar row
+	status       int  // status bar row
+	human        rect // the human's line (a battle with a human); zero otherwise
 }
 
 // layout: with room, the table sits right of the arena; otherwise under it.
@@ -23,7 +24,11 @@ func (a *App) layout() battleLayout {
 	if a.w != nil && a.w.last != nil {
 		snap = a.w.last.snap
 	}
-	return layoutFor(w, h, snap)
+	l := layoutFor(w, h, snap)
+	if a.w != nil && a.w.human != nil {
+		l, l.human = humanLayout(l)
+	}
+	return l
 }
 
 // layoutFor is the battle screen's layout on a w×h screen for snap (nil:
@@ -72,7 +77,9 @@ func (a *App) drawBattle(w, h int) {
 	}
 	l := a.layout()
 	var sd *sharedDraw
-	if v.over == noOverlay && !f.snap.Over && !(f.end && a.replaying()) {
+	// The owner of a battle with a human sees its own line and cursor:
+	// never the picture the spectators share.
+	if v.over == noOverlay && !f.snap.Over && !(f.end && a.replaying()) && v.human == nil {
 		sd = a.drawShared(f, l, w, h)
 	}
 	if sd == nil {
@@ -80,6 +87,9 @@ func (a *App) drawBattle(w, h int) {
 		drawBoard(a.c, a.th, v.colours, &v.view, f, l)
 	} else {
 		f, v.last = sd.f, sd.f
+	}
+	if v.human != nil && sd == nil {
+		a.drawHuman(f, l, l.human, w, h)
 	}
 	note := a.note
 	if v.prompting {

@@ -35,7 +35,7 @@ var runeFallbacks = map[rune]string{
 	// block elements: the arena's half blocks, swatches, sparklines
 	'▀': "#", '█': "#", '▁': "_", '▂': ".", '▃': "-", '▄': "~", '▅': "=", '▆': "+", '▇': "*",
 	// punctuation and signs in texts
-	'·': "-", '…': "~", '×': "x", '✗': "x", '“': "\"", '”': "\"", '‘': "'", '’': "'", '—': "-", '–': "-",
+	'◆': "@", '·': "-", '…': "~", '×': "x", '✗': "x", '“': "\"", '”': "\"", '‘': "'", '’': "'", '—': "-", '–': "-",
 }
 
 // registerFallbacks tells the screen the ASCII stand-in of every

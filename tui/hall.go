@@ -156,6 +156,9 @@ type liveBattle struct {
 	share   frameShare // pictures its viewers share
 	over    atomic.Bool
 	slot    bool // holds a running slot (Hall.mu)
+	// human is the team its owner plays at the keys (nil none): only the
+	// owner's session, which alone may hold it, gives it keys.
+	human *humanSide
 }
 
 // NewHall starts a hall and its featured battle.
@@ -394,12 +397,20 @@ func (h *Hall) launch(owner string, su Setup, p pace, featured bool) (*liveBattl
 		keep = DefaultRewind
 	}
 	p.fps = h.o.Settings.FPS
+	hs := humanSideOf(battle)
+	if hs != nil {
+		if featured {
+			battle.Close()
+			return nil, errors.New("a featured battle has nobody at the keys: no Human in it")
+		}
+		p = humanPace(h.o.Settings, p, hs)
+	}
 	d, err := prepareLive(battle, p, keep, record)
 	if err != nil {
 		battle.Close()
 		return nil, err
 	}
-	b := &liveBattle{id: id, title: titleOf(su.Players), owner: owner, featured: featured, setup: su, d: d}
+	b := &liveBattle{id: id, title: titleOf(su.Players), owner: owner, featured: featured, setup: su, d: d, human: hs}
 	d.hideDir = true
 	d.onEnd = func() { h.battleEnded(b) }
 	go d.loop()

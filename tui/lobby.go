@@ -291,8 +291,15 @@ func (l *lobby) setup() (Setup, string) {
 		return Setup{}, "the seed must not be 0 (n draws a new one)"
 	}
 	su := Setup{Game: l.gameID(), Size: l.set.Size, Rounds: l.set.Rounds, Seed: l.seed}
+	humans := 0
 	for _, t := range l.teams {
 		su.Players = append(su.Players, t.id)
+		if t.id == HumanPlayer {
+			humans++
+		}
+	}
+	if humans > 1 {
+		return Setup{}, "one Human a battle: one keyboard plays one team"
 	}
 	return su, ""
 }

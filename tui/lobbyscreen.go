@@ -36,11 +36,25 @@ func (a *App) initGames(game string) {
 
 // entries are the players of the lobby's game.
 func (a *App) entries() []Entry {
+	var out []Entry
 	if gs, ok := a.source().(GameSource); ok && a.lobby.gameID() != "" {
-		return gs.GameEntries(a.lobby.gameID())
+		out = gs.GameEntries(a.lobby.gameID())
+	} else {
+		out = a.source().Entries()
 	}
-	return a.source().Entries()
+	if hs, ok := a.source().(HumanSource); ok && hs.HumanGame(a.lobby.gameID()) {
+		// after the starting players, before those that cannot start
+		i := 0
+		for i < len(out) && out[i].Starting() {
+			i++
+		}
+		out = append(out[:i:i], append([]Entry{humanEntry}, out[i:]...)...)
+	}
+	return out
 }
+
+// humanEntry is the lobby's Human: a team played at the keys.
+var humanEntry = Entry{ID: HumanPlayer, Name: "Human", File: "you, at the keys"}
 
 // switchGame moves the lobby's Game setting dir steps: the teams go (the
 // players differ), the new game's players are listed and its defaults for

@@ -17,6 +17,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/tui/human"
 )
 
 // Entry is one player class the lobby lists.
@@ -45,6 +46,33 @@ type Setup struct {
 	// names it; a new battle from the lobby has none.
 	Map     *engine.Map
 	MapFile string
+}
+
+// HumanPlayer is the player id of the team a person plays at the keys: a
+// Setup's Players hold it where that team goes (at most once). No class id
+// starts with '@', so it names no script.
+const HumanPlayer = "@human"
+
+// Human is the controller of the team a person plays (a *human.Squad in
+// SquareBattle, a *human.Steer in a rule mod). Key runs on the UI
+// goroutine and says whether the key was the team's; State is read there
+// too; the engine's worker calls the same value's Turn or Call (see
+// package human for the locking contract).
+type Human interface {
+	Key(human.Key) bool
+}
+
+// HumanBattle is a Battle with a team played at the keys.
+type HumanBattle interface {
+	Battle
+	Human() (team int, h Human)
+}
+
+// HumanSource is a Source whose battles may field a human: HumanGame
+// reports whether the game (a GameSource's ID, "" SquareBattle) can be
+// played at the keys; the lobby then lists a Human entry.
+type HumanSource interface {
+	HumanGame(id string) bool
 }
 
 // Battle is a battle as the TUI drives it. Only the driver goroutine calls
@@ -115,6 +143,11 @@ type Settings struct {
 	Seed      uint64        // 0 = a fresh random seed for every battle
 	Speed     int           // target rounds per second; 0 = unthrottled
 	FPS       int           // frame cap
+	// HumanPace is the rounds per second of a SquareBattle battle with a
+	// human in it and SteerPace a rule mod's; Countdown is the time shown
+	// counting down before such a battle's first round.
+	HumanPace, SteerPace int
+	Countdown            time.Duration
 	// Rewind is how many past rounds a live battle keeps for stepping back:
 	// 0 means DefaultRewind, a negative number none beyond the current
 	// keyframe stretch. Saving a battle never depends on it.

@@ -41,6 +41,8 @@ type viewer struct {
 	confirm action
 	saved   bool // w was pressed: the battle so far is in a file
 	gone    bool // the battle was stopped under this viewer
+	// human is the team played at the keys of a local battle; nil none.
+	human *humanSide
 }
 
 // newViewer subscribes a fresh view to d.
@@ -122,14 +124,19 @@ func (a *App) start(su Setup) error {
 		a.battles++
 		record = numbered(a.o.Record, a.battles)
 	}
-	d, err := startLive(b, a.pace(), keep, record, a.o.Replays)
+	p := a.pace()
+	hs := humanSideOf(b)
+	if hs != nil {
+		p = humanPace(a.o.Settings, p, hs)
+	}
+	d, err := startLive(b, p, keep, record, a.o.Replays)
 	if err != nil {
 		b.Close()
 		a.lobby.message = err.Error()
 		return nil
 	}
 	v := newViewer(d, colours)
-	v.control, v.own, v.setup = true, true, su
+	v.control, v.own, v.setup, v.human = true, true, su, hs
 	a.attach(v)
 	return nil
 }

@@ -10,6 +10,10 @@ func (a *App) keys() []binding {
 	switch {
 	case a.hall == nil && a.replaying():
 		return replayKeys
+	case a.hall == nil && a.w != nil && a.w.human != nil:
+		return humanHelp(a.w.human, battleKeys)
+	case a.w != nil && a.w.human != nil && a.w.control:
+		return humanHelp(a.w.human, ownerKeys)
 	case a.hall == nil:
 		return battleKeys
 	case a.replaying():
@@ -122,7 +126,7 @@ func (a *App) followTicket() {
 	case b != nil:
 		a.ticket = nil
 		v := newViewer(b.d, a.pendingColours)
-		v.b, v.control, v.own, v.setup = b, true, true, b.setup
+		v.b, v.control, v.own, v.setup, v.human = b, true, true, b.setup, b.human
 		b.viewers.Add(1)
 		a.attach(v)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 	"github.com/squarebattle/squarebattle/tui"
+	"github.com/squarebattle/squarebattle/tui/human"
 )
 
 // playCommand opens the terminal UI: the lobby, or straight into a battle
@@ -31,7 +32,8 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint); the lobby offers every game")
 	mapFile := fs.String("map", "", mapUsage+"; one PLAYER for each team of the map")
 	stats := fs.Bool("stats", false, "on quitting, print the frames drawn, their rate and the rounds played")
-	helpOn(fs, stdout, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map,\none PLAYER a team of the map); without, the lobby opens.")
+	humanFlag := fs.Bool("human", false, "play a team yourself, at the keys, against the PLAYERs (team 1 is yours; see 'Playing as a human' in README.md)")
+	helpOn(fs, stdout, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map,\none PLAYER a team of the map); without, the lobby opens. With --human you\nplay the first team yourself.")
 	cfg, cat, err := parseAndLoad(fs, &c, args)
 	if err != nil {
 		return err
@@ -52,7 +54,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if fs.NArg() > 0 {
+		if fs.NArg() > 0 || *humanFlag {
 			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battleSeed(gcfg)}
 			if g.Info.Protocol != luabind.SquareBattleProtocol {
 				su.Size = modSize(fs, gcfg, g) // 0: the rules choose, as run's do
@@ -70,7 +72,10 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			}
 			start = &su
 		}
-	} else if fs.NArg() > 0 {
+	} else if fs.NArg() > 0 || *humanFlag {
+		if fs.NArg() == 0 {
+			return bad(errors.New("--human needs the PLAYERs to play against (or pick Human in the lobby)"))
+		}
 		players, err := pickPlayers(cat, fs.Args())
 		if err != nil {
 			return err
@@ -80,6 +85,15 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			su.Players = append(su.Players, p.ID)
 		}
 		start = &su
+	}
+	if *humanFlag {
+		if !src.HumanGame(*game) {
+			return bad(fmt.Errorf("--human: %s cannot be played at the keys (SquareBattle, snake and paint can)", *game))
+		}
+		start.Players = append([]string{tui.HumanPlayer}, start.Players...)
+		if err := src.checkHuman(*game); err != nil {
+			return bad(err)
+		}
 	}
 	if *mapFile != "" {
 		if err := startOnMap(fs, src, *game, start, *mapFile); err != nil {
@@ -169,6 +183,9 @@ func settingsOf(cfg config.Config) tui.Settings {
 		Speed:     cfg.TUI.Speed,
 		FPS:       cfg.TUI.FPS,
 		Rewind:    rewindOf(cfg),
+		HumanPace: cfg.Human.Pace,
+		SteerPace: cfg.Human.SteerPace,
+		Countdown: time.Duration(cfg.Human.Countdown) * time.Second,
 	}
 }
 
@@ -373,8 +390,21 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		rules, cfg = g, gcfg
 	}
 	cat := p.catalog()
+	at, err := humanIndex(su.Players)
+	if err != nil {
+		return nil, err
+	}
+	pilot := engine.NoClass
 	var players []*luabind.Class
-	for _, id := range su.Players {
+	for i, id := range su.Players {
+		if i == at {
+			var cls *luabind.Class
+			if cls, pilot, err = humanClass(cat, cfg); err != nil {
+				return nil, err
+			}
+			players = append(players, cls)
+			continue
+		}
 		cls, err := cat.Find(id)
 		if err != nil {
 			return nil, err
@@ -398,6 +428,10 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
+	var squad *human.Squad
+	if at >= 0 {
+		seat = humanSeater(seat, at, cat, cfg, pilot, &squad)
+	}
 	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, err
@@ -406,7 +440,11 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	if rules != nil {
 		h.Rules = rulesOf(rules)
 	}
-	return tuiBattle{Battle: b, header: h}, nil
+	tb := tuiBattle{Battle: b, header: h}
+	if at >= 0 {
+		return tuiHumanBattle{tuiBattle: tb, team: at, h: squad}, nil
+	}
+	return tb, nil
 }
 
 // newModBattle starts a rule mod battle under the game's configuration.
@@ -415,8 +453,21 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
+	at, err := humanIndex(su.Players)
+	if err != nil {
+		return nil, err
+	}
+	pilot := engine.NoClass
 	var players []*luabind.Class
-	for _, id := range su.Players {
+	for i, id := range su.Players {
+		if i == at {
+			var cls *luabind.Class
+			if cls, pilot, err = humanClass(g.Catalog, cfg); err != nil {
+				return nil, err
+			}
+			players = append(players, cls)
+			continue
+		}
 		cls, err := g.Find(id)
 		if err != nil {
 			return nil, err
@@ -428,11 +479,20 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
+	var steer *human.Steer
+	if at >= 0 {
+		seat = humanModSeater(seat, at, su.Game, cfg, pilot, &steer)
+		o.Codec = luabind.PlainJSON
+	}
 	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, err
 	}
-	return tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o, nil, nil)}, nil
+	tb := tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o, nil, nil)}
+	if at >= 0 {
+		return tuiHumanModBattle{tuiModBattle: tb, team: at, h: steer}, nil
+	}
+	return tb, nil
 }
 
 // tuiBattle is a Lua battle as the terminal UI drives it: it records its
