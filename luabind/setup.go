@@ -1,6 +1,10 @@
 package luabind
 
-import "github.com/squarebattle/squarebattle/engine"
+import (
+	"fmt"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
 
 // Teams builds one Lua controller per player, in order: team i plays
 // players[i]. The caller closes the returned teams after the battle.
@@ -51,6 +55,36 @@ func outsideOf(s Seat, p engine.Player) (engine.Player, bool) {
 	return p, ok
 }
 
+// OwnClassSeat is a seat whose team plays a class of its own, not one of
+// the catalog's scripts: an external bot's (engine/bot). The battle's
+// classes are the catalog's, then each such class once, in team order;
+// Lua teams never see them (their classes() is the catalog's), so no Lua
+// square can replicate into a bot's class.
+type OwnClassSeat interface {
+	Seat
+	OwnClass() string
+}
+
+// seatClass is the class team p plays with seat s: p's in the catalog,
+// or the seat's own, which is added to classes the first time.
+func seatClass(cat *Catalog, p *Class, s Seat, classes *[]string) (engine.ClassID, error) {
+	oc, ok := s.(OwnClassSeat)
+	if !ok {
+		return cat.ClassID(p), nil
+	}
+	id := oc.OwnClass()
+	if _, script := cat.classID(id); script {
+		return engine.NoClass, fmt.Errorf("class %q is both a script and a bot; rename one", id)
+	}
+	for i, c := range *classes {
+		if c == id {
+			return engine.ClassID(i), nil
+		}
+	}
+	*classes = append(*classes, id)
+	return engine.ClassID(len(*classes) - 1), nil
+}
+
 // Seater builds the seat of one team of a battle. The options are those
 // NewTeam would be given.
 type Seater func(TeamOptions) (Seat, error)
@@ -90,6 +124,13 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 	if seat == nil {
 		return NewBattle(cat, players, o)
 	}
+	return newSeatedBattle(cat, players, o, seat, nil)
+}
+
+// newSeatedBattle seats the teams with seat, then, when resolver is not
+// nil, builds the rules with the battle's classes (the catalog's and the
+// seats' own), then the battle.
+func newSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seater, resolver func(classes []string) (engine.Resolver, error)) (*Battle, error) {
 	names := make([]string, len(players))
 	for i, p := range players {
 		names[i] = p.DisplayName()
@@ -101,6 +142,7 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 		}
 	}
 	o.Teams = make([]engine.TeamSetup, len(players))
+	o.Classes = cat.Classes()
 	for i, p := range players {
 		s, err := seat(TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names})
 		if err != nil {
@@ -108,12 +150,27 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 			return nil, err
 		}
 		seats = append(seats, s)
-		player, outside := outsideOf(s, engine.Player{Class: cat.ClassID(p), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+		class, err := seatClass(cat, p, s, &o.Classes)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		player, outside := outsideOf(s, engine.Player{Class: class, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
 		o.Teams[i] = engine.TeamSetup{Player: player, Controller: s, Outside: outside}
 	}
-	o.Classes = cat.Classes()
+	if resolver != nil {
+		r, err := resolver(o.Classes)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		o.Resolver = r
+	}
 	b, err := engine.NewBattle(o)
 	if err != nil {
+		if o.Resolver != nil {
+			o.Resolver.Close()
+		}
 		closeAll()
 		return nil, err
 	}
@@ -147,25 +204,28 @@ func NewWalledBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, 
 	if g == nil {
 		return NewSeatedBattle(cat, players, o, seat)
 	}
-	spec := g.rulesSpec(0, len(players), budget)
-	spec.Resolver, spec.Classes, spec.Wrap, spec.Size = true, cat.Classes(), o.Wrap, o.Size
-	var r engine.Resolver
-	var err error
-	if rs != nil {
-		r, err = rs.Resolver(spec)
-	} else {
-		r, err = LoadResolver(spec)
+	resolver := func(classes []string) (engine.Resolver, error) {
+		spec := g.rulesSpec(0, len(players), budget)
+		spec.Resolver, spec.Classes, spec.Wrap, spec.Size = true, classes, o.Wrap, o.Size
+		if rs != nil {
+			return rs.Resolver(spec)
+		}
+		return LoadResolver(spec)
 	}
-	if err != nil {
-		return nil, err
+	if seat == nil {
+		r, err := resolver(cat.Classes())
+		if err != nil {
+			return nil, err
+		}
+		o.Resolver = r
+		b, err := NewBattle(cat, players, o)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		return b, nil
 	}
-	o.Resolver = r
-	b, err := NewSeatedBattle(cat, players, o, seat)
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	return b, nil
+	return newSeatedBattle(cat, players, o, seat, resolver)
 }
 
 // Logs returns what each team's scripts printed, most recent last: a copy,

@@ -118,7 +118,7 @@ func TestKilledModWorkerReplays(t *testing.T) {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "killed.sbr")
-	f, err := replay.Create(file, modReplayHeader(cfg, "orbs", g, players, o), b.Snapshot())
+	f, err := replay.Create(file, modReplayHeader(cfg, "orbs", g, players, o, nil, nil), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}

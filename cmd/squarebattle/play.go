@@ -488,7 +488,7 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
-	tb := tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o)}
+	tb := tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o, nil, nil)}
 	if at >= 0 {
 		return tuiHumanModBattle{tuiModBattle: tb, team: at, h: steer}, nil
 	}

@@ -75,7 +75,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	keep, err := checkScripts(fsys, dir, h.Classes, differs)
+	keep, err := checkScripts(fsys, dir, scriptClasses(h), differs)
 	if err != nil {
 		return err
 	}
@@ -176,7 +176,7 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, chose bool, s
 	if err != nil {
 		return err
 	}
-	keep, err := checkScripts(sub, dir, h.Classes, differs)
+	keep, err := checkScripts(sub, dir, scriptClasses(h), differs)
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func checkScripts(fsys fs.FS, dir string, classes []replay.Class, differs func(i
 // recorded order and returns the recorded players.
 func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differs func(int, string, ...any) error) ([]*luabind.Class, error) {
 	var ids []string
-	for _, c := range h.Classes {
+	for _, c := range scriptClasses(h) {
 		ids = append(ids, c.ID)
 	}
 	if got := cat.Classes(); !reflect.DeepEqual(got, ids) {
@@ -255,7 +255,11 @@ func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differ
 		return nil, differs(0, "classes %v, the replay has %v", got, ids)
 	}
 	var players []*luabind.Class
-	for _, p := range h.Players {
+	for i, p := range h.Players {
+		if b := recordedBotPlayer(h, i); b != nil {
+			players = append(players, b)
+			continue
+		}
 		if p.Class < 0 || p.Class >= len(ids) {
 			return nil, bad(fmt.Errorf("%s: line 1: player %d has class %d of %d", file, p.Team, p.Class, len(ids)))
 		}

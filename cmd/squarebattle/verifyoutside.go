@@ -29,12 +29,62 @@ func outsideSeater(seat luabind.Seater, rep *replay.Replay) luabind.Seater {
 				own = append(own, e)
 			}
 		}
-		return &answeredSeat{
+		s := &answeredSeat{
 			kind: rep.Header.Players[o.Index].Outside,
 			ctrl: engine.ReplayBackstops(engine.ReplayAnswers(answers), own),
 			call: engine.ReplayModBackstops(engine.ReplayModAnswers(answers, luabind.PlainJSON), own),
-		}, nil
+		}
+		if p := rep.Header.Players[o.Index]; p.Outside == engine.OutsideBot && p.Class >= 0 && p.Class < len(rep.Header.Classes) {
+			return ownClassSeat{answeredSeat: s, class: rep.Header.Classes[p.Class].ID}, nil
+		}
+		return s, nil
 	}
+}
+
+// A bot plays a class of its own (luabind.OwnClassSeat), which is no
+// script of the folder: the re-run takes it as recorded.
+
+// ownClassSeat is a recorded bot's seat, under its own class.
+type ownClassSeat struct {
+	*answeredSeat
+	class string
+}
+
+func (s ownClassSeat) OwnClass() string { return s.class }
+
+// botClasses are the classes of the recorded players decided by a bot:
+// their own, not scripts of the folder.
+func botClasses(h *replay.Header) map[int]bool {
+	out := map[int]bool{}
+	for _, p := range h.Players {
+		if p.Outside == engine.OutsideBot {
+			out[p.Class] = true
+		}
+	}
+	return out
+}
+
+// scriptClasses are the recorded classes that are scripts of the folder.
+func scriptClasses(h *replay.Header) []replay.Class {
+	bots := botClasses(h)
+	var out []replay.Class
+	for i, c := range h.Classes {
+		if !bots[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// recordedBotPlayer is the player of recorded team, when a bot played it
+// under its own class, which the catalog does not hold; else nil.
+func recordedBotPlayer(h *replay.Header, team int) *luabind.Class {
+	p := h.Players[team]
+	if p.Outside != engine.OutsideBot || p.Class < 0 || p.Class >= len(h.Classes) {
+		return nil
+	}
+	c := h.Classes[p.Class]
+	return &luabind.Class{ID: c.ID, File: c.File, Name: p.Name, Victory: p.Victory, Defeat: p.Defeat}
 }
 
 // recordedAnswers lists the outside teams' decisions of every recorded

@@ -190,7 +190,7 @@ func recordOutsidePaint(t *testing.T, cfg config.Config) string {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "paint.sbr")
-	f, err := replay.Create(file, modReplayHeader(cfg, "paint", g, players, o), b.Snapshot())
+	f, err := replay.Create(file, modReplayHeader(cfg, "paint", g, players, o, nil, nil), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}
