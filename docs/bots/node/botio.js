@@ -19,8 +19,8 @@
 // standard error; the engine keeps it in the team's log.
 'use strict';
 
-const net = require('node:net');
-const readline = require('node:readline');
+const net = require('net');
+const readline = require('readline');
 
 // log prints a debugging line to standard error (the team's log).
 function log(...args) {

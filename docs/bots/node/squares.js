@@ -40,7 +40,7 @@ class Team {
     this.size = hello.size;
     this.wrap = hello.wrap;
     // Parent and child sit still this long after a birth.
-    this.still = hello.constants.replicate_rounds ?? 100;
+    this.still = 'replicate_rounds' in hello.constants ? hello.constants.replicate_rounds : 100;
     // Seeded from the battle's seed, so the same battle plays the same way.
     this.random = botio.random(hello.seed * 8 + this.me);
     this.memory = new Map(); // square id -> { heading, nextBirth }
@@ -78,7 +78,8 @@ class Team {
     // crowd counts the squares next to a cell, as far as we know.
     const crowd = (key) => {
       const [row, col] = key.split(',').map(Number);
-      return DIRS.filter((_, d) => (seen.get(this.cell(row, col, d)) ?? EMPTY) >= 0).length;
+      // (A cell none of us sees is undefined, and undefined >= 0 is false.)
+      return DIRS.filter((_, d) => seen.get(this.cell(row, col, d)) >= 0).length;
     };
 
     const claimed = new Map(); // cell -> "move", "birth" or "attack": the team's plans
