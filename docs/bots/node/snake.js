@@ -99,7 +99,8 @@ botio.play(NAME, 'calls', (hello) => {
       type: 'actions',
       round: message.round, // echo the round and batch we answer
       batch: message.batch,
-      answers: message.calls.map((call) => steer(call.view)),
+      // (null is no answer: the snake keeps its direction.)
+      answers: message.calls.map((call) => (call.view ? steer(call.view) : null)),
     }),
   };
 });

@@ -87,7 +87,8 @@ class Team:
             "type": "actions",
             "round": message["round"],   # echo the round and batch we answer
             "batch": message["batch"],
-            "answers": [steer(call["view"]) for call in message["calls"]],
+            # (None, JSON null, is no answer: the snake keeps its direction.)
+            "answers": [steer(call["view"]) if call["view"] else None for call in message["calls"]],
         }
 
 

@@ -32,25 +32,34 @@ import (
 
 // Hello is the engine's first message: the game, the arena and the rules.
 type Hello struct {
-	Protocol  int                `json:"protocol"` // 1
-	Game      string             `json:"game"`     // "squarebattle", "snake", "paint", ...
-	Kind      string             `json:"kind"`     // "squares" or "calls": which round messages follow
-	Seed      int64              `json:"seed"`     // seed your random numbers from it to be repeatable
-	Team      int                `json:"team"`     // your team, from 0
-	Teams     int                `json:"teams"`
-	Size      int                `json:"size"` // the arena is Size×Size
-	Wrap      bool               `json:"wrap"` // whether its edges wrap
-	Rounds    int                `json:"rounds"`
-	Players   []string           `json:"players"`
-	Class     string             `json:"class"` // squares: your squares' class id
-	Classes   []string           `json:"classes"`
-	Constants map[string]float64 `json:"constants"` // the game's rules and options
-	Columns   []string           `json:"columns"`   // calls: the score columns
+	Protocol  int            `json:"protocol"` // 1
+	Game      string         `json:"game"`     // "squarebattle", "snake", "paint", ...
+	Kind      string         `json:"kind"`     // "squares" or "calls": which round messages follow
+	Seed      uint64         `json:"seed"`     // seed your random numbers from it to be repeatable
+	Team      int            `json:"team"`     // your team, from 0
+	Teams     int            `json:"teams"`
+	Size      int            `json:"size"` // the arena is Size×Size
+	Wrap      bool           `json:"wrap"` // whether its edges wrap
+	Rounds    int            `json:"rounds"`
+	Players   []string       `json:"players"`
+	Class     string         `json:"class"` // squares: your squares' class id
+	Classes   []string       `json:"classes"`
+	Constants map[string]any `json:"constants"` // the game's rules and options: read them with Constant
+	Columns   []string       `json:"columns"`   // calls: the score columns
 	Time      struct {
 		InitMS  int `json:"init_ms"`
 		RoundMS int `json:"round_ms"`
 		BankMS  int `json:"bank_ms"`
 	} `json:"time"`
+}
+
+// Constant is the number the rules call name, or def when hello has no
+// such number.
+func (h Hello) Constant(name string, def float64) float64 {
+	if v, ok := h.Constants[name].(float64); ok {
+		return v
+	}
+	return def
 }
 
 // Ready is the bot's answer to hello.

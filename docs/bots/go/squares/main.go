@@ -55,14 +55,11 @@ type team struct {
 }
 
 func newTeam(h botio.Hello) *team {
-	still, ok := h.Constants["replicate_rounds"]
-	if !ok {
-		still = 100
-	}
 	return &team{
-		me: h.Team, size: h.Size, wrap: h.Wrap, still: int(still),
+		me: h.Team, size: h.Size, wrap: h.Wrap,
+		still: int(h.Constant("replicate_rounds", 100)),
 		// Seeded from the battle's seed, so the same battle plays the same way.
-		rnd:    rand.New(rand.NewPCG(uint64(h.Seed), uint64(h.Team))),
+		rnd:    rand.New(rand.NewPCG(h.Seed, uint64(h.Team))),
 		memory: map[int]*memory{},
 	}
 }
