@@ -36,6 +36,8 @@ type Config struct {
 	Isolation Isolation `mapstructure:"isolation" yaml:"isolation" json:"isolation"`
 	// Serve configures `squarebattle serve`, the SSH arena (tui/ssh).
 	Serve Serve `mapstructure:"serve" yaml:"serve" json:"serve"`
+	// Bots is the wall clock external bots play under (docs/bots.md).
+	Bots Bots `mapstructure:"bots" yaml:"bots" json:"bots"`
 	// Options are a rule mod's own settings (its rules.lua declares them
 	// and their defaults), by name, as written: "options.growth: 2" in a
 	// file, SQUAREBATTLE_OPTIONS_GROWTH=2, or --option growth=2. The game
@@ -77,6 +79,17 @@ type Isolation struct {
 	CPUSeconds  int    `mapstructure:"cpu_seconds" yaml:"cpu_seconds" json:"cpu_seconds"`    // per worker, over its life
 	MaxCrashes  int    `mapstructure:"max_crashes" yaml:"max_crashes" json:"max_crashes"`    // worker deaths that retire a team for the battle
 	TeamSlots   int    `mapstructure:"team_slots" yaml:"team_slots" json:"team_slots"`       // a tournament's teams of one player one worker plays at once
+}
+
+// Bots is the wall clock external bots play under: they cannot be
+// counted in Lua instructions (docs/bots.md, "Time").
+type Bots struct {
+	InitMS  int `mapstructure:"init_ms" yaml:"init_ms" json:"init_ms"`    // from starting a bot to its ready
+	RoundMS int `mapstructure:"round_ms" yaml:"round_ms" json:"round_ms"` // per round message, to the answer
+	BankMS  int `mapstructure:"bank_ms" yaml:"bank_ms" json:"bank_ms"`    // most unused time a bot may save up
+	// MaxFaults is how many faults in a row (late or rejected answers)
+	// retire a bot's team; 0 never does.
+	MaxFaults int `mapstructure:"max_faults" yaml:"max_faults" json:"max_faults"`
 }
 
 // Isolation modes.
@@ -125,6 +138,7 @@ func Default() Config {
 		Isolation: Isolation{Mode: IsolationProcess, PoolSize: 4, CallTimeout: 10, MemoryMiB: 1024,
 			CPUSeconds: 3600, MaxCrashes: 3, TeamSlots: 32},
 		Serve: DefaultServe(),
+		Bots:  Bots{InitMS: 5000, RoundMS: 200, BankMS: 1000, MaxFaults: 10},
 	}
 }
 

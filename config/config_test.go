@@ -47,6 +47,10 @@ func TestValidateBounds(t *testing.T) {
 		{"isolation.memory_mib", func(c *Config, v int64) { c.Isolation.MemoryMiB = int(v) }, 64, 1 << 20},
 		{"isolation.cpu_seconds", func(c *Config, v int64) { c.Isolation.CPUSeconds = int(v) }, 1, 100_000_000},
 		{"isolation.max_crashes", func(c *Config, v int64) { c.Isolation.MaxCrashes = int(v) }, 1, 1_000_000},
+		{"bots.init_ms", func(c *Config, v int64) { c.Bots.InitMS = int(v) }, 1, 3_600_000},
+		{"bots.round_ms", func(c *Config, v int64) { c.Bots.RoundMS = int(v) }, 1, 3_600_000},
+		{"bots.bank_ms", func(c *Config, v int64) { c.Bots.BankMS = int(v) }, 0, 3_600_000},
+		{"bots.max_faults", func(c *Config, v int64) { c.Bots.MaxFaults = int(v) }, 0, 1_000_000},
 		{"serve.sessions", func(c *Config, v int64) { c.Serve.Sessions = int(v) }, 1, 100_000},
 		{"serve.sessions_per_ip", func(c *Config, v int64) { c.Serve.SessionsPerIP = int(v) }, 1, 100_000},
 		{"serve.connections_per_minute", func(c *Config, v int64) { c.Serve.ConnectionsPerMinute = int(v) }, 1, 1_000_000},
@@ -324,6 +328,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 			UploadsPerHour: 0, PlayersPerUser: 10_000, PrivateBattles: 0, MaxSize: 2, MaxRounds: 1, FPS: 240,
 			Anonymous: false, Allowlist: "allow", Admins: "admins", FeaturedPlayers: "a, b", FeaturedSize: 2000,
 			FeaturedRounds: 1, FeaturedSeed: 1<<53 - 1},
+		Bots: Bots{InitMS: 3_600_000, RoundMS: 1, BankMS: 0, MaxFaults: 1_000_000},
 	}
 	for name, want := range map[string]Config{"default": Default(), "custom": custom} {
 		t.Run(name, func(t *testing.T) {

@@ -123,10 +123,14 @@ var keys = []keySpec{
 	intKey("serve.featured_size", 0, 2000, func(c *Config) any { return &c.Serve.FeaturedSize }),
 	intKey("serve.featured_rounds", 0, 10_000_000, func(c *Config) any { return &c.Serve.FeaturedRounds }),
 	intKey("serve.featured_seed", 0, 1<<53-1, func(c *Config) any { return &c.Serve.FeaturedSeed }),
+	intKey("bots.init_ms", 1, 3_600_000, func(c *Config) any { return &c.Bots.InitMS }),
+	intKey("bots.round_ms", 1, 3_600_000, func(c *Config) any { return &c.Bots.RoundMS }),
+	intKey("bots.bank_ms", 0, 3_600_000, func(c *Config) any { return &c.Bots.BankMS }),
+	intKey("bots.max_faults", 0, 1_000_000, func(c *Config) any { return &c.Bots.MaxFaults }),
 }
 
 // sections are the keys that hold a mapping rather than a value.
-var sections = []string{"arena", "rules", "limits", "tui", "isolation", "serve"}
+var sections = []string{"arena", "rules", "limits", "tui", "isolation", "serve", "bots"}
 
 func lookupKey(name string) *keySpec {
 	for i := range keys {

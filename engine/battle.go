@@ -10,12 +10,23 @@ type Player struct {
 	Name    string  // display name
 	Victory string  // speech shown when the team wins
 	Defeat  string  // speech shown in the team list once the team is wiped out
+	// Outside names who decides for a team whose decisions come from
+	// outside the battle (OutsideBot, OutsideHuman), "" for a team of
+	// scripts. A replay's header keeps it: a re-run hands such a team's
+	// recorded decisions back instead of asking anyone.
+	Outside string
 }
 
 // TeamSetup is one team of a battle: who it is and who decides for it.
 type TeamSetup struct {
 	Player     Player
 	Controller Controller
+	// Outside says the team's decisions come from outside the battle's
+	// inputs (an external bot, a person at the keys): the engine records
+	// them in the round's log (RoundLog.Answers) so that a re-run can
+	// hand them back (ReplayAnswers). Player.Outside says who decides;
+	// NewBattle sets it to OutsideBot when empty.
+	Outside bool
 }
 
 // Options describe a battle completely: two battles with equal options and
@@ -100,6 +111,7 @@ type Battle struct {
 
 	problems  problemLog
 	backstops []Backstop // backstop events of the round being played, for the Recorder
+	answers   []Answered // outside teams' decisions of the round being played, for the Recorder
 	workers   *pool
 	phaseJob  [phaseCount]func(int) // runTeam for each phase, made once
 	// dispatchers says some team's controller is a Dispatcher.
@@ -114,6 +126,7 @@ type attack struct {
 
 // NewBattle checks the options and places the starting squares.
 func NewBattle(o Options) (*Battle, error) {
+	o.Teams = append([]TeamSetup(nil), o.Teams...) // check names outside players; the caller's slice stays as given
 	if err := o.check(); err != nil {
 		return nil, err
 	}
@@ -188,6 +201,9 @@ func (o *Options) check() error {
 		}
 		if t.Player.Class < 0 || int(t.Player.Class) >= len(o.Classes) {
 			return &OptionError{fmt.Sprintf("team %d", i), fmt.Sprintf("class %d is not one of the %d classes", t.Player.Class, len(o.Classes))}
+		}
+		if err := checkOutside(i, &o.Teams[i].Player, t.Outside); err != nil {
+			return err
 		}
 	}
 	if o.Map != nil {
@@ -315,8 +331,12 @@ func (b *Battle) Step() bool {
 	b.round++
 	b.facts.Round = b.round
 	b.backstops = b.backstops[:0]
+	b.answers = b.answers[:0]
 	b.forEachTeam(phaseTurn) // each team collects its own turn, then decides it
 	for t := range b.teams {
+		if b.teams[t].setup.Outside {
+			b.takeAnswers(t, false)
+		}
 		b.mergeReport(t, &b.teams[t].turn.Report)
 		b.takeBackstops(t, &b.teams[t].turn.Report, false)
 	}
@@ -332,6 +352,9 @@ func (b *Battle) Step() bool {
 		b.forEachTeam(phaseSettle)
 	}
 	for t := range b.teams {
+		if b.teams[t].setup.Outside {
+			b.takeAnswers(t, true)
+		}
 		b.mergeReport(t, &b.teams[t].settlement.Report)
 		b.takeBackstops(t, &b.teams[t].settlement.Report, true)
 	}

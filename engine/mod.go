@@ -126,6 +126,11 @@ type Caller interface {
 type ModTeam struct {
 	Player Player
 	Caller Caller
+	// Outside says the team's answers come from outside the battle's
+	// inputs (TeamSetup.Outside): the engine records them, encoded by
+	// ModOptions.Codec, so that a re-run can hand them back
+	// (ReplayModAnswers).
+	Outside bool
 }
 
 // ModOptions describe a rule mod battle completely: equal options, rules
@@ -140,6 +145,9 @@ type ModOptions struct {
 	Classes []string
 	Teams   []ModTeam
 	Rules   Rules
+	// Codec writes the answers of Outside teams into the round's log and
+	// reads them back; required when any team is Outside.
+	Codec AnswerCodec
 }
 
 // StreamRules is the random stream the rules draw from.
@@ -277,6 +285,9 @@ type ModBattle struct {
 	retired        []bool
 	backstops      []Backstop
 	roundBackstops []int
+	// answers are the Outside teams' answers of the round being played,
+	// for the Recorder.
+	answers []Answered
 	// Problems: rules failures and the players' problems.
 	problems problemLog
 }
@@ -342,9 +353,16 @@ func NewModBattle(o ModOptions) (*ModBattle, error) {
 	case o.Rules == nil:
 		return nil, &OptionError{"rules", "none"}
 	}
+	o.Teams = append([]ModTeam(nil), o.Teams...) // checkOutside names outside players; the caller's slice stays as given
 	for i, t := range o.Teams {
 		if t.Caller == nil {
 			return nil, &OptionError{fmt.Sprintf("team %d", i), "has no caller"}
+		}
+		if t.Outside && o.Codec == nil {
+			return nil, &OptionError{fmt.Sprintf("team %d", i), "is decided outside the battle, and the options have no Codec to record its answers"}
+		}
+		if err := checkOutside(i, &o.Teams[i].Player, t.Outside); err != nil {
+			return nil, err
 		}
 	}
 	n := len(o.Teams)
@@ -446,6 +464,7 @@ func (m *ModBattle) Step() bool {
 	bd.round++
 	m.facts.Round = bd.round
 	m.backstops = m.backstops[:0]
+	m.answers = m.answers[:0]
 	clear(m.roundBackstops)
 	if err := m.play(); err != nil {
 		m.err = &RulesError{Round: bd.round, Err: err}
@@ -518,6 +537,11 @@ func (m *ModBattle) ask(calls []Call, batch int) ([]Answer, error) {
 			if len(m.turns[t].Calls) > 0 {
 				m.callTeam(t)
 			}
+		}
+	}
+	for t := range m.turns {
+		if m.opts.Teams[t].Outside && len(m.turns[t].Calls) > 0 && !m.retired[t] {
+			m.takeAnswers(t, batch)
 		}
 	}
 	answers := make([]Answer, len(calls))

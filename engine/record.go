@@ -22,6 +22,12 @@ type RoundLog struct {
 	// and their messages among Problems as well; a re-run needs them to
 	// play the round as it was.
 	Backstops []Backstop
+	// Answers are the decisions of the round's Outside teams (see
+	// Answered): in SquareBattle those of the turn, teams ascending, then
+	// the settlement reports that counted something; in a rule mod batch
+	// by batch, teams ascending in each. A re-run hands them back
+	// (ReplayAnswers, ReplayModAnswers).
+	Answers []Answered
 	// A rule mod's rounds also carry how cells are drawn and the score
 	// columns; SquareBattle's leave both nil.
 	Marks  []MarkChange // cells whose mark changed, ascending by cell
@@ -171,6 +177,7 @@ func (r *Recorder) Next() RoundLog {
 	}
 	l.Problems = r.newProblems()
 	l.takeBackstops(b.backstops)
+	l.Answers = cloneAnswers(b.answers)
 	return l
 }
 
@@ -226,6 +233,7 @@ func (r *Recorder) nextMod() RoundLog {
 	}
 	l.Problems = r.newProblems()
 	l.takeBackstops(r.m.backstops)
+	l.Answers = cloneAnswers(r.m.answers)
 	return l
 }
 

@@ -182,6 +182,9 @@ func (t *Timeline) Add(l RoundLog) error {
 	if err := t.checkBackstops(&l); err != nil {
 		return err
 	}
+	if err := t.checkAnswers(&l); err != nil {
+		return err
+	}
 	apply(&t.cur, &l)
 	t.logs = append(t.logs, l)
 	for team := range t.squares {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/squarebattle/squarebattle/engine/bot/process"
 )
 
 // Exit codes.
@@ -51,6 +53,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	var err error
 	if len(args) > 0 && args[0] == workerCommand {
 		return runWorker(args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == process.LauncherCommand {
+		// An external bot starting: set its limits, become it.
+		return process.LauncherMain(args[1:], stderr)
 	}
 	defer closePools()
 	switch {

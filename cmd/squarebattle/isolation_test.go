@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/squarebattle/squarebattle/engine/bot/process"
 	"github.com/squarebattle/squarebattle/luabind/worker"
 	"github.com/squarebattle/squarebattle/luabind/worker/testhooks"
 )
@@ -18,6 +19,9 @@ func TestMain(m *testing.M) {
 		// The test binary's workers also field the hooks no sandbox
 		// offers (TestBackstopReplays calls them).
 		os.Exit(worker.Main(os.Args[2:], os.Stderr, worker.ServeOptions{Extra: testhooks.Globals}))
+	}
+	if len(os.Args) > 1 && os.Args[1] == process.LauncherCommand {
+		os.Exit(process.LauncherMain(os.Args[2:], os.Stderr)) // an external bot starting
 	}
 	os.Exit(m.Run())
 }

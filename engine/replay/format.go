@@ -82,6 +82,10 @@ type Player struct {
 	Name    string `json:"name"`
 	Victory string `json:"victory,omitempty"`
 	Defeat  string `json:"defeat,omitempty"`
+	// Outside names who decided for a team decided outside the battle
+	// (engine.OutsideBot, engine.OutsideHuman); left out for a team of
+	// scripts. Its decisions are on the round lines (a).
+	Outside string `json:"outside,omitempty"`
 }
 
 // round is one round line. Numbers are packed in flat arrays to keep lines
@@ -90,7 +94,8 @@ type Player struct {
 // triples; d (team, cell, killer, kind) quadruples; f (team, timeouts,
 // errors) triples. A rule mod's rounds add m, (gap, mark) pairs like c,
 // and v, rows of (team, value of each column). w, rare, holds the
-// round's backstop events.
+// round's backstop events; a, the decisions of teams decided outside the
+// battle (bots, people), only in battles that have such teams.
 type round struct {
 	R int        `json:"r"`
 	C []int32    `json:"c,omitempty"`
@@ -102,6 +107,7 @@ type round struct {
 	V []int      `json:"v,omitempty"`
 	W []backstop `json:"w,omitempty"`
 	L []printed  `json:"l,omitempty"`
+	A []answered `json:"a,omitempty"`
 }
 
 // printed is what one team printed in a round (engine.TeamLines): its
@@ -246,6 +252,7 @@ func encodeRound(l *engine.RoundLog) round {
 	for _, p := range l.Printed {
 		out.L = append(out.L, printed{Team: p.Team, Lines: p.Lines, Cut: p.Cut})
 	}
+	out.A = encodeAnswers(l.Answers)
 	return out
 }
 
@@ -303,6 +310,9 @@ func decodeRound(r *round, cols, teams int, mod bool) (engine.RoundLog, error) {
 		return l, err
 	}
 	if l.Printed, err = decodePrinted(r.L, teams); err != nil {
+		return l, err
+	}
+	if l.Answers, err = decodeAnswers(r.R, r.A, teams); err != nil {
 		return l, err
 	}
 	if err := gaps(r.C, func(cell, team int32) {

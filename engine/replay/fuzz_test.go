@@ -21,6 +21,10 @@ func FuzzRead(f *testing.F) {
 	f.Add(plain(f, walled))
 	f.Add([]byte("{\"squarebattle_replay\":1,\"game\":\"g\",\"size\":2,\"classes\":[{\"id\":\"w\"}],\"players\":[{\"team\":0},{\"team\":1}],\"start\":[-1,4]}\n" +
 		"{\"r\":1,\"f\":[1,1,0],\"w\":[{\"team\":1,\"phase\":\"turn\",\"batch\":3,\"class\":0,\"kind\":\"timeout\",\"msg\":\"w.lua: hung\"}]}\n"))
+	outside, _ := recordOutside(f)
+	f.Add(plain(f, outside))
+	outsideMod, _ := recordOutsideMod(f)
+	f.Add(plain(f, outsideMod))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rep, err := Read(bytes.NewReader(data), "fuzz.sbr")
 		if err != nil {

@@ -93,12 +93,21 @@ func recordMod(t *testing.T, seed uint64, teams int) ([]byte, []*engine.Snapshot
 // recordModWith is recordMod with each team's caller made by caller from
 // its team and seeded stream; it returns every round's log too.
 func recordModWith(t testing.TB, seed uint64, teams int, caller func(int, *engine.Rand) engine.Caller) ([]byte, []*engine.Snapshot, []engine.RoundLog) {
+	return recordModOpts(t, seed, teams, caller, nil)
+}
+
+// recordModOpts is recordModWith with the battle's options edited by edit
+// (when not nil) before the battle is made.
+func recordModOpts(t testing.TB, seed uint64, teams int, caller func(int, *engine.Rand) engine.Caller, edit func(*engine.ModOptions)) ([]byte, []*engine.Snapshot, []engine.RoundLog) {
 	t.Helper()
 	o := engine.ModOptions{Size: 10, Rounds: 60, Seed: seed, Columns: []string{"painted", "clock"}, Rules: &stripeRules{}, Classes: []string{"s"}}
 	h := Header{Program: "test", Game: "stripe", Classes: []Class{{ID: "s", File: "stripe/s.lua", SHA256: "00"}}}
 	for i := 0; i < teams; i++ {
 		o.Teams = append(o.Teams, engine.ModTeam{Player: engine.Player{Name: "S"}, Caller: caller(i, engine.NewRand(seed, engine.TeamStream(i)))})
 		h.Players = append(h.Players, Player{Team: i, Name: "S"})
+	}
+	if edit != nil {
+		edit(&o)
 	}
 	m, err := engine.NewModBattle(o)
 	if err != nil {

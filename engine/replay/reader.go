@@ -125,6 +125,12 @@ func Read(r io.Reader, name string) (*Replay, error) {
 		for i := range l.Problems {
 			l.Problems[i].Message = engine.SafeText(l.Problems[i].Message)
 		}
+		for i := range l.Answers { // the timeline refuses a message the engine would not have written
+			for j := range l.Answers[i].Problems {
+				p := &l.Answers[i].Problems[j]
+				p.Message = engine.SafeText(p.Message)
+			}
+		}
 		for _, p := range l.Printed {
 			if kept[p.Team] += len(p.Lines); err == nil && kept[p.Team] > engine.MaxBattleLines {
 				err = fmt.Errorf("team %d printed more than the %d lines a replay keeps", p.Team, engine.MaxBattleLines)
@@ -160,7 +166,10 @@ func (h *Header) startSnapshot() (*engine.Snapshot, error) {
 		if p.Team != i {
 			return nil, fmt.Errorf("player %d is listed as team %d", i, p.Team)
 		}
-		s.Teams = append(s.Teams, engine.TeamView{Team: i, Player: engine.Player{Class: engine.ClassID(p.Class), Name: p.Name, Victory: p.Victory, Defeat: p.Defeat}})
+		if p.Outside != "" && p.Outside != engine.OutsideBot && p.Outside != engine.OutsideHuman {
+			return nil, fmt.Errorf("player %d is decided outside by %q, neither %q nor %q", i, clip(p.Outside), engine.OutsideBot, engine.OutsideHuman)
+		}
+		s.Teams = append(s.Teams, engine.TeamView{Team: i, Player: engine.Player{Class: engine.ClassID(p.Class), Name: p.Name, Victory: p.Victory, Defeat: p.Defeat, Outside: p.Outside}})
 	}
 	for _, c := range cells {
 		if c < engine.Empty || int(c) >= len(s.Teams) {
@@ -300,7 +309,7 @@ func (h *Header) safeText() {
 	}
 	for i := range h.Players {
 		p := &h.Players[i]
-		p.Name, p.Victory, p.Defeat = engine.SafeText(p.Name), engine.SafeText(p.Victory), engine.SafeText(p.Defeat)
+		p.Name, p.Victory, p.Defeat, p.Outside = engine.SafeText(p.Name), engine.SafeText(p.Victory), engine.SafeText(p.Defeat), engine.SafeText(p.Outside)
 	}
 	for i, c := range h.Columns {
 		h.Columns[i] = engine.SafeText(c)

@@ -38,6 +38,14 @@ const FlushEvery = 32
 func NewWriter(w io.Writer, h Header, start *engine.Snapshot) (*Writer, error) {
 	h.Replay = Version
 	h.Start = encodeCells(start.Cells)
+	// Who decides a team outside the battle is the battle's to say: a
+	// header built from the scripts alone does not know it.
+	h.Players = append([]Player(nil), h.Players...)
+	for i, t := range start.Teams {
+		if i < len(h.Players) && h.Players[i].Outside == "" {
+			h.Players[i].Outside = t.Player.Outside
+		}
+	}
 	if start.Marks != nil { // a rule mod
 		marks := make([]int32, len(start.Marks))
 		for i, m := range start.Marks {

@@ -6,19 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+
+	"github.com/squarebattle/squarebattle/engine/oslimit"
 )
-
-// osLimits are what a worker asks the kernel to enforce on itself.
-type osLimits struct {
-	addressSpace uint64 // bytes; 0 = none
-	cpuSeconds   uint64 // 0 = none
-}
-
-// addressHeadroom is the address space a worker gets beyond its memory
-// setting: the Go runtime reserves arenas, stacks and its own metadata
-// ahead of use (an idle worker maps about 1.2 GiB of mostly untouched
-// address space on linux/amd64; see the package tests).
-const addressHeadroom = 2 << 30
 
 // maxGoStack bounds a worker goroutine's stack, far below Go's 1 GB
 // default: a Go recursion a hole lets a script drive ends in a fatal stack
@@ -37,11 +27,18 @@ func Main(args []string, stderr io.Writer, o ServeOptions) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	l := osLimits{cpuSeconds: *cpu}
-	if *mem > 0 {
-		l.addressSpace = *mem<<20 + addressHeadroom
+	// The worker sets its limits on itself, first thing, before it reads
+	// a request (see engine/oslimit). Past RLIMIT_AS the Go runtime's mmap
+	// fails and the worker dies with "out of memory", which the parent
+	// counts as a crash of that team only; past RLIMIT_CPU the kernel
+	// kills it, though the pool retires workers well before that on their
+	// own (see Pool.put). The race detector maps terabytes of shadow
+	// memory, so a worker built with it runs without RLIMIT_AS.
+	l := oslimit.Limits{CPUSeconds: *cpu}
+	if *mem > 0 && !raceEnabled {
+		l.AddressSpace = *mem<<20 + oslimit.AddressHeadroom
 	}
-	if err := applyLimits(l); err != nil {
+	if err := oslimit.Apply(l); err != nil {
 		fmt.Fprintln(stderr, "worker:", err)
 		return 1
 	}

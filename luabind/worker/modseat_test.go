@@ -75,7 +75,7 @@ func TestModTeamBackstop(t *testing.T) {
 		{"go_nil", "nil pointer"},
 	} {
 		t.Run(c.hook, func(t *testing.T) {
-			if c.hook == "go_alloc" && (raceEnabled || !osLimitsEnforced) {
+			if c.hook == "go_alloc" && !AddressSpaceLimited() {
 				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
 			}
 			g := scoringGame(t, fmt.Sprintf(`return { name = "H", run = function() %s() end }`, c.hook))

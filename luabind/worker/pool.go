@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/squarebattle/squarebattle/engine/oslimit"
 )
 
 // Options configure a Pool. Zero fields take the defaults of Defaults.
@@ -221,7 +223,7 @@ func (p *Pool) start(memMiB int) (*proc, error) {
 		c.Env = append(c.Env, "GORACE="+os.Getenv("GORACE"))
 	}
 	c.ExtraFiles = nil // only stdin, stdout and stderr
-	prepare(c)
+	oslimit.Prepare(c)
 	w := &proc{cmd: c, dir: dir, exited: make(chan struct{})}
 	c.Stderr = &w.stderr
 	inR, inW, err := pipe()
@@ -302,7 +304,7 @@ func (w *proc) recv(limit int, timeout time.Duration) (byte, []byte, error) {
 	if err == nil {
 		clock := time.AfterFunc(timeout, func() {
 			w.timedOut.Store(true)
-			kill(w.cmd)
+			oslimit.Kill(w.cmd)
 		})
 		w.buf, err = readFrame(w.out, w.buf, limit)
 		clock.Stop()
@@ -323,7 +325,7 @@ func (w *proc) stop() {
 		return
 	}
 	w.in.Close()
-	kill(w.cmd)
+	oslimit.Kill(w.cmd)
 	<-w.exited
 }
 

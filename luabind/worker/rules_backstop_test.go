@@ -71,7 +71,7 @@ func TestRulesBackstop(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Trim(c.hook, "()"), func(t *testing.T) {
-			if c.hook == "go_alloc()" && (raceEnabled || !osLimitsEnforced) {
+			if c.hook == "go_alloc()" && !AddressSpaceLimited() {
 				t.Skip("no address-space limit under the race detector or off Linux: the hook would take the machine's memory")
 			}
 			p := long

@@ -1,0 +1,109 @@
+package bot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// MaxNameBytes bounds the name a bot gives itself in ready, as a Lua
+// player's display name is bounded.
+const MaxNameBytes = 64
+
+// EndGrace is how long a bot has after end to close its output before it
+// is stopped.
+const EndGrace = time.Second
+
+// ErrNotReady is what Greet's errors wrap when the bot did not answer
+// hello with a good ready in time.
+var ErrNotReady = errors.New("bot is not ready")
+
+// Greet says hello to a bot that was just started and waits for its ready
+// within t.Init. It returns the name the bot gave itself, made safe to
+// show and cut to MaxNameBytes ("" when it gave none). On an error the bot
+// plays no round (pass the error to NewController or NewCaller).
+func Greet(conn Conn, h Hello, t Timing) (string, error) {
+	h.Type, h.Protocol, h.Time = "hello", Protocol, t.Time()
+	line, err := json.Marshal(h)
+	if err != nil {
+		return "", fmt.Errorf("%w: hello: %v", ErrNotReady, err)
+	}
+	var deadline time.Time
+	if !t.NoTimeout {
+		deadline = time.Now().Add(t.Init)
+	}
+	if err := conn.Send(line); err != nil {
+		return "", fmt.Errorf("%w: hello: %w", ErrNotReady, err)
+	}
+	got, err := conn.Receive(deadline)
+	switch {
+	case errors.Is(err, ErrLate):
+		return "", fmt.Errorf("%w: no ready within %v", ErrNotReady, t.Init)
+	case err != nil:
+		return "", fmt.Errorf("%w: %w", ErrNotReady, err)
+	}
+	m, err := parseLine(got)
+	if err == nil && m.Type != "ready" {
+		err = malformed(`a %q message, not "ready"`, m.Type)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrNotReady, err)
+	}
+	var name string
+	if len(m.Name) > 0 && string(m.Name) != "null" && json.Unmarshal(m.Name, &name) != nil {
+		return "", fmt.Errorf(`%w: "name" is %s, not a string`, ErrNotReady, clip(m.Name))
+	}
+	return cutName(engine.SafeText(name)), nil
+}
+
+// cutName cuts a name to MaxNameBytes on a character boundary.
+func cutName(s string) string {
+	if len(s) <= MaxNameBytes {
+		return s
+	}
+	cut := MaxNameBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// finish sends end, gives the bot EndGrace to close its output, and stops
+// it. A bot that is gone, or that does not read its input, is stopped at
+// once.
+func (l *link) finish(e End) {
+	defer l.close()
+	if !l.free() {
+		return
+	}
+	e.Type = "end"
+	line, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	deadline := time.Now().Add(EndGrace)
+	sent := make(chan error, 1)
+	go func() { sent <- l.conn.Send(line) }()
+	timer := time.NewTimer(EndGrace)
+	defer timer.Stop()
+	select {
+	case err := <-sent:
+		if err != nil {
+			return
+		}
+	case <-timer.C:
+		return // close unblocks the send
+	}
+	for n := 0; n < maxStale; n++ { // skip what it still writes until it closes its output
+		if _, err := l.conn.Receive(deadline); err != nil {
+			return
+		}
+	}
+}
+
+// Finish tells the bot how the battle ended and stops it.
+func (c *Controller) Finish(e End) { c.l.finish(e) }

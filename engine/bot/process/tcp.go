@@ -1,0 +1,84 @@
+package process
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+)
+
+// accept waits for the bot's one connection until deadline, refusing any
+// from an address that is not loopback (the listener is bound to
+// 127.0.0.1, so none should come; this is the second lock). It gives up
+// as soon as the bot exits.
+//
+// Loopback is shared by every user of the machine: a local process that
+// connects first, from loopback, is taken for the bot. Use stdio where
+// other local users are not trusted.
+func accept(ln *net.TCPListener, deadline time.Time, exited <-chan struct{}) (*net.TCPConn, error) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		select {
+		case <-exited:
+			_ = ln.SetDeadline(time.Now()) // wake Accept
+		case <-stop:
+		}
+	}()
+	if err := ln.SetDeadline(deadline); err != nil {
+		return nil, err
+	}
+	for {
+		c, err := ln.AcceptTCP()
+		if err != nil {
+			select {
+			case <-exited:
+				return nil, errors.New("exited before it connected")
+			default:
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return nil, errors.New("did not connect in time")
+			}
+			return nil, err
+		}
+		if !loopback(c.RemoteAddr()) {
+			_ = c.Close()
+			continue
+		}
+		return c, nil
+	}
+}
+
+// connect dials a bot already listening at o.Connect, which must be a
+// loopback address: a bot elsewhere is not a program the operator runs
+// here, and the protocol has no authentication or encryption.
+func connect(o Options) (*Bot, error) {
+	host, port, err := net.SplitHostPort(o.Connect)
+	if err != nil {
+		return nil, fmt.Errorf("%w: connect %q: %v", ErrOptions, o.Connect, err)
+	}
+	if host == "localhost" {
+		host = "127.0.0.1" // not looked up: a name could resolve anywhere
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("%w: connect %q: only a loopback address (127.0.0.1, ::1) is allowed", ErrOptions, o.Connect)
+	}
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(ip.String(), port), o.InitTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("bot at %s: %w", o.Connect, err)
+	}
+	if !loopback(c.RemoteAddr()) {
+		_ = c.Close()
+		return nil, fmt.Errorf("bot at %s: not a loopback peer", o.Connect)
+	}
+	b := &Bot{o: o, in: c.(*net.TCPConn), lines: lineReader{r: c, max: o.MaxLine}}
+	b.closers = append(b.closers, c)
+	return b, nil
+}
+
+func loopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
+}
