@@ -37,6 +37,9 @@ def connect(argv):
     if len(argv) >= 3:
         sock = socket.create_connection((argv[0], int(argv[1])))
         return sock.makefile("r", encoding="utf-8"), sock.makefile("w", encoding="utf-8")
+    # The protocol is UTF-8 whatever the locale says.
+    sys.stdin.reconfigure(encoding="utf-8")
+    sys.stdout.reconfigure(encoding="utf-8")
     return sys.stdin, sys.stdout
 
 
