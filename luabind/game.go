@@ -90,6 +90,20 @@ func (g *Game) SetOptions(values map[string]string) error {
 // OptionsSet returns the options configured by SetOptions, as given.
 func (g *Game) OptionsSet() map[string]string { return g.set }
 
+// OptionValues are the values of every option the rules declare, the
+// configured ones applied (an external bot's hello lists them): a new map.
+func (g *Game) OptionValues() map[string]any {
+	opts := g.options
+	if opts == nil {
+		opts = g.Info.Options
+	}
+	out := make(map[string]any, len(opts))
+	for k, v := range opts {
+		out[k] = v
+	}
+	return out
+}
+
 // LoadGame loads a game folder. A rules.lua that does not load is an error
 // naming its file and line; broken players are kept in the catalog with
 // their errors, as in SquareBattle.
@@ -171,9 +185,9 @@ func NewWalledModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBud
 		}
 	}
 	o.Teams = make([]engine.ModTeam, len(players))
+	classes := cat.Classes()
 	for i, p := range players {
-		id := cat.ClassID(p)
-		to := TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names, Entry: g.Info.Entry, Player: id}
+		to := TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names, Entry: g.Info.Entry, Player: cat.ClassID(p)}
 		var s Seat
 		if seat != nil {
 			var err error
@@ -192,7 +206,13 @@ func NewWalledModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBud
 			closeAll()
 			return nil, fmt.Errorf("team %d's seat cannot play a rule mod", i)
 		}
-		o.Teams[i] = engine.ModTeam{Player: engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat}, Caller: caller}
+		id, err := seatClass(cat, p, s, &classes)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		player, outside := outsideOf(s, engine.Player{Class: id, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+		o.Teams[i] = engine.ModTeam{Player: player, Caller: caller, Outside: outside}
 	}
 	spec := g.rulesSpec(o.Seed, len(players), rulesBudget)
 	var rules engine.Rules
@@ -208,7 +228,7 @@ func NewWalledModBattle(g *Game, players []*Class, o engine.ModOptions, rulesBud
 	}
 	o.Rules = rules
 	o.Columns = g.Info.Columns
-	o.Classes = cat.Classes()
+	o.Classes = classes
 	b, err := engine.NewModBattle(o)
 	if err != nil {
 		rules.Close()

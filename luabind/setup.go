@@ -1,6 +1,10 @@
 package luabind
 
-import "github.com/squarebattle/squarebattle/engine"
+import (
+	"fmt"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
 
 // Teams builds one Lua controller per player, in order: team i plays
 // players[i]. The caller closes the returned teams after the battle.
@@ -30,6 +34,55 @@ type Seat interface {
 	// (engine.Printer): run --log and replays follow the log with it.
 	Printed(since int64) ([]string, int64)
 	Close()
+}
+
+// OutsideSeat is a seat whose decisions come from outside the battle's
+// inputs (a person at the keys): Outside names who decides
+// (engine.OutsideHuman, ...). The engine records what such a team decides
+// so that a re-run can feed it back (engine.TeamSetup.Outside); its Lua
+// team may still serve it (a human's autopilot), unrecorded.
+type OutsideSeat interface {
+	Seat
+	Outside() string
+}
+
+// outsideOf marks p as decided outside when s is an OutsideSeat.
+func outsideOf(s Seat, p engine.Player) (engine.Player, bool) {
+	o, ok := s.(OutsideSeat)
+	if ok {
+		p.Outside = o.Outside()
+	}
+	return p, ok
+}
+
+// OwnClassSeat is a seat whose team plays a class of its own, not one of
+// the catalog's scripts: an external bot's (engine/bot). The battle's
+// classes are the catalog's, then each such class once, in team order;
+// Lua teams never see them (their classes() is the catalog's), so no Lua
+// square can replicate into a bot's class.
+type OwnClassSeat interface {
+	Seat
+	OwnClass() string
+}
+
+// seatClass is the class team p plays with seat s: p's in the catalog,
+// or the seat's own, which is added to classes the first time.
+func seatClass(cat *Catalog, p *Class, s Seat, classes *[]string) (engine.ClassID, error) {
+	oc, ok := s.(OwnClassSeat)
+	if !ok {
+		return cat.ClassID(p), nil
+	}
+	id := oc.OwnClass()
+	if _, script := cat.classID(id); script {
+		return engine.NoClass, fmt.Errorf("class %q is both a script and a bot; rename one", id)
+	}
+	for i, c := range *classes {
+		if c == id {
+			return engine.ClassID(i), nil
+		}
+	}
+	*classes = append(*classes, id)
+	return engine.ClassID(len(*classes) - 1), nil
 }
 
 // Seater builds the seat of one team of a battle. The options are those
@@ -82,6 +135,7 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 		}
 	}
 	o.Teams = make([]engine.TeamSetup, len(players))
+	o.Classes = cat.Classes()
 	for i, p := range players {
 		s, err := seat(TeamOptions{Catalog: cat, Index: i, Seed: o.Seed, Size: o.Size, Teams: len(players), Killers: names})
 		if err != nil {
@@ -89,12 +143,14 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 			return nil, err
 		}
 		seats = append(seats, s)
-		o.Teams[i] = engine.TeamSetup{
-			Player:     engine.Player{Class: cat.ClassID(p), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat},
-			Controller: s,
+		class, err := seatClass(cat, p, s, &o.Classes)
+		if err != nil {
+			closeAll()
+			return nil, err
 		}
+		player, outside := outsideOf(s, engine.Player{Class: class, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+		o.Teams[i] = engine.TeamSetup{Player: player, Controller: s, Outside: outside}
 	}
-	o.Classes = cat.Classes()
 	b, err := engine.NewBattle(o)
 	if err != nil {
 		closeAll()

@@ -100,14 +100,7 @@ func TestKilledModWorkerReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Scripts, cfg.Isolation.Mode = flags[3], config.IsolationProcess
-	sub, dir, err := gameFS(cfg, "orbs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := luabind.LoadGame(sub, dir, limitsOf(cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := loadTestGame(t, cfg, "orbs")
 	explorer, _ := g.Find("explorer")
 	spreader, _ := g.Find("spreader")
 	players := []*luabind.Class{explorer, spreader}
@@ -125,7 +118,7 @@ func TestKilledModWorkerReplays(t *testing.T) {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "killed.sbr")
-	f, err := replay.Create(file, modReplayHeader(cfg, "orbs", g, players, o), b.Snapshot())
+	f, err := replay.Create(file, modReplayHeader(cfg, "orbs", g, players, o, nil, nil), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}

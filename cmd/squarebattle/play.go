@@ -432,7 +432,7 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o)}, nil
+	return tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o, nil, nil)}, nil
 }
 
 // tuiBattle is a Lua battle as the terminal UI drives it: it records its

@@ -26,6 +26,7 @@ func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) re
 	o := b.Options()
 	h := newHeader(cfg, cat, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Rules.ReplicateRounds = o.ReplicateRounds })
 	h.FromMap = o.Map != nil
+	addBotClasses(&h, o.Classes, b.Seats)
 	for i, t := range o.Teams {
 		h.Players = append(h.Players, replay.Player{Team: i, Class: int(t.Player.Class), Name: t.Player.Name, Victory: t.Player.Victory, Defeat: t.Player.Defeat})
 	}
@@ -35,11 +36,23 @@ func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) re
 // modReplayHeader describes a rule mod battle about to be played, for its
 // replay: the game's folder name, and its players as fielded (o as given
 // to luabind.NewModBattle).
-func modReplayHeader(cfg config.Config, name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions) replay.Header {
+//
+// classes are the battle's classes (the catalog's, then the bots' own) and
+// seats its teams' seats, which name the bots' files.
+func modReplayHeader(cfg config.Config, name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, classes []string, seats []luabind.Seat) replay.Header {
 	h := newHeader(cfg, g.Catalog, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Options = g.OptionsSet() })
 	h.Game, h.Columns = name, g.Info.Columns
+	addBotClasses(&h, classes, seats)
 	for i, p := range players {
-		h.Players = append(h.Players, replay.Player{Team: i, Class: int(g.Catalog.ClassID(p)), Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
+		class := int(g.Catalog.ClassID(p))
+		if g.Catalog.Class(engine.ClassID(class)) != p { // a bot's own class
+			for j, id := range classes {
+				if id == p.ID {
+					class = j
+				}
+			}
+		}
+		h.Players = append(h.Players, replay.Player{Team: i, Class: class, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
 	}
 	return h
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 )
@@ -27,6 +28,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	game := fs.String("game", "", "play a rule mod: a folder of the scripts folder with a rules.lua (e.g. paint)")
 	logFile := fs.String("log", "", logUsage)
 	fs.Lookup("log").NoOptDefVal = "-"
+	bf := addBotFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -47,14 +49,14 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 			return errMapMod
 		}
 		return withLog(*logFile, stderr, func(logw io.Writer) error {
-			return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout, logw)
+			return runMod(fs, cfg, rules, *game, *asJSON, *record, stdout, logw, bf)
 		})
 	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return err
 	}
-	players, err := pickPlayers(cat, fs.Args())
+	teams, err := pickTeams(cfg, cat, "", fs.Args(), bf)
 	if err != nil {
 		return err
 	}
@@ -76,7 +78,20 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	var snap *engine.Snapshot
 	var logs [][]string
 	err = withLog(*logFile, stderr, func(logw io.Writer) (err error) {
-		snap, logs, err = playBattle(cfg, cat, players, o, *record, rules, logw)
+		players, bots := teamPlayers(teams), []*botTeam(nil)
+		if hasBots(teams) {
+			name := "squarebattle"
+			if rules != nil {
+				name = *game
+			}
+			hello := bot.Hello{Game: name, Kind: bot.KindSquares, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
+				Classes: battleClassIDs(cat, teams), Constants: map[string]any{"replicate_rounds": o.ReplicateRounds}}
+			if bots, err = startBots(teams, battleBots{hello: hello, timing: timingOf(cfg, bf.noTimeout), logw: logw, limits: botLimits(cfg)}); err != nil {
+				return err
+			}
+			players = botPlayers(teams, bots)
+		}
+		snap, logs, err = playBattle(cfg, cat, players, o, *record, rules, logw, bots, timingOf(cfg, bf.noTimeout))
 		return err
 	})
 	if err != nil {
@@ -145,13 +160,21 @@ func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map
 // to the file named by record unless that is empty. rules, when not nil,
 // replaces the built-in rules (a rules.lua of the SquareBattle protocol).
 // logw, when not nil, gets what the teams print as they print it (run --log).
-func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game, logw io.Writer) (*engine.Snapshot, [][]string, error) {
+//
+// bots are the teams played by bots (nil for Lua teams), started and
+// greeted, which play under timing and are told how the battle ended.
+func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game, logw io.Writer, bots []*botTeam, timing bot.Timing) (*engine.Snapshot, [][]string, error) {
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
+		stopBots(bots)
 		return nil, nil, err
+	}
+	if bots != nil {
+		seat = withBots(seat, bots, timing, false)
 	}
 	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
+		stopBots(bots)
 		return nil, nil, bad(err)
 	}
 	defer b.Close()
@@ -159,7 +182,9 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 	if record == "" {
 		for s.Step() {
 		}
-		return b.Snapshot(), b.Logs(), nil
+		snap := b.Snapshot()
+		finishBots(b.Seats, snap, replay.EndReason(snap))
+		return snap, b.Logs(), nil
 	}
 	h := replayHeader(cfg, cat, b)
 	if rules != nil {
@@ -174,6 +199,7 @@ func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Clas
 		f.Abort()
 		return nil, nil, fmt.Errorf("replay %s: %w", record, err)
 	}
+	finishBots(b.Seats, final, replay.EndReason(final))
 	return final, b.Logs(), f.Close()
 }
 

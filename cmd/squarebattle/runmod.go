@@ -10,6 +10,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 )
@@ -17,19 +18,38 @@ import (
 // runMod plays one headless battle of a rule mod (run --game NAME).
 // With record set, the battle's replay is written to that file.
 // logw, when not nil, gets what the teams print as they print it (run --log).
-func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, record string, stdout, logw io.Writer) error {
-	players, err := gamePlayers(g, flags.Args())
+//
+// bf names the bots that play (--bot, or .bot files of the game's folder
+// among the players).
+func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name string, asJSON bool, record string, stdout, logw io.Writer, bf *botFlags) error {
+	teams, err := pickTeams(cfg, g.Catalog, name, flags.Args(), bf)
 	if err != nil {
 		return err
 	}
+	players := teamPlayers(teams)
 	o := modOptions(flags, cfg, g)
 	o.Seed, o.Workers = battleSeed(cfg), workers(cfg)
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return err
 	}
+	var bots []*botTeam
+	if hasBots(teams) {
+		// Every team is asked at once: a bot's wall-clock wait must not
+		// hold up the others.
+		o.Workers, o.Codec = max(o.Workers, len(teams)), luabind.PlainJSON
+		timing := timingOf(cfg, bf.noTimeout)
+		hello := bot.Hello{Game: name, Kind: bot.KindCalls, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
+			Classes: battleClassIDs(g.Catalog, teams), Constants: g.OptionValues(), Columns: g.Info.Columns}
+		if bots, err = startBots(teams, battleBots{hello: hello, timing: timing, logw: logw, limits: botLimits(cfg)}); err != nil {
+			return err
+		}
+		players = botPlayers(teams, bots)
+		seat = withBots(seat, bots, timing, true)
+	}
 	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
+		stopBots(bots)
 		return bad(err)
 	}
 	defer b.Close()
@@ -40,7 +60,7 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 		}
 		s = b.Snapshot()
 	} else {
-		f, err := replay.Create(record, modReplayHeader(cfg, name, g, players, o), b.Snapshot())
+		f, err := replay.Create(record, modReplayHeader(cfg, name, g, players, o, battleClassIDs(g.Catalog, teams), b.Seats), b.Snapshot())
 		if err != nil {
 			return err
 		}
@@ -52,6 +72,11 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 			return err
 		}
 	}
+	reason := replay.EndReason(s)
+	if b.Err() != nil {
+		reason = "rules failed"
+	}
+	finishBots(b.Seats, s, reason)
 	if asJSON {
 		err = writeModJSON(stdout, name, s)
 	} else {

@@ -391,7 +391,7 @@ func seated(classes []*luabind.Class, game tournament.Game) []*luabind.Class {
 
 // playMod plays a rule mod battle to its end, writing its replay.
 func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, game tournament.Game, b *luabind.ModBattle) *engine.Snapshot {
-	f, err := replay.Create(gameFile(r.dir, game), modReplayHeader(r.cfg, name, g, players, o), b.Snapshot())
+	f, err := replay.Create(gameFile(r.dir, game), modReplayHeader(r.cfg, name, g, players, o, nil, nil), b.Snapshot())
 	if err == nil {
 		var final *engine.Snapshot
 		if final, err = recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err == nil {

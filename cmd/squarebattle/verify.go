@@ -75,7 +75,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	keep, err := checkScripts(fsys, dir, h.Classes, differs)
+	keep, err := checkScripts(fsys, dir, scriptClasses(h), differs)
 	if err != nil {
 		return err
 	}
@@ -114,13 +114,25 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	// Where the recording says the wall around a team fired, the re-run
 	// does what happened then rather than ask the team again: nothing
 	// promises the wall fires twice.
-	seat = luabind.ReplayedSeater(seat, recordedBackstops(rep))
+	seat = outsideSeater(luabind.ReplayedSeater(seat, recordedBackstops(rep)), rep)
 	b, err := luabind.NewResolvedSeatedBattle(cat, players, o, g, cfg.Limits.RulesInstructions, seat)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
 	}
 	defer b.Close()
 	return compareRerun(b, engine.NewRecorder(b.Battle), file, rep, stdout, nil)
+}
+
+// phaseName names a team's phase of a round: its turn or its
+// settlement, or a rule mod's batch of calls.
+func phaseName(settle bool, batch int) string {
+	switch {
+	case settle:
+		return "its settlement"
+	case batch > 0:
+		return fmt.Sprintf("call batch %d", batch)
+	}
+	return "its turn"
 }
 
 // describeBackstops names a round's backstop events for a difference.
@@ -130,14 +142,7 @@ func describeBackstops(events []engine.Backstop) string {
 	}
 	var parts []string
 	for _, e := range events {
-		phase := "its turn"
-		switch {
-		case e.Settle:
-			phase = "its settlement"
-		case e.Batch > 0:
-			phase = fmt.Sprintf("call batch %d", e.Batch)
-		}
-		parts = append(parts, fmt.Sprintf("team %d %s in %s (%s)", e.Team, e.Kind, phase, safe(e.Message)))
+		parts = append(parts, fmt.Sprintf("team %d %s in %s (%s)", e.Team, e.Kind, phaseName(e.Settle, e.Batch), safe(e.Message)))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -145,10 +150,15 @@ func describeBackstops(events []engine.Backstop) string {
 // recordedBackstops lists the backstop events of every recorded round, in
 // order.
 func recordedBackstops(rep *replay.Replay) []engine.Backstop {
-	var out []engine.Backstop
+	return everyRound(rep, func(l *engine.RoundLog) []engine.Backstop { return l.Backstops })
+}
+
+// everyRound lists what pick takes from every recorded round, in order.
+func everyRound[T any](rep *replay.Replay, pick func(*engine.RoundLog) []T) []T {
+	var out []T
 	for r := 1; r <= rep.Timeline.Last(); r++ {
 		l, _ := rep.Timeline.Log(r)
-		out = append(out, l.Backstops...)
+		out = append(out, pick(&l)...)
 	}
 	return out
 }
@@ -166,7 +176,7 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, chose bool, s
 	if err != nil {
 		return err
 	}
-	keep, err := checkScripts(sub, dir, h.Classes, differs)
+	keep, err := checkScripts(sub, dir, scriptClasses(h), differs)
 	if err != nil {
 		return err
 	}
@@ -197,7 +207,8 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, chose bool, s
 	}
 	// As for SquareBattle: the wall's recorded events are taken as
 	// recorded, not asked of the teams again.
-	seat = luabind.ReplayedSeater(seat, recordedBackstops(rep))
+	seat = outsideSeater(luabind.ReplayedSeater(seat, recordedBackstops(rep)), rep)
+	o.Codec = luabind.PlainJSON // outside teams' recorded answers are plain values as JSON
 	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return differs(0, "the battle cannot be set up again: %v", err)
@@ -232,7 +243,7 @@ func checkScripts(fsys fs.FS, dir string, classes []replay.Class, differs func(i
 // recorded order and returns the recorded players.
 func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differs func(int, string, ...any) error) ([]*luabind.Class, error) {
 	var ids []string
-	for _, c := range h.Classes {
+	for _, c := range scriptClasses(h) {
 		ids = append(ids, c.ID)
 	}
 	if got := cat.Classes(); !reflect.DeepEqual(got, ids) {
@@ -244,7 +255,11 @@ func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differ
 		return nil, differs(0, "classes %v, the replay has %v", got, ids)
 	}
 	var players []*luabind.Class
-	for _, p := range h.Players {
+	for i, p := range h.Players {
+		if b := recordedBotPlayer(h, i); b != nil {
+			players = append(players, b)
+			continue
+		}
 		if p.Class < 0 || p.Class >= len(ids) {
 			return nil, bad(fmt.Errorf("%s: line 1: player %d has class %d of %d", file, p.Team, p.Class, len(ids)))
 		}
@@ -277,6 +292,9 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 		if !reflect.DeepEqual(got.Backstops, want.Backstops) {
 			return differs(r, "backstop events differ: %s re-run, %s recorded", describeBackstops(got.Backstops), describeBackstops(want.Backstops))
 		}
+		if !reflect.DeepEqual(got.Answers, want.Answers) {
+			return differs(r, "outside teams' decisions differ: %s", describeAnswers(got.Answers, want.Answers))
+		}
 		if !reflect.DeepEqual(got.Faults, want.Faults) {
 			return differs(r, "lost turns (team, timeouts, errors) differ: %v re-run, %v recorded", got.Faults, want.Faults)
 		}
@@ -292,7 +310,7 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 	case rep.Damage != nil:
 		return fmt.Errorf("identical up to round %d, where the file is damaged: %w", last, rep.Damage)
 	case rep.Result == nil:
-		fmt.Fprintf(stdout, "identical: %d rounds (the recording stops there, unfinished)%s\n", last, replayedNote(rep))
+		fmt.Fprintf(stdout, "identical: %d rounds (the recording stops there, unfinished)%s%s\n", last, replayedNote(rep), answeredNote(rep))
 	case !b.Over() && ends[rep.Result.Reason]:
 		return differs(last+1, "the replay ends after round %d (%s) but the re-run goes on", last, rep.Result.Reason)
 	case h.Game != "" && b.Over() && b.Snapshot().Winner != rep.Result.Winner:
@@ -300,7 +318,7 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 	case failed != nil && failed() != nil && rep.Result.Reason != "rules failed":
 		return differs(last, "the rules failed in the re-run: %v", failed())
 	default:
-		fmt.Fprintf(stdout, "identical: %d rounds, %s%s\n", last, describeResult(rep), replayedNote(rep))
+		fmt.Fprintf(stdout, "identical: %d rounds, %s%s%s\n", last, describeResult(rep), replayedNote(rep), answeredNote(rep))
 	}
 	return nil
 }

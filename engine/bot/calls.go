@@ -25,18 +25,20 @@ type Codec struct {
 // time; Finish is called once the battle is over, never during a batch.
 type Caller struct {
 	l      link
-	class  engine.ClassID
+	id     string         // the bot's class id
+	class  engine.ClassID // its ClassID in the battle (resolve)
 	codec  Codec
 	broken string
 	forget []int
 }
 
 // NewCaller returns the caller of a bot that answered hello (Greet) over
-// conn; class is the bot's class, codec converts views and answers. greet
-// is Greet's error: when it is not nil the bot answers no call, and its
-// team is retired in its first batch with the reason.
-func NewCaller(conn Conn, class engine.ClassID, codec Codec, t Timing, greet error) *Caller {
-	c := &Caller{l: newLink(conn, t), class: class, codec: codec}
+// conn; id is the bot's class id, one of the battle's classes, codec
+// converts views and answers. greet is Greet's error: when it is not nil
+// the bot answers no call, and its team is retired in its first batch
+// with the reason.
+func NewCaller(conn Conn, id string, codec Codec, t Timing, greet error) *Caller {
+	c := &Caller{l: newLink(conn, t), id: id, class: engine.NoClass, codec: codec}
 	if greet != nil {
 		c.broken = greet.Error()
 		c.l.gone = greet
@@ -47,6 +49,7 @@ func NewCaller(conn Conn, class engine.ClassID, codec Codec, t Timing, greet err
 // Call asks the bot for the answers to the team's calls of one batch.
 func (c *Caller) Call(t *engine.ModTurn) {
 	round := t.Facts.Round
+	c.class = resolve(t.Facts.Classes, c.id, c.class)
 	if c.broken != "" {
 		c.l.retire(&t.Report, engine.BackstopCrash, c.class, "bot: "+c.broken)
 		c.broken = ""

@@ -87,7 +87,7 @@ func playEcho(t *testing.T, rounds int, timing Timing, args ...string) modResult
 		h := Hello{Game: "echo", Kind: KindCalls, Seed: 1, Team: team, Teams: 2, Size: 4, Rounds: rounds,
 			Players: []string{"a", "b"}, Classes: classes, Constants: map[string]any{}, Columns: []string{"score"}}
 		_, gerr := Greet(conn, h, timing)
-		callers = append(callers, NewCaller(conn, engine.ClassID(team), testCodec, timing, gerr))
+		callers = append(callers, NewCaller(conn, classes[team], testCodec, timing, gerr))
 	}
 	opts := func(c0, c1 engine.Caller) engine.ModOptions {
 		return engine.ModOptions{Size: 4, Rounds: rounds, Seed: 1, Workers: 2, Columns: []string{"score"}, Classes: classes,

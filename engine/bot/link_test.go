@@ -41,7 +41,7 @@ func (c *stuckConn) Close() error {
 func TestNeverReads(t *testing.T) {
 	conn := &stuckConn{closed: make(chan struct{})}
 	timing := Timing{Round: 20 * time.Millisecond, MaxFaults: 3}
-	c := NewController(conn, 0, timing, nil)
+	c := NewController(conn, "bot", timing, nil)
 	facts := &engine.Facts{Classes: []string{"bot"}}
 	var problems []string
 	var events []engine.Backstop

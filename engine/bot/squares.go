@@ -25,9 +25,10 @@ import (
 // phase.
 type Controller struct {
 	l       link
-	class   engine.ClassID
-	broken  string // why the handshake failed; reported in the first turn
-	sent    bool   // SendTurn began this round's exchange
+	id      string         // the bot's class id
+	class   engine.ClassID // its ClassID in the battle (resolve)
+	broken  string         // why the handshake failed; reported in the first turn
+	sent    bool           // SendTurn began this round's exchange
 	born    []engine.Birth
 	died    []engine.Death
 	seen    []bool // per Turn.Squares index: an action named it
@@ -35,11 +36,12 @@ type Controller struct {
 }
 
 // NewController returns the controller of a bot that answered hello
-// (Greet) over conn, whose squares are of class. greet is Greet's error:
-// when it is not nil the bot plays no round, and its team is retired in
-// its first turn with the reason.
-func NewController(conn Conn, class engine.ClassID, t Timing, greet error) *Controller {
-	c := &Controller{l: newLink(conn, t), class: class}
+// (Greet) over conn, whose squares are of class id, one of the battle's
+// classes (engine.Options.Classes). greet is Greet's error: when it is not
+// nil the bot plays no round, and its team is retired in its first turn
+// with the reason.
+func NewController(conn Conn, id string, t Timing, greet error) *Controller {
+	c := &Controller{l: newLink(conn, t), id: id, class: engine.NoClass}
 	if greet != nil {
 		c.broken = greet.Error()
 		c.l.gone = greet
@@ -69,6 +71,7 @@ func (c *Controller) Settle(s *engine.Settlement) {
 // Turn reads the bot's answer and fills the intents.
 func (c *Controller) Turn(t *engine.Turn) {
 	round := t.Facts.Round
+	c.class = resolve(t.Facts.Classes, c.id, c.class)
 	if c.broken != "" {
 		c.l.retire(&t.Report, engine.BackstopCrash, c.class, "bot: "+c.broken)
 		c.broken = ""
@@ -157,6 +160,20 @@ func (c *Controller) appendPlace(b []byte, f *engine.Facts, class engine.ClassID
 	b = appendInt(b, row)
 	b = append(b, `,"col":`...)
 	return appendInt(b, col)
+}
+
+// resolve returns the ClassID of class id in classes: known, when it is
+// already known, else looked up (NoClass when missing).
+func resolve(classes []string, id string, known engine.ClassID) engine.ClassID {
+	if known != engine.NoClass {
+		return known
+	}
+	for i, c := range classes {
+		if c == id {
+			return engine.ClassID(i)
+		}
+	}
+	return engine.NoClass
 }
 
 func className(classes []string, c engine.ClassID) string {
@@ -257,7 +274,7 @@ func (c *Controller) intent(a *action, classes []string) (engine.Intent, error) 
 		return in, err
 	}
 	in.Dir = d
-	own := className(classes, c.class)
+	own := c.id
 	for _, f := range []struct {
 		key string
 		raw json.RawMessage

@@ -40,7 +40,7 @@ func playSquares(t *testing.T, rounds int, timing Timing, args ...string) square
 		Players: []string{"refbot", "Idle"}, Class: "refbot", Classes: classes,
 		Constants: map[string]any{"replicate_rounds": 2}}
 	name, gerr := Greet(conn, h, timing)
-	ctrl := NewController(conn, 1, timing, gerr)
+	ctrl := NewController(conn, "refbot", timing, gerr)
 	opts := func(c engine.Controller) engine.Options {
 		return engine.Options{Size: 8, Wrap: true, Rounds: rounds, ReplicateRounds: 2, Seed: 7, Workers: 2,
 			Classes: classes, Teams: []engine.TeamSetup{
@@ -182,7 +182,7 @@ func TestGreetRejects(t *testing.T) {
 // TestRoundMessage checks the round message field by field, births and
 // deaths included, against the spec in docs/bots.md.
 func TestRoundMessage(t *testing.T) {
-	c := NewController(nil, 1, testTiming(), nil)
+	c := NewController(nil, "refbot", testTiming(), nil)
 	c.Settle(&engine.Settlement{Births: []engine.Birth{{Parent: 3, Child: 9, Class: 1, Row: 2, Col: 5}},
 		Deaths: []engine.Death{{Square: 4, Class: 1, Row: 0, Col: 7, Killer: 0, Collision: true}}})
 	turn := &engine.Turn{Team: 1, Facts: &engine.Facts{Round: 12, Size: 8, Players: []string{"A", "B\x1b"},

@@ -15,8 +15,8 @@
 // workers. Each worker runs on one processor (GOMAXPROCS=1) and the pipes
 // block, so a request costs a write and a read on each side. The child side is
 // Main and Serve: a luabind.Team per team per battle, behind OS limits
-// (limits_linux.go) it sets on itself before reading a request. A worker
-// that dies or runs past its wall-clock bound is reported to the engine as
+// (engine/oslimit, shared with external bots) it sets on itself before
+// reading a request. A worker that dies or runs past its wall-clock bound is reported to the engine as
 // an engine.Backstop event (seat.go), which the replay keeps so that
 // replay --verify can play it back as it happened.
 package worker

@@ -37,7 +37,8 @@ type Bot struct {
 	logged  chan struct{} // closed when the log copier is done
 
 	sendDeadline time.Time
-	broken       error // why Send can no longer be used
+	sendBuf      []byte // line and newline, reused
+	broken       error  // why Send can no longer be used
 
 	failed    atomic.Pointer[error] // why Receive can no longer be used
 	closing   atomic.Bool           // Close has begun
@@ -110,10 +111,11 @@ func (b *Bot) Send(line []byte) error {
 	}
 	// One write of line and newline, so a bot never sees half a line
 	// when the pipe has room for the whole.
-	msg := make([]byte, len(line)+1)
-	copy(msg, line)
-	msg[len(line)] = '\n'
-	n, err := b.in.Write(msg)
+	b.sendBuf = append(append(b.sendBuf[:0], line...), '\n')
+	n, err := b.in.Write(b.sendBuf)
+	if cap(b.sendBuf) > 1<<20 {
+		b.sendBuf = nil // one hello of a big arena need not stay
+	}
 	if err != nil {
 		return b.sendFailed(n, err)
 	}

@@ -19,7 +19,7 @@ import (
 func startBot(t *testing.T, mode, transport string, opt func(*Options)) (*Bot, *bytes.Buffer) {
 	t.Helper()
 	log := &bytes.Buffer{}
-	o := Options{Command: []string{faultBot, mode}, Transport: transport, Log: log, Team: 2}
+	o := Options{Command: []string{faultBot, mode}, Transport: transport, Log: log, Team: 2, Grace: 100 * time.Millisecond}
 	if opt != nil {
 		opt(&o)
 	}
@@ -90,6 +90,10 @@ func TestFaults(t *testing.T) {
 					t.Fatalf("got %q", got)
 				}
 			}
+			b.Close() // the bot exits at the end of its input, in its grace
+			if st := b.cmd.ProcessState.String(); st != "exit status 0" {
+				t.Fatalf("bot ended with %s, want exit status 0", st)
+			}
 		}},
 		{name: "late answer is kept for the next Receive", mode: "hold", check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {
 			send(t, b, "question")
@@ -103,6 +107,26 @@ func TestFaults(t *testing.T) {
 			send(t, b, "still alive")
 			if got := receive(t, b); got != "still alive" {
 				t.Fatalf("got %q", got)
+			}
+		}},
+		{name: "a line already there is not late, whatever the deadline", mode: "echo", check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {
+			past := time.Now().Add(-time.Second)
+			if _, err := b.Receive(past); err != bot.ErrLate {
+				t.Fatalf("Receive with nothing there: %v, want ErrLate", err)
+			}
+			send(t, b, "in time")
+			for i := 0; ; i++ {
+				l, err := b.Receive(past)
+				if err == nil {
+					if string(l) != "in time" {
+						t.Fatalf("got %q", l)
+					}
+					break
+				}
+				if err != bot.ErrLate || i > 1000 {
+					t.Fatalf("Receive: %v", err)
+				}
+				time.Sleep(10 * time.Millisecond) // the echo is on its way
 			}
 		}},
 		{name: "malformed bytes pass unchanged, CR LF ends a line", mode: "garbage", check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {

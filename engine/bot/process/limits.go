@@ -19,13 +19,19 @@ type Limits struct {
 	CPUSeconds int
 	// Processes is how many more tasks (processes and threads) the bot's
 	// user may have than it had when the bot started (RLIMIT_NPROC). The
-	// kernel counts them per real user id over the whole system: bots of
-	// one user share the allowance, and the kernel does not enforce it for
-	// root. So a fork bomb in a bot run as the operator is bounded to this
-	// many tasks (and then killed with its group), but it can use up the
-	// allowance of the operator's other bots started after it; run bots as
-	// a user of their own (Options.RunAs) to separate them, or as root
-	// only with RunAs.
+	// kernel counts them per real user id over the whole system, and
+	// checks the count against the limit of the process that forks. So:
+	//   - a fork bomb in a bot is refused after this many tasks, and dies
+	//     with its group at Close;
+	//   - the program itself and the user's other programs keep their own
+	//     limit, so the bomb does not stop them starting anything;
+	//   - but everything the user starts after the bot eats into the bot's
+	//     allowance (a bomb in one bot, or a worker pool growing, can leave
+	//     another bot unable to start a thread), hence the generous
+	//     default;
+	//   - and the kernel does not enforce it at all for root.
+	// Running bots as a user of their own (Options.RunAs) separates them
+	// from everything else.
 	Processes int
 	// OpenFiles bounds the bot's file descriptors (RLIMIT_NOFILE).
 	OpenFiles int
@@ -39,7 +45,7 @@ const Unlimited = -1
 // DefaultLimits are the limits a bot gets for each zero field: room for a
 // Python, Node or Go bot that keeps a battle's state, and little more.
 func DefaultLimits() Limits {
-	return Limits{MemoryMiB: 512, CPUSeconds: 600, Processes: 64, OpenFiles: 64, FileMiB: 16}
+	return Limits{MemoryMiB: 512, CPUSeconds: 600, Processes: 256, OpenFiles: 64, FileMiB: 16}
 }
 
 func (l Limits) check() error {

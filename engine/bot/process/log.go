@@ -14,30 +14,30 @@ import (
 // at MaxLogLine bytes, at most limit bytes in all. What goes over is
 // counted and dropped: one note when the cap is reached, one at the end
 // saying how much. r is always read to its end, so a bot that floods its
-// stderr never blocks on it (its flood costs its own CPU time, which
-// RLIMIT_CPU bounds). w may be nil: everything is dropped, silently.
+// stderr never blocks on it; once the cap is reached the rest is only
+// counted, without being looked at, so the flood costs the engine little (and the
+// bot its own CPU time, which RLIMIT_CPU bounds). w may be nil: everything
+// is dropped, silently.
 func copyLog(r io.Reader, w io.Writer, limit int) {
 	br := bufio.NewReaderSize(r, 4096)
 	left := limit
 	var dropped int64
-	for {
+	for w != nil {
 		chunk, err := br.ReadSlice('\n')
-		if len(chunk) > 0 {
-			line := chunk
-			cut := false
-			if line[len(line)-1] == '\n' {
-				line = line[:len(line)-1]
-			} else if errors.Is(err, bufio.ErrBufferFull) {
-				cut = true
+		n := len(chunk)
+		line, cut := chunk, false
+		switch {
+		case n > 0 && chunk[n-1] == '\n':
+			line = chunk[:n-1]
+		case errors.Is(err, bufio.ErrBufferFull):
+			// The rest of the line, up to its newline, is dropped.
+			cut = true
+			for errors.Is(err, bufio.ErrBufferFull) {
+				chunk, err = br.ReadSlice('\n')
+				n += len(chunk)
 			}
-			n := len(chunk)
-			if cut {
-				// The rest of the line, up to its newline, is dropped.
-				for errors.Is(err, bufio.ErrBufferFull) {
-					chunk, err = br.ReadSlice('\n')
-					n += len(chunk)
-				}
-			}
+		}
+		if n > 0 {
 			if len(line) > MaxLogLine {
 				line, cut = line[:MaxLogLine], true
 			}
@@ -46,26 +46,22 @@ func copyLog(r io.Reader, w io.Writer, limit int) {
 				text += " …"
 			}
 			text += "\n"
-			switch {
-			case w == nil:
-			case len(text) <= left:
-				left -= len(text)
-				if _, werr := io.WriteString(w, text); werr != nil {
-					w = nil // a log that fails stops receiving; the bot goes on
-				}
-			default:
-				if dropped == 0 {
-					_, _ = fmt.Fprintf(w, "(the bot's output passed %d bytes: the rest is dropped)\n", limit)
-				}
-				left = 0
-				dropped += int64(n)
+			if len(text) > left {
+				_, _ = fmt.Fprintf(w, "(the bot's output passed %d bytes: the rest is dropped)\n", limit)
+				dropped = int64(n)
+				break
+			}
+			left -= len(text)
+			if _, werr := io.WriteString(w, text); werr != nil {
+				w = nil // a log that fails stops receiving; the bot goes on
 			}
 		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
-			break
+		if err != nil {
+			return
 		}
 	}
-	if dropped > 0 && w != nil {
+	rest, _ := br.WriteTo(io.Discard)
+	if dropped += rest; dropped > 0 && w != nil {
 		_, _ = fmt.Fprintf(w, "(%d bytes of the bot's output dropped)\n", dropped)
 	}
 }

@@ -57,8 +57,9 @@ type Options struct {
 	// Log receives the bot's stderr (and, over TCP, its stdout), one line
 	// at a time, made safe for a terminal (engine.SafeLine), each line cut
 	// at MaxLogLine bytes. It is written from a goroutine of the Bot's own
-	// until Close returns, never after. nil: the output is read and
-	// dropped.
+	// until Close returns, never after, so it must not block for long (a
+	// buffer or a file): Close waits for the last write. nil: the output
+	// is read and dropped.
 	Log io.Writer
 	// LogBytes caps what Log receives over the bot's life (default
 	// DefaultLogBytes); the rest is counted and dropped, with one note when
@@ -74,7 +75,8 @@ type Options struct {
 	// (default 5 s; negative: none, for --no-timeout).
 	SendTimeout time.Duration
 	// Grace is how long Close waits for the bot to exit after its input
-	// closes before it kills the process group (default 200 ms).
+	// closes before it kills the process group (default 1 s, as
+	// docs/bots.md promises bots).
 	Grace time.Duration
 }
 
@@ -86,7 +88,7 @@ const (
 	DefaultLogBytes    = 64 << 10
 	DefaultInitTimeout = 10 * time.Second
 	DefaultSendTimeout = 5 * time.Second
-	DefaultGrace       = 200 * time.Millisecond
+	DefaultGrace       = time.Second
 	// MaxLogLine is where a log line is cut.
 	MaxLogLine = 240
 	// maxMaxLine bounds Options.MaxLine: the line buffer is allocated up
@@ -125,6 +127,9 @@ func (o Options) withDefaults() (Options, error) {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" || strings.IndexByte(e, 0) >= 0 {
 			return bad("environment entry %q is not KEY=VALUE", e)
 		}
+	}
+	if o.RunAs != nil && !launched {
+		return bad("run as another user needs Linux")
 	}
 	if o.Team < 0 {
 		return bad("team %d", o.Team)

@@ -56,12 +56,16 @@ func TestStartRefuses(t *testing.T) {
 // TestTCPConnectFails: a bot that never connects, or exits first, makes
 // Start fail with the reason, and leaves nothing running.
 func TestTCPConnectFails(t *testing.T) {
-	for _, c := range []struct{ mode, want string }{
-		{"noconnect", "did not connect in time"},
-		{"exit", "exited before it connected"},
+	for _, c := range []struct {
+		mode string
+		wait time.Duration
+		want string
+	}{
+		{"noconnect", 300 * time.Millisecond, "did not connect in time"},
+		{"exit", time.Minute, "exited before it connected"}, // at once, not at the deadline
 	} {
 		t.Run(c.mode, func(t *testing.T) {
-			_, err := Start(Options{Command: []string{faultBot, c.mode}, Transport: TCP, InitTimeout: 300 * time.Millisecond})
+			_, err := Start(Options{Command: []string{faultBot, c.mode}, Transport: TCP, InitTimeout: c.wait})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Start: %v, want %q", err, c.want)
 			}
