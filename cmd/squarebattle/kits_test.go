@@ -54,15 +54,18 @@ func kitsDir(t *testing.T) string {
 	return dir
 }
 
-// scriptKit is a kit whose bots are scripts run by an interpreter.
-func scriptKit(lang, tool, pkg, ext string) kit {
+// scriptKit is a kit whose bots are scripts run by an interpreter, with
+// flags before the script.
+func scriptKit(lang, tool, pkg, ext string, flags ...string) kit {
 	return kit{lang: lang, tool: tool, pkg: pkg, argv: func(t *testing.T, game kitGame) []string {
-		return []string{tool, filepath.Join(kitsDir(t), lang, string(game)+ext)}
+		argv := append([]string{tool}, flags...)
+		return append(argv, filepath.Join(kitsDir(t), lang, string(game)+ext))
 	}}
 }
 
 var kits = []kit{
-	scriptKit("python", "python3", "python3", ".py"),
+	// -B: no __pycache__ written into the source tree.
+	scriptKit("python", "python3", "python3", ".py", "-B"),
 	scriptKit("node", "node", "nodejs", ".js"),
 	{lang: "go", tool: "go", pkg: "golang", argv: goKitBot},
 }

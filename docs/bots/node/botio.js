@@ -63,7 +63,7 @@ async function play(name, kind, start, argv = process.argv.slice(2)) {
     } else if (message.type === 'round') {
       send(team.round(message));
     } else if (message.type === 'end') {
-      log('battle over:', line.slice(0, 200));
+      log(`battle over: winner ${message.winner} - ${message.reason}`);
       break;
     }
     // Any other type is newer than this kit: ignore it.

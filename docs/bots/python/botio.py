@@ -77,7 +77,7 @@ def play(name, kind, start, argv=None):
         message = receive()
         if message is None or message.get("type") == "end":
             if message is not None:
-                log("battle over:", message)
+                log("battle over: winner", message.get("winner"), "-", message.get("reason"))
             return
         if message.get("type") == "round":
             send(team.round(message))

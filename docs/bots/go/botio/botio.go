@@ -258,7 +258,12 @@ func Play[R any](name, kind string, start func(Hello) (func(R) any, error)) erro
 				return err
 			}
 		case head.Type == "end":
-			log.Printf("battle over: %.200s", line)
+			var end struct {
+				Winner int    `json:"winner"`
+				Reason string `json:"reason"`
+			}
+			json.Unmarshal(line, &end)
+			log.Printf("battle over: winner %d - %s", end.Winner, end.Reason)
 			return nil
 		}
 		// Any other type is newer than this kit: ignore it.
