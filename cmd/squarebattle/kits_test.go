@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -70,21 +72,39 @@ var kits = []kit{
 	{lang: "go", tool: "go", pkg: "golang", argv: goKitBot},
 }
 
-// goKitBot builds the Go kit's bot for a game (the kit is a module of its
-// own, so the repository's `go build ./...` does not reach it) and vets it.
+// goKitBot is the Go kit's bot for a game, built once per test binary.
 func goKitBot(t *testing.T, game kitGame) []string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), string(game))
-	for _, args := range [][]string{{"vet", "./..."}, {"build", "-o", bin, "./" + string(game)}} {
+	dir, err := goKitBuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{filepath.Join(dir, string(game))}
+}
+
+// goKitBuild vets the Go kit and builds both its bots into a temporary
+// folder (the kit is a module of its own, so the repository's `go build
+// ./...` and `go vet ./...` do not reach it). The folder outlives the
+// tests, as refbot's does in engine/bot: nothing runs after the last test.
+var goKitBuild = sync.OnceValues(func() (string, error) {
+	out, err := os.MkdirTemp("", "kits")
+	if err != nil {
+		return "", err
+	}
+	kit, err := filepath.Abs(filepath.Join("..", "..", "docs", "bots", "go"))
+	if err != nil {
+		return "", err
+	}
+	for _, args := range [][]string{{"vet", "./..."}, {"build", "-o", out + "/", "./squares", "./snake"}} {
 		cmd := exec.Command("go", args...)
-		cmd.Dir = filepath.Join(kitsDir(t), "go")
+		cmd.Dir = kit
 		cmd.Env = append(cmd.Environ(), "GOWORK=off", "GOFLAGS=", "GOTOOLCHAIN=local")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s in docs/bots/go: %v\n%s", strings.Join(args, " "), err, out)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go %s in docs/bots/go: %v\n%s", strings.Join(args, " "), err, b)
 		}
 	}
-	return []string{bin}
-}
+	return out, nil
+})
 
 // needKit skips (or, under TOOLS_REQUIRED, fails) a test whose kit's
 // interpreter is not installed.
@@ -103,7 +123,7 @@ type kitSession struct {
 	half   func() error   // closes the bot's input only
 	lines  chan string    // the bot's protocol lines
 	stdout bytes.Buffer   // under TCP: what the bot wrote to stdout (nothing, we hope)
-	stderr bytes.Buffer
+	stderr syncLog        // read while the bot may still write it
 }
 
 // startKit starts argv speaking the protocol over stdio, or over TCP to a
