@@ -124,6 +124,13 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 	if seat == nil {
 		return NewBattle(cat, players, o)
 	}
+	return newSeatedBattle(cat, players, o, seat, nil)
+}
+
+// newSeatedBattle seats the teams with seat, then, when resolver is not
+// nil, builds the rules with the battle's classes (the catalog's and the
+// seats' own), then the battle.
+func newSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seater, resolver func(classes []string) (engine.Resolver, error)) (*Battle, error) {
 	names := make([]string, len(players))
 	for i, p := range players {
 		names[i] = p.DisplayName()
@@ -151,8 +158,19 @@ func NewSeatedBattle(cat *Catalog, players []*Class, o engine.Options, seat Seat
 		player, outside := outsideOf(s, engine.Player{Class: class, Name: p.DisplayName(), Victory: p.Victory, Defeat: p.Defeat})
 		o.Teams[i] = engine.TeamSetup{Player: player, Controller: s, Outside: outside}
 	}
+	if resolver != nil {
+		r, err := resolver(o.Classes)
+		if err != nil {
+			closeAll()
+			return nil, err
+		}
+		o.Resolver = r
+	}
 	b, err := engine.NewBattle(o)
 	if err != nil {
+		if o.Resolver != nil {
+			o.Resolver.Close()
+		}
 		closeAll()
 		return nil, err
 	}
@@ -186,25 +204,28 @@ func NewWalledBattle(cat *Catalog, players []*Class, o engine.Options, g *Game, 
 	if g == nil {
 		return NewSeatedBattle(cat, players, o, seat)
 	}
-	spec := g.rulesSpec(0, len(players), budget)
-	spec.Resolver, spec.Classes, spec.Wrap, spec.Size = true, cat.Classes(), o.Wrap, o.Size
-	var r engine.Resolver
-	var err error
-	if rs != nil {
-		r, err = rs.Resolver(spec)
-	} else {
-		r, err = LoadResolver(spec)
+	resolver := func(classes []string) (engine.Resolver, error) {
+		spec := g.rulesSpec(0, len(players), budget)
+		spec.Resolver, spec.Classes, spec.Wrap, spec.Size = true, classes, o.Wrap, o.Size
+		if rs != nil {
+			return rs.Resolver(spec)
+		}
+		return LoadResolver(spec)
 	}
-	if err != nil {
-		return nil, err
+	if seat == nil {
+		r, err := resolver(cat.Classes())
+		if err != nil {
+			return nil, err
+		}
+		o.Resolver = r
+		b, err := NewBattle(cat, players, o)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		return b, nil
 	}
-	o.Resolver = r
-	b, err := NewSeatedBattle(cat, players, o, seat)
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	return b, nil
+	return newSeatedBattle(cat, players, o, seat, resolver)
 }
 
 // Logs returns what each team's scripts printed, most recent last: a copy,

@@ -18,6 +18,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/bot/process"
 	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
@@ -455,4 +456,83 @@ func botFile(seats []luabind.Seat, id string) string {
 		}
 	}
 	return id
+}
+
+// tournamentBots starts the bots of each battle of a tournament: every
+// battle its own processes, greeted before it starts.
+type tournamentBots struct {
+	specs  map[string]*bot.Spec // the tournament's bot players, by id
+	cfg    config.Config
+	cat    *luabind.Catalog
+	g      *luabind.Game // nil: SquareBattle
+	game   string
+	timing bot.Timing
+}
+
+// newTournamentBots is nil when no bot plays.
+func newTournamentBots(cfg config.Config, cat *luabind.Catalog, g *luabind.Game, game string, teams []fielded, timing bot.Timing) *tournamentBots {
+	if !hasBots(teams) {
+		return nil
+	}
+	tb := &tournamentBots{specs: map[string]*bot.Spec{}, cfg: cfg, cat: cat, g: g, game: game, timing: timing}
+	for _, t := range teams {
+		if t.bot != nil {
+			tb.specs[t.bot.ID] = t.bot
+		}
+	}
+	return tb
+}
+
+// battle fields a battle's players (game.Seats[t] plays team t): with
+// start, its bots are started and greeted; without, they are stand-ins
+// that never start (a check that the battle can be set up). It returns
+// the players, the seater that seats the bots, and the bots to stop.
+func (tb *tournamentBots) battle(classes []*luabind.Class, game tournament.Game, seat luabind.Seater, seed uint64, size int, wrap bool, rounds int, start bool) ([]*luabind.Class, luabind.Seater, []*botTeam) {
+	players := seated(classes, game)
+	if tb == nil {
+		return players, seat, nil
+	}
+	teams := make([]fielded, len(players))
+	for t, p := range players {
+		teams[t] = fielded{lua: p}
+		if s := tb.specs[p.ID]; s != nil {
+			teams[t] = fielded{bot: s}
+		}
+	}
+	var bots []*botTeam
+	if start {
+		hello := bot.Hello{Game: "squarebattle", Kind: bot.KindSquares, Seed: seed, Size: size, Wrap: wrap, Rounds: rounds,
+			Classes: battleClassIDs(tb.cat, teams), Constants: map[string]any{"replicate_rounds": tb.cfg.Rules.ReplicateRounds}}
+		if tb.g != nil {
+			hello.Game, hello.Kind, hello.Constants, hello.Columns = tb.game, bot.KindCalls, tb.g.OptionValues(), tb.g.Info.Columns
+		}
+		// Only options the process package refuses fail here, and the
+		// first battle was set up with the same ones.
+		bots, _ = startBots(teams, battleBots{hello: hello, timing: tb.timing, limits: botLimits(tb.cfg)})
+	}
+	if bots == nil {
+		bots = make([]*botTeam, len(teams))
+		for t, f := range teams {
+			if f.bot != nil {
+				bots[t] = &botTeam{spec: f.bot, conn: closedConn{}, name: f.bot.DisplayName(), greet: bot.ErrNotReady, log: &botLog{}}
+			}
+		}
+	}
+	return botPlayers(teams, bots), withBots(seat, bots, tb.timing, tb.g != nil), bots
+}
+
+// classes are the classes of a battle of players: the catalog's, then the
+// bots' own.
+func (tb *tournamentBots) classes(players []*luabind.Class) []string {
+	if tb == nil {
+		return nil
+	}
+	teams := make([]fielded, len(players))
+	for t, p := range players {
+		teams[t] = fielded{lua: p}
+		if s := tb.specs[p.ID]; s != nil {
+			teams[t] = fielded{bot: s}
+		}
+	}
+	return battleClassIDs(tb.cat, teams)
 }

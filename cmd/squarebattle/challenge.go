@@ -29,6 +29,7 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	fs.Lookup("seed").Usage = "the challenge's seed, shared by every player; 0 picks a random one and prints it"
 	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
 	helpOn(fs, stdout, challengeUsage)
+	bf := addBotFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,10 +40,11 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	classes, err := gamePlayers(g, fs.Args())
+	teams, err := pickTeams(cfg, g.Catalog, *game, fs.Args(), bf)
 	if err != nil {
 		return err
 	}
+	classes := teamPlayers(teams)
 	if len(classes) < 2 {
 		return bad(errors.New("a challenge needs at least two players"))
 	}
@@ -60,7 +62,8 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	play := playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, nil)
+	tb := newTournamentBots(cfg, g.Catalog, g, *game, teams, timingOf(cfg, bf.noTimeout))
+	play := playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, nil, tb)
 	scores := func(format tournament.Format) ([]int, error) {
 		p := tournament.Params{Format: format, Games: 1, Seed: seed, Players: players}
 		schedule := p.Schedule()

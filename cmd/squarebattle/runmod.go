@@ -88,12 +88,6 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 	return err
 }
 
-// gamePlayers resolves PLAYER arguments among a game's players; none means
-// every starting player of the game.
-func gamePlayers(g *luabind.Game, names []string) ([]*luabind.Class, error) {
-	return choosePlayers(names, g.Players(), g.Find, fmt.Sprintf("%s has no starting players", g.Dir))
-}
-
 // modOptions are the options of a rule mod battle from the configuration;
 // the caller adds the seed and workers.
 func modOptions(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game) engine.ModOptions {

@@ -82,6 +82,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	fs.Lookup("workers").Usage = "battles played at once (0 = one per CPU); the standings do not depend on it"
 	helpOn(fs, stdout, tournamentUsage)
 	game := fs.String("game", "", "play a rule mod's tournament: a folder of the scripts folder with a rules.lua (e.g. paint)")
+	bf := addBotFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -103,7 +104,6 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		cat = g.Catalog
-		classes, err = gamePlayers(g, fs.Args())
 	} else {
 		if cfg, err = loadConfig(fs, &c); err != nil {
 			return err
@@ -111,11 +111,13 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		if cat, err = loadCatalog(cfg); err != nil {
 			return err
 		}
-		classes, err = pickPlayers(cat, fs.Args())
 	}
+	teams, err := pickTeams(cfg, cat, *game, fs.Args(), bf)
 	if err != nil {
 		return err
 	}
+	classes = teamPlayers(teams)
+	tb := newTournamentBots(cfg, cat, g, *game, teams, timingOf(cfg, bf.noTimeout))
 	shard := tournament.Whole
 	if *shardFlag != "" {
 		if shard, err = tournament.ParseShard(*shardFlag, os.Getenv); err != nil {
@@ -170,27 +172,35 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		b, err := modGameBattle(g, classes, o, cfg.Limits.RulesInstructions, seat, rs, schedule[0])
+		if tb != nil {
+			o.Codec = luabind.PlainJSON
+		}
+		players, bseat, _ := tb.battle(classes, schedule[0], seat, o.Seed, o.Size, o.Wrap, o.Rounds, false)
+		b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, bseat, rs)
 		if err != nil {
 			return bad(err)
 		}
 		b.Close()
-		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, rec)
+		play = playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, rec, tb)
 	} else {
 		o := battleOptions(cfg)
 		seat, err := seaterOf(cfg)
 		if err != nil {
 			return err
 		}
-		b, err := gameBattle(cat, classes, o, seat, schedule[0])
+		players, bseat, _ := tb.battle(classes, schedule[0], seat, o.Seed, o.Size, o.Wrap, o.Rounds, false)
+		b, err := luabind.NewSeatedBattle(cat, players, o, bseat)
 		if err != nil {
 			return bad(err)
 		}
 		b.Close()
-		play = playGame(cat, classes, o, seat, rec)
+		play = playGame(cat, classes, o, seat, rec, tb)
 		grp, width, err := groupOf(cfg)
 		if err != nil {
 			return err
+		}
+		if tb != nil {
+			grp = nil // bots are no Lua teams to group in workers
 		}
 		if grp != nil {
 			defer grp.Close()
@@ -340,26 +350,44 @@ func setupOf(cfg config.Config, game string) (map[string]string, error) {
 // teams and plays the battle to its end. With a recorder, every battle is
 // also written to a replay file; a replay that cannot be written is
 // reported but does not change the result.
-func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, rec *gameRecorder) tournament.Play {
+//
+// tb, when not nil, starts the bots of each battle (each battle its own
+// processes) and tells them its end.
+func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, rec *gameRecorder, tb *tournamentBots) tournament.Play {
 	return func(g tournament.Game) (tournament.Result, error) {
-		b, err := gameBattle(cat, classes, o, seat, g)
+		players, seat, bots := tb.battle(classes, g, seat, g.Seed, o.Size, o.Wrap, o.Rounds, true)
+		o := o
+		o.Seed = g.Seed
+		b, err := luabind.NewSeatedBattle(cat, players, o, seat)
 		if err != nil {
+			stopBots(bots)
 			return tournament.Result{}, err
 		}
 		defer b.Close()
+		var final *engine.Snapshot
 		if rec == nil {
-			return resultOf(b.Run()), nil
+			final = b.Run()
+		} else {
+			final = rec.play(cat, g, b)
 		}
-		return resultOf(rec.play(cat, g, b)), nil
+		finishBots(b.Seats, final, replay.EndReason(final))
+		return resultOf(final), nil
 	}
 }
 
 // playModGame is playGame for a rule mod. A battle whose rules fail counts
 // for nobody. With a recorder, every battle is also written to a replay.
-func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, rec *gameRecorder) tournament.Play {
+func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, rec *gameRecorder, tb *tournamentBots) tournament.Play {
 	return func(game tournament.Game) (tournament.Result, error) {
-		b, err := modGameBattle(g, classes, o, rulesBudget, seat, rs, game)
+		players, seat, bots := tb.battle(classes, game, seat, game.Seed, o.Size, o.Wrap, o.Rounds, true)
+		o := o
+		o.Seed = game.Seed
+		if bots != nil {
+			o.Workers, o.Codec = len(players), luabind.PlainJSON // every team asked at once
+		}
+		b, err := luabind.NewWalledModBattle(g, players, o, rulesBudget, seat, rs)
 		if err != nil {
+			stopBots(bots)
 			return tournament.Result{}, err
 		}
 		defer b.Close()
@@ -369,10 +397,9 @@ func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engin
 			}
 			final = b.Snapshot()
 		} else {
-			o := o
-			o.Seed = game.Seed
-			final = rec.playMod(name, g, seated(classes, game), o, game, b)
+			final = rec.playMod(name, g, players, o, game, b, tb.classes(players))
 		}
+		finishBots(b.Seats, final, replay.EndReason(final))
 		if err := b.Err(); err != nil {
 			return tournament.Result{}, err
 		}
@@ -390,8 +417,11 @@ func seated(classes []*luabind.Class, game tournament.Game) []*luabind.Class {
 }
 
 // playMod plays a rule mod battle to its end, writing its replay.
-func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, game tournament.Game, b *luabind.ModBattle) *engine.Snapshot {
-	f, err := replay.Create(gameFile(r.dir, game), modReplayHeader(r.cfg, name, g, players, o, nil, nil), b.Snapshot())
+//
+// classes are the battle's classes, bots' own included (nil: the
+// catalog's).
+func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, game tournament.Game, b *luabind.ModBattle, classes []string) *engine.Snapshot {
+	f, err := replay.Create(gameFile(r.dir, game), modReplayHeader(r.cfg, name, g, players, o, classes, b.Seats), b.Snapshot())
 	if err == nil {
 		var final *engine.Snapshot
 		if final, err = recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err == nil {
@@ -408,14 +438,6 @@ func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.
 	for b.Step() {
 	}
 	return b.Snapshot()
-}
-
-// modGameBattle builds a rule mod game's battle: Seats[t] plays team t;
-// seat and rs, when not nil, run its teams and its rules.lua in worker
-// processes.
-func modGameBattle(g *luabind.Game, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, game tournament.Game) (*luabind.ModBattle, error) {
-	o.Seed = game.Seed
-	return luabind.NewWalledModBattle(g, seated(classes, game), o, rulesBudget, seat, rs)
 }
 
 // gameRecorder writes one replay per battle into a folder (--record-dir).
@@ -458,12 +480,6 @@ func (r *gameRecorder) fail(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.errs = append(r.errs, err)
-}
-
-// gameBattle builds a game's battle: Seats[t] plays team t.
-func gameBattle(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, g tournament.Game) (*luabind.Battle, error) {
-	o.Seed = g.Seed
-	return luabind.NewSeatedBattle(cat, seated(classes, g), o, seat)
 }
 
 // resultOf turns a finished battle's snapshot into its tournament result.

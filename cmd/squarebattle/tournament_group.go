@@ -36,7 +36,7 @@ func playGrouped(cat *luabind.Catalog, classes []*luabind.Class, o engine.Option
 	return func(g tournament.Game) (tournament.Result, error) {
 		grp.Join()
 		defer grp.Leave()
-		return playGame(cat, classes, o, grp.Seater(groupKeys(g)), rec)(g)
+		return playGame(cat, classes, o, grp.Seater(groupKeys(g)), rec, nil)(g)
 	}
 }
 

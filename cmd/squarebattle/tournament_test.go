@@ -350,7 +350,7 @@ func newKOTH(b *testing.B, iso string, slots int) *koth {
 func (k *koth) play(b *testing.B, n, first int) int {
 	p := tournament.Params{Format: tournament.KOTH, Players: k.players, Games: first + n, Seed: 1}
 	games := p.Schedule()[first:]
-	play := playGame(k.cat, k.classes, k.o, k.seat, nil)
+	play := playGame(k.cat, k.classes, k.o, k.seat, nil, nil)
 	if k.group != nil {
 		play = playGrouped(k.cat, k.classes, k.o, k.group, nil)
 	}
