@@ -233,6 +233,10 @@ func (b *Battle) takeAnswers(t int, settle bool) {
 		return // not asked
 	}
 	admitReport(r, b.round, t, classes)
+	for len(tt.Intents) < len(tt.Squares) { // a controller that cut the slice: the rest wait
+		tt.Intents = append(tt.Intents, WaitIntent)
+	}
+	tt.Intents = tt.Intents[:len(tt.Squares)]
 	for i, in := range tt.Intents {
 		out, why := admitIntent(in, classes)
 		if why != "" {
@@ -263,6 +267,10 @@ func (m *ModBattle) takeAnswers(t, batch int) {
 	classes := len(m.opts.Classes)
 	round := m.board.round
 	admitReport(r, round, t, classes)
+	for len(tt.Answers) < len(tt.Calls) { // a caller that cut the slice: the rest go unanswered
+		tt.Answers = append(tt.Answers, Answer{})
+	}
+	tt.Answers = tt.Answers[:len(tt.Calls)]
 	recorded := make([]RecordedAnswer, len(tt.Answers))
 	for i := range tt.Answers {
 		recorded[i] = m.admitAnswer(&tt.Answers[i], r, tt.Calls[i], round, t)

@@ -32,6 +32,12 @@ func (o *outsider) Turn(t *Turn) {
 		t.Report.Errors = 3
 		return
 	}
+	switch o.rng.IntN(30) { // a slice of the wrong length: the engine makes it fit
+	case 0:
+		t.Intents = t.Intents[:len(t.Intents)/2]
+	case 1:
+		t.Intents = append(t.Intents, WaitIntent, WaitIntent)
+	}
 	for i := range t.Intents {
 		in := Intent{Action: Action(o.rng.IntN(4)), Dir: Direction(o.rng.IntN(8)), Child: ClassID(o.rng.IntN(2)), Become: NoClass}
 		switch o.rng.IntN(40) {
@@ -115,7 +121,10 @@ func eventsOf(logs []RoundLog) ([]Answered, map[int][]Backstop) {
 func TestAnswersReplayAsRecorded(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		seed := uint64(workers)
-		recorded := recordAll(outsideBattle(t, workers, func(team int) Controller { return newOutsider(seed+uint64(team), true) }))
+		b := outsideBattle(t, workers, func(team int) Controller { return newOutsider(seed+uint64(team), true) })
+		start := b.Snapshot()
+		recorded := recordAll(b)
+		timelineTakes(t, start, recorded)
 		answers, events := eventsOf(recorded)
 		var invalid, settle, problems int
 		for _, a := range answers {
@@ -150,6 +159,18 @@ func TestAnswersReplayAsRecorded(t *testing.T) {
 		other := recordAll(outsideBattle(t, workers, func(team int) Controller { return newOutsider(seed+uint64(team)+100, true) }))
 		if firstDiff(other, recorded) == "" {
 			t.Fatal("two outsiders with different randomness played alike")
+		}
+	}
+}
+
+// timelineTakes checks that a timeline (what a replay reader and a live
+// viewer use) takes every recorded round as the engine wrote it.
+func timelineTakes(t *testing.T, start *Snapshot, logs []RoundLog) {
+	t.Helper()
+	tl := NewTimeline(start, 0)
+	for _, l := range logs {
+		if err := tl.Add(l); err != nil {
+			t.Fatalf("the timeline refuses what the engine recorded: %v", err)
 		}
 	}
 }
@@ -220,6 +241,9 @@ func (o *modOutsider) Call(t *ModTurn) {
 		t.Answers[0] = Answer{Value: 1}
 		return
 	}
+	if o.rng.IntN(30) == 0 { // a slice of the wrong length: the engine makes it fit
+		t.Answers = append(t.Answers, Answer{Value: 1})
+	}
 	for i := range t.Answers {
 		a := Answer{Value: o.rng.IntN(4)}
 		switch o.rng.IntN(20) {
@@ -266,7 +290,10 @@ func outsideModBattle(t *testing.T, workers int, ctrl Caller) *ModBattle {
 func TestModAnswersReplayAsRecorded(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		o := &modOutsider{*newOutsider(uint64(workers), true)}
-		recorded := recordMod(outsideModBattle(t, workers, o))
+		m := outsideModBattle(t, workers, o)
+		start := m.Snapshot()
+		recorded := recordMod(m)
+		timelineTakes(t, start, recorded)
 		answers, events := eventsOf(recorded)
 		var values, faults, unrecordable int
 		for _, a := range answers {
@@ -339,4 +366,40 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// BenchmarkOutsideRecording is what the engine adds per round for
+// recording outside teams: a full 64×64 arena of two teams of waiting
+// squares, recorded, the teams of scripts ("lua") or decided outside
+// ("outside"). Compare the two with benchstat.
+func BenchmarkOutsideRecording(b *testing.B) {
+	const size = 64
+	var sb strings.Builder
+	for r := range size {
+		for c := range size {
+			sb.WriteString([]string{"0 ", "1 "}[(r+c)%2])
+		}
+		sb.WriteByte('\n')
+	}
+	m, err := ParseMap("bench", []byte(sb.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, outside := range []bool{false, true} {
+		name := map[bool]string{false: "lua", true: "outside"}[outside]
+		b.Run(name, func(b *testing.B) {
+			bt, err := NewBattle(Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Map: m, Classes: []string{"w"},
+				Teams: []TeamSetup{{Controller: waiter{}, Outside: outside}, {Controller: waiter{}, Outside: outside}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer bt.Close()
+			rec := NewRecorder(bt)
+			b.ReportAllocs()
+			for b.Loop() {
+				bt.Step()
+				rec.Next()
+			}
+		})
+	}
 }

@@ -11,9 +11,12 @@
 // of what its controllers answer. Controllers of different teams may run in
 // parallel, but everything they can observe is fixed before a phase starts and
 // everything they return is merged in team order, so the number of workers
-// never changes the outcome. The one input that is not a function of the
-// options is a backstop event (backstop.go): a controller whose team ran
-// behind a wall that fired says so, the engine records it in the round's
-// log, and a re-run takes it from the recording (ReplayBackstops, and
-// ReplayModBackstops for a rule mod's caller).
+// never changes the outcome. Two inputs are not a function of the options.
+// A backstop event (backstop.go): a controller whose team ran behind a wall
+// that fired says so, the engine records it in the round's log, and a
+// re-run takes it from the recording (ReplayBackstops, and
+// ReplayModBackstops for a rule mod's caller). And the decisions of a team
+// decided outside the battle, by an external bot or a person (answers.go):
+// the engine records them in the round's log too, and a re-run hands them
+// back (ReplayAnswers, ReplayModAnswers) instead of asking anyone.
 package engine

@@ -14,9 +14,10 @@ import (
 	"github.com/squarebattle/squarebattle/scripts"
 )
 
-// snakeFolder is the shipped snake folder with some of the rules' constants
-// changed (consts: name to value, e.g. "GROWTH": 2) plus extra players.
-func snakeFolder(t testing.TB, consts map[string]int, extra map[string]string) fs.FS {
+// snakeFolder is the shipped snake folder with some of the rules' settings
+// changed (consts: name to value, written into its "local NAME = ..." line
+// as Lua: numbers, booleans, or a layout's Lua) plus extra players.
+func snakeFolder(t testing.TB, consts map[string]any, extra map[string]string) fs.FS {
 	t.Helper()
 	m := fstest.MapFS{}
 	entries, err := fs.ReadDir(scripts.FS, "snake")
@@ -33,11 +34,11 @@ func snakeFolder(t testing.TB, consts map[string]int, extra map[string]string) f
 		found := false
 		for i, l := range lines {
 			if strings.HasPrefix(l, "local "+name+" = ") {
-				lines[i], found = fmt.Sprintf("local %s = %d", name, v), true
+				lines[i], found = fmt.Sprintf("local %s = %v", name, v), true
 			}
 		}
 		if !found {
-			t.Fatalf("rules.lua has no constant %s", name)
+			t.Fatalf("rules.lua has no setting %s", name)
 		}
 		rules = strings.Join(lines, "\n")
 	}
@@ -50,9 +51,48 @@ func snakeFolder(t testing.TB, consts map[string]int, extra map[string]string) f
 	return m
 }
 
+// layout is a hand-made start for every game, set through the rules'
+// LAYOUT hook: the pellet ("x,y", or "" for none), each team's body head
+// first ("x,y x,y ..."), and for classic the order the teams move in
+// (numbered from 0).
+type layout struct {
+	pellet string
+	snakes []string
+	order  []int
+}
+
+// lua writes the layout as the Lua table LAYOUT expects.
+func (l layout) lua() string {
+	cell := func(c string) string { return "{" + c + "}" }
+	var b strings.Builder
+	b.WriteString("{ ")
+	if l.pellet != "" {
+		b.WriteString("pellet = " + cell(l.pellet) + ", ")
+	}
+	b.WriteString("snakes = {")
+	for _, body := range l.snakes {
+		var cells []string
+		for _, c := range strings.Fields(body) {
+			cells = append(cells, cell(c))
+		}
+		b.WriteString(" {" + strings.Join(cells, ", ") + "},")
+	}
+	b.WriteString(" }")
+	if len(l.order) > 0 {
+		b.WriteString(", order = {")
+		for _, t := range l.order {
+			fmt.Fprintf(&b, " %d,", t+1)
+		}
+		b.WriteString(" }")
+	}
+	b.WriteString(" }")
+	return b.String()
+}
+
 // steer is a snake player that answers plan[tick] on the ticks of every
-// game (nothing otherwise: it keeps its direction). On battle round report
-// it raises an error describing what it sees, for the test to read.
+// game, or plan[game*1000 + tick] when that is set (nothing otherwise: it
+// keeps its direction). On battle round report it raises an error
+// describing what it sees, for the test to read.
 func steer(plan map[int]string, report int) string {
 	var b strings.Builder
 	b.WriteString("local plan = {")
@@ -65,7 +105,7 @@ func steer(plan map[int]string, report int) string {
     local me = view.snakes[view.me + 1]
     error("game " .. view.game .. " tick " .. view.tick .. " head " .. me.body[1].x .. "," .. me.body[1].y .. " length " .. #me.body .. " grow " .. me.grow)
   end
-  return plan[view.tick]
+  return plan[view.game * 1000 + view.tick] or plan[view.tick]
 end }
 `, report)
 	return b.String()
@@ -105,21 +145,6 @@ func pelletAt(s *engine.Snapshot) (x, y int) {
 	return -1, -1
 }
 
-// snakeSeed finds a seed whose first pellet lies at (x, y).
-func snakeSeed(t *testing.T, folder fs.FS, players []string, size, x, y int) uint64 {
-	t.Helper()
-	for seed := uint64(1); seed < 5000; seed++ {
-		b := newSnakeBattle(t, folder, players, size, 10, 1, seed)
-		px, py := pelletAt(b.Snapshot())
-		b.Close()
-		if px == x && py == y {
-			return seed
-		}
-	}
-	t.Fatalf("no seed puts the first pellet at %d,%d", x, y)
-	return 0
-}
-
 // snakeOn describes team's snake on the board: "head X,Y length N", or
 // "gone".
 func snakeOn(s *engine.Snapshot, team int) string {
@@ -149,185 +174,174 @@ func reported(s *engine.Snapshot) string {
 	return strings.Join(out, "; ")
 }
 
-// TestSnakeStart: snake t lies in row (t+1)·size/(teams+1), head at column
-// START_LENGTH, heading right; the pellet is on a free cell.
-func TestSnakeStart(t *testing.T) {
-	b := snakeBattle(t, snakeFolder(t, nil, nil), []string{"hungry", "cautious", "hungry"}, 30, 10, 1, 3)
-	s := b.Snapshot()
-	for team, want := range []string{"head 3,7 length 3", "head 3,15 length 3", "head 3,22 length 3"} {
-		if got := snakeOn(s, team); got != want {
-			t.Errorf("team %d: %s, want %s", team, got, want)
-		}
-		if got := s.Teams[team].Values; !reflect.DeepEqual(got, []int{0, 0, 0, 0, 3}) {
-			t.Errorf("team %d: columns %v", team, got)
-		}
-	}
-	if x, y := pelletAt(s); x < 0 || s.Cells[y*30+x] != engine.Empty {
-		t.Errorf("pellet at %d,%d", x, y)
-	}
-	if want := []string{"score", "games", "pellets", "ticks", "length"}; !reflect.DeepEqual(s.Columns, want) {
-		t.Errorf("columns %v", s.Columns)
-	}
+// snakeCase is a hand-made situation on a 7×7 board: a layout, the
+// teams' plans (see steer), and what the board and the score columns are
+// after steps rounds (and, when report is set, what a player saw on that
+// round).
+type snakeCase struct {
+	name   string
+	mode   string // "" both modes, "default" or "classic" only
+	consts map[string]any
+	layout layout
+	plans  []map[int]string
+	steps  int
+	report int
+	want   snakeWant
+	// classic, when set, is what classic mode shows instead of want.
+	classic *snakeWant
 }
 
-// TestSnakeMoves pins the movement rule clause by clause on a 7×7 board:
-// two snakes start in rows 2 and 4 (three in rows 1, 3, 5; one in row 3),
-// heads at column START_LENGTH. Each case steps the battle and reads the
-// board (and, when report is set, what a player saw on that round).
-func TestSnakeMoves(t *testing.T) {
-	type want struct {
-		snakes []string // snakeOn per team
-		values [][]int  // score columns per team, when set
-		report string
-		over   bool
-		eaten  bool // the first pellet is gone and another is on the board
-	}
-	cases := []struct {
-		name   string
-		consts map[string]int
-		plans  []map[int]string
-		pellet [2]int // the first pellet, when set (found by seed)
-		steps  int
-		report int
-		want   want
-	}{
-		{name: "no valid answer keeps the direction", plans: []map[int]string{{1: "north", 2: "UP"}},
-			steps: 2, want: want{snakes: []string{"head 5,3 length 3"}}},
-		{name: "the seed's letters", plans: []map[int]string{{1: "u", 2: "l"}},
-			steps: 2, want: want{snakes: []string{"head 2,4 length 3"}}},
-		{name: "walls kill; a solo game ends at 0 snakes", consts: map[string]int{"SOLO_GAMES": 1},
-			plans: []map[int]string{{}}, steps: 10,
-			want: want{snakes: []string{"gone"}, values: [][]int{{3, 0, 0, 3, 0}}, over: true}},
-		{name: "reversing into the neck kills", consts: map[string]int{"SOLO_GAMES": 1},
-			plans: []map[int]string{{1: "left"}}, steps: 10,
-			want: want{snakes: []string{"gone"}, values: [][]int{{0, 0, 0, 0, 0}}, over: true}},
-		{name: "a snake of length 1 has no neck", consts: map[string]int{"START_LENGTH": 1},
-			plans: []map[int]string{{1: "left"}}, steps: 1, want: want{snakes: []string{"head 0,3 length 1"}}},
-		{name: "into its own body", consts: map[string]int{"START_LENGTH": 5, "SOLO_GAMES": 1},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down"}}, steps: 10,
-			want: want{values: [][]int{{2, 0, 0, 2, 0}}, over: true}},
-		{name: "chasing its own tail", consts: map[string]int{"START_LENGTH": 4},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down", 4: "right", 5: "up", 6: "left", 7: "down", 8: "right"}}, steps: 8,
-			want: want{snakes: []string{"head 4,3 length 4"}, values: [][]int{{8, 0, 0, 8, 4}}}},
-		{name: "into another snake's tail as it leaves", consts: map[string]int{"START_LENGTH": 4},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "up"}, {1: "right", 2: "right", 3: "up"}}, steps: 3,
-			want: want{snakes: []string{"head 3,4 length 4", "head 6,5 length 4"}}},
-		{name: "into another snake's body", consts: map[string]int{"START_LENGTH": 4, "GAMES": 1},
-			plans: []map[int]string{{1: "up", 2: "up"}, {1: "right", 2: "right"}}, steps: 2,
-			want: want{values: [][]int{{1, 0, 0, 1, 0}, {1002 + 2500, 1, 0, 2, 4}}, over: true}},
-		{name: "heads meeting all die: a wash", plans: []map[int]string{{1: "up"}, {1: "down"}}, steps: 2, report: 2,
-			want: want{values: [][]int{{1, 0, 0, 1, 3}, {1, 0, 0, 1, 3}}, report: "team 0: game 2 tick 1 head 3,2 length 3 grow 0; team 1: game 2 tick 1 head 3,4 length 3 grow 0"}},
-		{name: "heads meeting on the pellet eat it without points", consts: map[string]int{"GAMES": 1},
-			plans: []map[int]string{{1: "up"}, {1: "down"}, {}}, pellet: [2]int{3, 2}, steps: 1,
-			want: want{snakes: []string{"gone", "gone", "head 4,5 length 3"}, over: true, eaten: true,
-				values: [][]int{{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {1 + 1000 + 2500, 1, 0, 1, 3}}}},
-		{name: "a pellet grows the snake from the next tick", pellet: [2]int{4, 3},
-			plans: []map[int]string{{}}, steps: 1, report: 3,
-			want: want{snakes: []string{"head 4,3 length 3"}, values: [][]int{{51, 0, 1, 1, 3}}, eaten: true, report: "team 0: game 1 tick 3 head 5,3 length 4 grow 0"}},
-		{name: "growth is per pellet", consts: map[string]int{"GROWTH": 3}, pellet: [2]int{4, 3},
-			plans: []map[int]string{{2: "up", 3: "up", 4: "left"}}, steps: 4, report: 5,
-			want: want{snakes: []string{"head 3,5 length 6"}, report: "team 0: game 1 tick 5 head 3,5 length 6 grow 0"}},
-		{name: "a growing snake's tail stays", consts: map[string]int{"GROWTH": 2, "SOLO_GAMES": 1}, pellet: [2]int{3, 4},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down"}}, steps: 3,
-			want: want{snakes: []string{"gone"}, values: [][]int{{52, 0, 1, 2, 0}}, over: true}},
-		{name: "a tail that is done growing moves", consts: map[string]int{"GROWTH": 1}, pellet: [2]int{3, 4},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down"}}, steps: 3,
-			want: want{snakes: []string{"head 2,3 length 4"}, values: [][]int{{53, 0, 1, 3, 4}}}},
-		{name: "the last snake alive wins the game", consts: map[string]int{"GAMES": 5},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down", 4: "left"}, {}}, steps: 4,
-			want: want{values: [][]int{{1004, 1, 0, 4, 3}, {3, 0, 0, 3, 3}}}},
-		{name: "best of 3: two games won end the match, +2500", consts: map[string]int{"GAMES": 3},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down", 4: "left"}, {}}, steps: 20,
-			want: want{values: [][]int{{2*1004 + 2500, 2, 0, 8, 3}, {6, 0, 0, 6, 0}}, over: true}},
-		{name: "no pellet for PATIENCE ticks: the game counts for nothing", consts: map[string]int{"START_LENGTH": 4, "PATIENCE": 5},
-			plans: []map[int]string{{1: "up", 2: "left", 3: "down", 4: "right", 5: "up"}}, steps: 6, report: 6,
-			want: want{values: [][]int{{1, 0, 0, 1, 4}}, report: "team 0: game 2 tick 1 head 4,3 length 4 grow 0"}},
-	}
+type snakeWant struct {
+	snakes []string // snakeOn per team
+	values [][]int  // score columns per team, when set
+	report string
+	over   bool
+	winner int  // the battle's winner when over (-1: none)
+	eaten  bool // the first pellet is gone and another is on the board
+}
+
+// runSnakeCases plays each case in each of its modes.
+func runSnakeCases(t *testing.T, cases []snakeCase) {
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			extra := map[string]string{}
-			var players []string
-			for i, plan := range c.plans {
-				name := fmt.Sprintf("p%d", i)
-				report := -1
-				if c.report > 0 {
-					report = c.report
-				}
-				extra[name+".lua"] = steer(plan, report)
-				players = append(players, name)
+		for _, mode := range []string{"default", "classic"} {
+			if c.mode != "" && c.mode != mode {
+				continue
 			}
-			folder := snakeFolder(t, c.consts, extra)
-			seed := uint64(1)
-			if c.pellet != [2]int{} {
-				seed = snakeSeed(t, folder, players, 7, c.pellet[0], c.pellet[1])
+			c := c
+			if mode == "classic" && c.classic != nil {
+				c.want = *c.classic
 			}
-			rounds := max(c.steps, c.report)
-			b := snakeBattle(t, folder, players, 7, 100, 1, seed)
-			var s *engine.Snapshot
-			for i := 0; i < rounds && b.Step(); i++ {
-				if i+1 == c.steps {
-					s = b.Snapshot()
-				}
-			}
-			if s == nil {
-				s = b.Snapshot()
-			}
-			if b.Err() != nil {
-				t.Fatal(b.Err())
-			}
-			for team, w := range c.want.snakes {
-				if got := snakeOn(s, team); got != w {
-					t.Errorf("team %d: %s, want %s", team, got, w)
-				}
-			}
-			for team, w := range c.want.values {
-				if got := s.Teams[team].Values; !reflect.DeepEqual(got, w) {
-					t.Errorf("team %d: columns %v, want %v", team, got, w)
-				}
-			}
-			if x, y := pelletAt(s); c.want.eaten && (x < 0 || [2]int{x, y} == c.pellet) {
-				t.Errorf("the pellet at %v was not eaten and put back (now at %d,%d)", c.pellet, x, y)
-			}
-			if c.want.over != b.Over() {
-				t.Errorf("over %v after round %d, want %v", b.Over(), b.Round(), c.want.over)
-			}
-			if got := reported(b.Snapshot()); got != c.want.report {
-				t.Errorf("reported %q, want %q", got, c.want.report)
-			}
-		})
+			t.Run(c.name+"/"+mode, func(t *testing.T) { runSnakeCase(t, c, mode == "classic") })
+		}
 	}
 }
 
-// TestSnakeMatchWinner: the battle's winner is the match winner; solo the
-// snake itself, without a match bonus.
-func TestSnakeMatchWinner(t *testing.T) {
-	b := snakeBattle(t, snakeFolder(t, map[string]int{"GAMES": 3}, map[string]string{
-		"p0.lua": steer(map[int]string{1: "up", 2: "left", 3: "down", 4: "left"}, -1), "p1.lua": steer(nil, -1)}),
-		[]string{"p1", "p0"}, 7, 100, 1, 1)
-	for b.Step() {
+func runSnakeCase(t *testing.T, c snakeCase, classic bool) {
+	extra := map[string]string{}
+	var players []string
+	for i, plan := range c.plans {
+		name := fmt.Sprintf("p%d", i)
+		report := -1
+		if c.report > 0 {
+			report = c.report
+		}
+		extra[name+".lua"] = steer(plan, report)
+		players = append(players, name)
 	}
-	// Team 1 (p0) survives; team 0 hits the wall.
-	if s := b.Snapshot(); s.Winner != 1 || s.Teams[1].Values[0] != 2*1004+2500 {
-		t.Errorf("winner %d, columns %v", s.Winner, s.Teams[1].Values)
+	consts := map[string]any{"LAYOUT": c.layout.lua(), "CLASSIC": classic}
+	for k, v := range c.consts {
+		consts[k] = v
 	}
-	b = snakeBattle(t, snakeFolder(t, map[string]int{"SOLO_GAMES": 2}, map[string]string{"p1.lua": steer(nil, -1)}), []string{"p1"}, 7, 100, 1, 1)
-	for b.Step() {
+	b := snakeBattle(t, snakeFolder(t, consts, extra), players, 7, 100, 1, 1)
+	rounds := max(c.steps, c.report)
+	var s *engine.Snapshot
+	for i := 0; i < rounds && b.Step(); i++ {
+		if i+1 == c.steps {
+			s = b.Snapshot()
+		}
 	}
-	if s := b.Snapshot(); s.Winner != 0 || s.Round != 8 || !reflect.DeepEqual(s.Teams[0].Values, []int{6, 0, 0, 6, 0}) {
-		t.Errorf("solo: winner %d after %d rounds, columns %v", s.Winner, s.Round, s.Teams[0].Values)
+	if s == nil {
+		s = b.Snapshot()
 	}
+	if b.Err() != nil {
+		t.Fatal(b.Err())
+	}
+	for team, w := range c.want.snakes {
+		if got := snakeOn(s, team); got != w {
+			t.Errorf("team %d: %s, want %s", team, got, w)
+		}
+	}
+	for team, w := range c.want.values {
+		if got := s.Teams[team].Values; !reflect.DeepEqual(got, w) {
+			t.Errorf("team %d: columns %v, want %v", team, got, w)
+		}
+	}
+	if c.want.eaten {
+		want := strings.ReplaceAll(c.layout.pellet, " ", "")
+		if x, y := pelletAt(s); x < 0 || fmt.Sprintf("%d,%d", x, y) == want {
+			t.Errorf("the pellet at %s was not eaten and put back (now at %d,%d)", want, x, y)
+		}
+	}
+	if c.want.over != b.Over() {
+		t.Errorf("over %v after round %d, want %v", b.Over(), b.Round(), c.want.over)
+	}
+	if c.want.over && s.Winner != c.want.winner {
+		t.Errorf("winner %d, want %d", s.Winner, c.want.winner)
+	}
+	if got := reported(b.Snapshot()); got != c.want.report {
+		t.Errorf("reported %q, want %q", got, c.want.report)
+	}
+}
+
+// row3 is a snake of three cells in row 3, head at column 3, heading
+// right.
+const row3 = "3,3 2,3 1,3"
+
+// TestSnakeMoves pins the movement rules clause by clause, in both modes
+// unless a case says otherwise; snake_original_test.go has the cases where
+// the modes, or these rules and the original, part.
+func TestSnakeMoves(t *testing.T) {
+	// One game: classic ends a solo match after ceil(GAMES/2) games.
+	solo := map[string]any{"SOLO_GAMES": 1, "GAMES": 1}
+	runSnakeCases(t, []snakeCase{
+		{name: "no answer keeps the direction", layout: layout{snakes: []string{row3}},
+			plans: []map[int]string{{}}, steps: 2, want: snakeWant{snakes: []string{"head 5,3 length 3"}}},
+		{name: "the seed's letters", layout: layout{snakes: []string{row3}},
+			plans: []map[int]string{{1: "u", 2: "l"}}, steps: 2, want: snakeWant{snakes: []string{"head 2,4 length 3"}}},
+		{name: "walls kill; a solo game ends at 0 snakes", consts: solo, layout: layout{snakes: []string{row3}},
+			plans: []map[int]string{{}}, steps: 10,
+			want:    snakeWant{snakes: []string{"gone"}, values: [][]int{{4, 1, 0, 4, 0}}, over: true},
+			classic: &snakeWant{snakes: []string{"gone"}, values: [][]int{{4 + 2500, 1, 0, 4, 0}}, over: true}},
+		{name: "reversing into the neck kills", consts: solo, layout: layout{snakes: []string{row3}},
+			plans: []map[int]string{{1: "left"}}, steps: 10,
+			want:    snakeWant{snakes: []string{"gone"}, values: [][]int{{1, 1, 0, 1, 0}}, over: true},
+			classic: &snakeWant{snakes: []string{"gone"}, values: [][]int{{1 + 2500, 1, 0, 1, 0}}, over: true}},
+		{name: "a snake of length 1 has no neck", layout: layout{snakes: []string{"3,3"}},
+			plans: []map[int]string{{1: "left"}}, steps: 1, want: snakeWant{snakes: []string{"head 2,3 length 1"}}},
+		{name: "into its own body", consts: solo, layout: layout{snakes: []string{"4,3 3,3 2,3 1,3 0,3"}},
+			plans: []map[int]string{{1: "up", 2: "left", 3: "down"}}, steps: 10,
+			want:    snakeWant{values: [][]int{{3, 1, 0, 3, 0}}, over: true},
+			classic: &snakeWant{values: [][]int{{3 + 2500, 1, 0, 3, 0}}, over: true}},
+		{name: "three cells circle a 2×2 block: the fourth is free", layout: layout{snakes: []string{"3,3 2,3 2,2"}},
+			plans: []map[int]string{{1: "down", 2: "left", 3: "up", 4: "right"}}, steps: 4,
+			want: snakeWant{snakes: []string{"head 3,3 length 3"}, values: [][]int{{4, 0, 0, 4, 3}}}},
+		{name: "into another snake's body", consts: map[string]any{"GAMES": 1},
+			layout: layout{snakes: []string{row3, "4,4 4,3 4,2"}}, plans: []map[int]string{{}, {1: "up"}}, steps: 1,
+			want: snakeWant{values: [][]int{{1, 0, 0, 1, 0}, {1 + 1000 + 2500, 1, 0, 1, 3}}, over: true, winner: 1}},
+		{name: "heads meeting all die; equal pellets: a wash",
+			layout: layout{snakes: []string{row3, "5,3 6,3"}}, plans: []map[int]string{{}, {1: "left"}}, steps: 1, report: 2,
+			want: snakeWant{values: [][]int{{0, 0, 0, 0, 3}, {0, 0, 0, 0, 2}},
+				report: "team 0: game 2 tick 1 head 3,3 length 3 grow 0; team 1: game 2 tick 1 head 5,3 length 2 grow 0"}},
+		{name: "heads meeting on the pellet eat it without points", consts: map[string]any{"GAMES": 1},
+			layout: layout{pellet: "4,3", snakes: []string{row3, "5,3 6,3", "0,6 0,5"}}, plans: []map[int]string{{}, {1: "left"}, {}}, steps: 1,
+			want: snakeWant{snakes: []string{"gone", "gone", "head 1,6 length 2"}, over: true, winner: 2, eaten: true,
+				values: [][]int{{1, 0, 0, 1, 0}, {1, 0, 0, 1, 0}, {1 + 1000 + 2500, 1, 0, 1, 2}}},
+			// The original: two snakes died on the last tick with a pellet
+			// each (none), so its pellet-leader rule finds a tie: a wash,
+			// and the next game starts as the first did.
+			classic: &snakeWant{snakes: []string{"head 3,3 length 3", "head 5,3 length 2", "head 0,6 length 2"},
+				values: [][]int{{0, 0, 0, 0, 3}, {0, 0, 0, 0, 2}, {0, 0, 0, 0, 2}}}},
+		{name: "growth is per pellet", consts: map[string]any{"GROWTH": 3}, layout: layout{pellet: "4,3", snakes: []string{row3}},
+			plans: []map[int]string{{2: "up", 3: "up", 4: "left"}}, steps: 4, report: 5,
+			want: snakeWant{snakes: []string{"head 3,5 length 6"}, report: "team 0: game 1 tick 5 head 3,5 length 6 grow 0"}},
+		{name: "no pellet for PATIENCE ticks: the game counts for nothing", consts: map[string]any{"PATIENCE": 5},
+			layout: layout{pellet: "6,6", snakes: []string{"3,3 2,3 2,2"}},
+			plans:  []map[int]string{{1: "down", 2: "left", 3: "up", 4: "right", 5: "down"}}, steps: 6, report: 6,
+			want: snakeWant{values: [][]int{{1, 0, 0, 1, 3}}, report: "team 0: game 2 tick 1 head 3,3 length 3 grow 0"}},
+	})
 }
 
 // TestSnakeRoundLimit: at the round limit the game being played counts for
 // nothing and the match is decided as it stands.
 func TestSnakeRoundLimit(t *testing.T) {
-	folder := snakeFolder(t, map[string]int{"GAMES": 5}, map[string]string{
-		"p0.lua": steer(map[int]string{1: "up", 2: "left", 3: "down", 4: "left"}, -1), "p1.lua": steer(nil, -1)})
-	b := snakeBattle(t, folder, []string{"p0", "p1"}, 7, 6, 1, 1)
+	folder := snakeFolder(t, map[string]any{"GAMES": 5, "LAYOUT": layout{snakes: []string{row3, "3,5 2,5 1,5"}}.lua()}, map[string]string{
+		"p0.lua": steer(nil, -1), "p1.lua": steer(map[int]string{2: "left"}, -1)})
+	b := snakeBattle(t, folder, []string{"p0", "p1"}, 7, 3, 1, 1)
 	for b.Step() {
 	}
 	s := b.Snapshot()
-	if s.Round != 6 || s.Winner != 0 || !reflect.DeepEqual(s.Teams[0].Values[:4], []int{1004 + 2500, 1, 0, 4}) || !reflect.DeepEqual(s.Teams[1].Values[:4], []int{3, 0, 0, 3}) {
+	// Game 1 (two ticks) won by team 0; game 2, one tick in, dropped.
+	if s.Round != 3 || s.Winner != 0 || !reflect.DeepEqual(s.Teams[0].Values[:4], []int{2 + 1000 + 2500, 1, 0, 2}) || !reflect.DeepEqual(s.Teams[1].Values[:4], []int{2, 0, 0, 2}) {
 		t.Errorf("round %d, winner %d, columns %v %v", s.Round, s.Winner, s.Teams[0].Values, s.Teams[1].Values)
 	}
 }
@@ -359,13 +373,19 @@ func snakeInvariants(t *testing.T, s *engine.Snapshot) {
 }
 
 // TestSnakeDeterministic: four snakes on a 16×16 board (so games end) with
-// one and with four workers play the same battle; the invariants hold every
-// round.
+// one and with four workers play the same battle, in each mode; the
+// invariants hold every round.
 func TestSnakeDeterministic(t *testing.T) {
+	for _, classic := range []bool{false, true} {
+		t.Run(fmt.Sprintf("classic=%v", classic), func(t *testing.T) { snakeDeterministic(t, classic) })
+	}
+}
+
+func snakeDeterministic(t *testing.T, classic bool) {
 	players := []string{"hungry", "cautious", "hungry", "cautious"}
 	var snaps []*engine.Snapshot
 	for _, workers := range []int{1, 4} {
-		b := snakeBattle(t, snakeFolder(t, nil, nil), players, 16, 1500, workers, 11)
+		b := snakeBattle(t, snakeFolder(t, map[string]any{"CLASSIC": classic}, nil), players, 16, 1500, workers, 11)
 		for b.Step() {
 			snakeInvariants(t, b.Snapshot())
 		}
@@ -394,7 +414,7 @@ func TestSnakeDeterministic(t *testing.T) {
 // TestSnakeBots: Cautious, which looks for room, wins a short match
 // against Hungry, which only looks for food.
 func TestSnakeBots(t *testing.T) {
-	b := snakeBattle(t, snakeFolder(t, map[string]int{"GAMES": 5}, nil), []string{"hungry", "cautious"}, 30, 20000, 2, 5)
+	b := snakeBattle(t, snakeFolder(t, map[string]any{"GAMES": 5}, nil), []string{"hungry", "cautious"}, 30, 20000, 2, 5)
 	for b.Step() {
 	}
 	s := b.Snapshot()

@@ -180,3 +180,13 @@ func TestBotTournament(t *testing.T) {
 		})
 	}
 }
+
+// TestBotPlayersList: players lists the .bot files with their commands,
+// and the broken ones with the line that is wrong.
+func TestBotPlayersList(t *testing.T) {
+	scripts := botScripts(t, map[string]string{"ref.bot": "command: refbot -x\nname: Ref\n", "typo.bot": "command: x\nnope\n"})
+	code, out, errOut := runMain(t, append([]string{"players"}, scripts...)...)
+	if code != 0 || !strings.Contains(out, "Ref") || !strings.Contains(out, "bot: refbot -x") || !strings.Contains(out, `typo.bot:2: "nope" is not key: value`) {
+		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+	}
+}

@@ -253,7 +253,7 @@ func TestGameOptions(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"run", "--game", "snake", "--option", "grow=2", "hungry"}, "options.grow: scripts/snake has no option grow (its options: games, growth,"},
+		{[]string{"run", "--game", "snake", "--option", "grow=2", "hungry"}, "options.grow: scripts/snake has no option grow (its options: classic, games, growth,"},
 		{[]string{"run", "--game", "snake", "--option", "games=x", "hungry"}, `options.games: must be a number (got "x")`},
 		{[]string{"run", "--game", "snake", "--option", "games", "hungry"}, `flag --option "games": want NAME=VALUE`},
 		{[]string{"run", "--game", "paint", "--option", "growth=1", "random"}, "scripts/paint has no option growth (it has none)"},

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/squarebattle/squarebattle/luabind"
@@ -13,7 +14,8 @@ const playersHelp = `usage: squarebattle players [flags]
 Lists the player scripts of the scripts folder (with --game G, of the
 rule mod G): each one's id, name, file, and whether it can start a team,
 is only replicated into, or what is wrong with it. A game's rules.lua is
-not a player and is not listed.`
+not a player and is not listed. The .bot files there (external bots, see
+docs/bots.md) follow, with the command each one runs.`
 
 // playersCommand lists every script found and what is wrong with the broken ones.
 func playersCommand(args []string, stdout, stderr io.Writer) error {
@@ -52,6 +54,24 @@ func playersCommand(args []string, stdout, stderr io.Writer) error {
 			name = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(cls.ID), safe(name), safe(cls.File), safe(status))
+	}
+	fsys, dir, err := scriptsFS(cfg)
+	if err == nil && g != nil && g.Info.Protocol != luabind.SquareBattleProtocol {
+		fsys, dir, err = gameIn(fsys, dir, *game)
+	}
+	if err != nil {
+		return err
+	}
+	bots, broken := scriptBots(fsys, dir)
+	for _, b := range bots {
+		status := "bot: " + strings.Join(b.Command, " ")
+		if b.Connect != "" {
+			status = "bot at " + b.Connect
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(b.ID), safe(b.DisplayName()), safe(b.File), safe(status))
+	}
+	for _, e := range broken {
+		fmt.Fprintf(tw, "-\t-\t-\t%s\n", safe("error: "+e.Error()))
 	}
 	return tw.Flush()
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -201,23 +202,16 @@ func (c *Controller) decode(raw json.RawMessage, t *engine.Turn) error {
 	if len(raw) == 0 || string(raw) == "null" {
 		return malformed(`no "actions"`)
 	}
-	var entries []json.RawMessage
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return malformed(`"actions" is not a list`)
+	acts, err := actionsOf(raw)
+	if err != nil {
+		return err
 	}
-	if len(entries) > len(t.Squares) {
-		return malformed("%d actions for %d squares", len(entries), len(t.Squares))
+	if len(acts) > len(t.Squares) {
+		return malformed("%d actions for %d squares", len(acts), len(t.Squares))
 	}
-	acts := make([]action, len(entries))
-	index := make([]int, len(entries))
+	index := make([]int, len(acts))
 	c.seen = append(c.seen[:0], make([]bool, len(t.Squares))...)
-	for i, e := range entries {
-		if b := firstByte(e); b != '{' {
-			return malformed("actions[%d] is not an object", i)
-		}
-		if err := json.Unmarshal(e, &acts[i]); err != nil {
-			return malformed("actions[%d]: %s", i, jsonReason(err))
-		}
+	for i := range acts {
 		id, ok := wholeNumber(acts[i].ID)
 		if !ok {
 			return malformed(`actions[%d]: "id" is %s, not a square id`, i, clip(acts[i].ID))
@@ -248,12 +242,54 @@ func (c *Controller) decode(raw json.RawMessage, t *engine.Turn) error {
 	return nil
 }
 
+// actionsOf reads the list of actions in one pass (the common case, a
+// well-formed list); when that fails it reads them one by one to say
+// which entry is wrong and how.
+func actionsOf(raw json.RawMessage) ([]action, error) {
+	var acts []action
+	if firstByte(raw) == '[' && json.Unmarshal(raw, &acts) == nil {
+		ok := true
+		for i := range acts {
+			ok = ok && len(acts[i].ID) > 0 // a null entry reads as an empty action
+		}
+		if ok {
+			return acts, nil
+		}
+	}
+	var entries []json.RawMessage
+	if firstByte(raw) != '[' || json.Unmarshal(raw, &entries) != nil {
+		return nil, malformed(`"actions" is not a list`)
+	}
+	acts = make([]action, len(entries))
+	for i, e := range entries {
+		if b := firstByte(e); b != '{' {
+			return nil, malformed("actions[%d] is not an object", i)
+		}
+		if err := json.Unmarshal(e, &acts[i]); err != nil {
+			return nil, malformed("actions[%d]: %s", i, jsonReason(err))
+		}
+	}
+	return acts, nil
+}
+
+// text reads a JSON string: quickly when it holds no escapes.
+func text(raw json.RawMessage) (string, bool) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && bytes.IndexByte(raw[1:n-1], '"') < 0 {
+		return string(raw[1 : n-1]), true
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
 // intent reads one square's order.
 func (c *Controller) intent(a *action, classes []string) (engine.Intent, error) {
 	in := engine.WaitIntent
 	var do string
-	if len(a.Do) > 0 && json.Unmarshal(a.Do, &do) != nil {
-		return in, fmt.Errorf(`"do" is %s, not an action`, clip(a.Do))
+	if len(a.Do) > 0 {
+		var ok bool
+		if do, ok = text(a.Do); !ok {
+			return in, fmt.Errorf(`"do" is %s, not an action`, clip(a.Do))
+		}
 	}
 	act, ok := engine.ParseAction(do)
 	if do == "" {
@@ -283,8 +319,7 @@ func (c *Controller) intent(a *action, classes []string) (engine.Intent, error) 
 		if len(f.raw) == 0 || string(f.raw) == "null" {
 			continue
 		}
-		var s string
-		if json.Unmarshal(f.raw, &s) != nil || s != own {
+		if s, ok := text(f.raw); !ok || s != own {
 			return engine.WaitIntent, fmt.Errorf("%q is %s: a bot's only class is %q", f.key, clip(f.raw), own)
 		}
 		*f.to = c.class
@@ -301,8 +336,7 @@ func (c *Controller) intent(a *action, classes []string) (engine.Intent, error) 
 // direction reads a direction: a name in any case or the number 0 to 7.
 func direction(raw json.RawMessage) (engine.Direction, error) {
 	if firstByte(raw) == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
+		if s, ok := text(raw); ok {
 			for i, name := range directionNames {
 				if strings.EqualFold(s, name) {
 					return engine.Direction(i), nil

@@ -244,3 +244,47 @@ func (tc faultCase) check(t *testing.T, s engine.Stats, events []engine.Backstop
 		t.Errorf("no problem says %q: %v", tc.problem, problems)
 	}
 }
+
+// TestDecodeActions: what an actions list makes of a turn, and the one
+// line that says why a list is rejected whole.
+func TestDecodeActions(t *testing.T) {
+	for _, tc := range []struct {
+		actions string
+		want    []engine.Intent // nil: rejected
+		err     string
+	}{
+		{actions: `[]`, want: []engine.Intent{engine.WaitIntent, engine.WaitIntent}},
+		{actions: `[{"id":5,"do":"MOVE","dir":"ne"},{"id":9,"do":"replicate","dir":7}]`, want: []engine.Intent{
+			{Action: engine.Move, Dir: engine.NE, Child: engine.NoClass, Become: engine.NoClass},
+			{Action: engine.Replicate, Dir: engine.W, Child: 1, Become: engine.NoClass}}},
+		{actions: `[{"id":9.0,"do":"attack","dir":"\u0073","become":"refbot"}]`, want: []engine.Intent{
+			engine.WaitIntent, {Action: engine.Attack, Dir: engine.S, Child: engine.NoClass, Become: 1}}},
+		{actions: `[{"id":5,"do":"move"},{"id":9,"do":"fly","dir":"n"}]`, want: []engine.Intent{
+			{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError},
+			{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}}},
+		{actions: `[{"id":5,"do":"replicate","dir":"n","child":"explorer"}]`, want: []engine.Intent{
+			{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}, engine.WaitIntent}},
+		{actions: `{"id":5}`, err: `"actions" is not a list`},
+		{actions: `[null]`, err: "actions[0] is not an object"},
+		{actions: `[{"id":5},3]`, err: "actions[1] is not an object"},
+		{actions: `[{"id":"5"}]`, err: `actions[0]: "id" is "5", not a square id`},
+		{actions: `[{"id":6}]`, err: "square 6 is not one of this round's squares"},
+		{actions: `[{"id":5},{"id":5}]`, err: "square 5 has two actions"},
+		{actions: `[{},{},{}]`, err: "3 actions for 2 squares"},
+	} {
+		c := NewController(nil, "refbot", testTiming(), nil)
+		c.class = 1
+		turn := &engine.Turn{Facts: &engine.Facts{Classes: []string{"explorer", "refbot"}},
+			Squares: []engine.Ready{{ID: 5, Class: 1}, {ID: 9, Class: 1}}, Intents: []engine.Intent{engine.WaitIntent, engine.WaitIntent}}
+		err := c.decode([]byte(tc.actions), turn)
+		if tc.want == nil {
+			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: err %v, want %q", tc.actions, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(turn.Intents, tc.want) {
+			t.Errorf("%s: intents %+v, err %v; want %+v", tc.actions, turn.Intents, err, tc.want)
+		}
+	}
+}

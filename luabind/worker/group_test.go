@@ -51,7 +51,7 @@ func TestGroupSameBattles(t *testing.T) {
 	players := append(names, names[0]) // the first player twice
 	keys := []string{"a/0", "b/0", "c/0", "a/1"}
 	const battles = 5
-	p := testPool(t, Options{Size: 1})
+	p := plainPool(t, Options{Size: 1})
 	for _, width := range []int{1, 2, 8} {
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("width%d/workers%d", width, workers), func(t *testing.T) {

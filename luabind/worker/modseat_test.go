@@ -11,17 +11,21 @@ import (
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
-// scoring is a rule mod whose score is the sum of the numbers a team's
-// player answered, one call per team a round.
-const scoring = `return {
-  name = "Scoring", columns = {"score"},
-  turns = function(game)
+// callEveryTeam is the turns function of a rule mod that calls every
+// team's player once a round.
+const callEveryTeam = `  turns = function(game)
     if asked == game.round() then return nil end
     asked = game.round()
     local calls = {}
     for t = 0, game.teams() - 1 do calls[#calls + 1] = {team = t, view = {round = game.round()}} end
     return calls
-  end,
+  end,`
+
+// scoring is a rule mod whose score is the sum of the numbers a team's
+// player answered, one call per team a round.
+const scoring = `return {
+  name = "Scoring", columns = {"score"},
+` + callEveryTeam + `
   resolve = function(game, calls, answers)
     for i = 1, #calls do
       local t = calls[i].team

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"reflect"
 	"testing"
+	"testing/fstest"
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/luabind"
@@ -64,7 +65,7 @@ func stepAlike(t *testing.T, want, got interface {
 // battle, round by round, with its rules.lua in this process and in a
 // worker process, for one and two engine workers.
 func TestRulesBehindWallSameBattle(t *testing.T) {
-	p := testPool(t, Options{Size: 6})
+	p := plainPool(t, Options{Size: 6})
 	mods := []struct {
 		game   string
 		size   int
@@ -106,4 +107,44 @@ func TestRulesBehindWallSameBattle(t *testing.T) {
 			stepAlike(t, want, got)
 		}
 	})
+}
+
+// TestInstructionsAlikeBehindWall: a call behind the wall runs exactly the
+// instructions the same call runs in this process, the memory censuses
+// included (a census's walk is charged to the call it falls in), so a game
+// with a clock sees the same counts. The rules keep each call's count as
+// the score; the player allocates, so censuses come often.
+func TestInstructionsAlikeBehindWall(t *testing.T) {
+	const rules = `return {
+  name = "Used", columns = {"used"},
+` + callEveryTeam + `
+  resolve = function(game, calls, answers, used)
+    for i = 1, #calls do game.score(calls[i].team, "used", used[i]) end
+  end,
+}`
+	files := fstest.MapFS{
+		"rules.lua": {Data: []byte(rules)},
+		"a.lua":     {Data: []byte(`return { name = "A", run = function(view, memory) local n = 0 for i = 1, 3000 do n = n + i end memory[#memory + 1] = n end }`)},
+		"b.lua":     {Data: []byte(`return { name = "B", run = function() end }`)},
+	}
+	g, err := luabind.LoadGame(files, "scripts/used", luabind.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plainPool(t, Options{Size: 2})
+	o := engine.ModOptions{Size: 8, Rounds: 400, Seed: 11, Workers: 1}
+	here, there := modBattle(t, g, o, nil, nil), modBattle(t, g, o, p.Seat, p)
+	counted := 0
+	for here.Step() && there.Step() {
+		a, b := here.Snapshot().Teams[0].Values[0], there.Snapshot().Teams[0].Values[0]
+		if a != b {
+			t.Fatalf("round %d: the call ran %d instructions in this process, %d behind the wall", here.Round(), a, b)
+		}
+		if a > 0 {
+			counted++
+		}
+	}
+	if counted == 0 {
+		t.Fatal("no call counted any instruction: the rules did not see the counts")
+	}
 }

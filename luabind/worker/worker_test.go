@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "__worker" {
 		os.Exit(Main(os.Args[2:], os.Stderr, ServeOptions{Extra: testHooks}))
 	}
+	if len(os.Args) > 1 && os.Args[1] == plainWorker {
+		os.Exit(Main(os.Args[2:], os.Stderr, ServeOptions{}))
+	}
 	if len(os.Args) > 2 && os.Args[1] == "__liar" {
 		liar(os.Args[2])
 	}
@@ -36,9 +39,31 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// testPool starts workers that field the test hooks (testhooks.Globals)
+// besides the sandbox's globals.
 func testPool(t testing.TB, o Options) *Pool {
 	t.Helper()
 	o.Command = []string{os.Args[0], "__worker"}
+	return startPool(t, o)
+}
+
+// plainWorker is the subcommand of a worker without the test hooks.
+const plainWorker = "__worker_plain"
+
+// plainPool starts workers exactly as the program's: their team VMs hold
+// what an in-process team holds and nothing more. Tests that compare a
+// battle behind the wall with the same battle in this process need it:
+// the hooks are globals, which the memory census counts and charges, so
+// a worker with them runs a few instructions more per census than a team
+// here and the two part at the first call that runs out of budget.
+func plainPool(t testing.TB, o Options) *Pool {
+	t.Helper()
+	o.Command = []string{os.Args[0], plainWorker}
+	return startPool(t, o)
+}
+
+func startPool(t testing.TB, o Options) *Pool {
+	t.Helper()
 	p, err := NewPool(o)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +143,7 @@ func TestSameBattle(t *testing.T) {
 	o := engine.Options{Size: 24, Wrap: true, Rounds: 150, ReplicateRounds: 5, Seed: 7, Workers: 1}
 	want := battle(t, cat, players, o, nil).Run()
 	for _, size := range []int{1, 4} {
-		p := testPool(t, Options{Size: size})
+		p := plainPool(t, Options{Size: size})
 		for _, workers := range []int{1, 2} {
 			t.Run(fmt.Sprintf("pool%d/workers%d", size, workers), func(t *testing.T) {
 				o.Workers = workers

@@ -36,9 +36,7 @@ return {
     local blocked, danger = {}, {}
     for _, s in ipairs(view.snakes) do
       local n = #s.body
-      for i, p in ipairs(s.body) do
-        if i < n or s.grow > 0 then blocked[p.y * size + p.x] = true end
-      end
+      for _, p in ipairs(s.body) do blocked[p.y * size + p.x] = true end
       if s.team ~= view.me and n > 0 then
         local h = s.body[1]
         for _, m in pairs(MOVES) do danger[(h.y + m[2]) * size + h.x + m[1]] = true end

@@ -1,5 +1,5 @@
 -- Hungry: heads straight for the pellet. Of the moves that do not kill at
--- once (off the board, into a body that stays, back into its neck) it
+-- once (off the board, into any snake's cell, its own tail included) it
 -- prefers those no other head can reach this tick, then the one closest to
 -- the pellet.
 local MOVES = { up = { 0, 1 }, right = { 1, 0 }, down = { 0, -1 }, left = { -1, 0 } }
@@ -15,10 +15,8 @@ return {
     local blocked, danger = {}, {}
     for _, s in ipairs(view.snakes) do
       local n = #s.body
-      for i, p in ipairs(s.body) do
-        -- a tail moves away this tick unless its snake is growing
-        if i < n or s.grow > 0 then blocked[p.y * size + p.x] = true end
-      end
+      -- every cell a snake holds now kills this tick, tails included
+      for _, p in ipairs(s.body) do blocked[p.y * size + p.x] = true end
       if s.team ~= view.me and n > 0 then
         local h = s.body[1]
         for _, m in pairs(MOVES) do danger[(h.y + m[2]) * size + h.x + m[1]] = true end

@@ -32,5 +32,14 @@
 // process group (setsid) is not killed by Close; RLIMIT_NPROC counts all
 // tasks of the user, so bots of one user share their allowance, and root
 // is not bounded by it at all (Limits.Processes, Options.RunAs); over TCP,
-// any local process that connects first is taken for the bot.
+// where loopback is shared by all local users, a connection is refused
+// when its socket belongs to another user or is held by a process outside
+// the bot's group, but one whose process has already exited (or, off
+// Linux, any) is taken for the bot; and with Options.Connect the engine
+// cannot tell who listens on the port.
+//
+// Platforms: everything above holds on Linux. Elsewhere a bot starts
+// directly, without limits, process group or parent-death signal (Close
+// kills the bot's own process only), and on Windows, whose pipes take no
+// deadlines, only the TCP transport works.
 package process

@@ -216,6 +216,20 @@ func TestFaults(t *testing.T) {
 				t.Fatalf("Send: %v, want ErrNotReading", err)
 			}
 		}},
+		{name: "never reads, send deadline", mode: "noread", opt: func(o *Options) { o.SendTimeout = -1 }, check: func(t *testing.T, b *Bot, _ *bytes.Buffer) {
+			b.SetSendDeadline(time.Now().Add(50 * time.Millisecond))
+			line := bytes.Repeat([]byte("n"), 64<<10)
+			var err error
+			for i := 0; i < 1000 && err == nil; i++ {
+				err = b.Send(line)
+			}
+			if !errors.Is(err, ErrNotReading) {
+				t.Fatalf("Send: %v, want ErrNotReading", err)
+			}
+			if err2 := b.Send([]byte("x")); err2 == nil {
+				t.Fatal("Send after a cut line succeeded")
+			}
+		}},
 		{name: "floods stderr", mode: "floodstderr", opt: func(o *Options) { o.LogBytes = 4096 }, check: func(t *testing.T, b *Bot, log *bytes.Buffer) {
 			receive(t, b) // it has flooded past the cap, and goes on
 			b.Close()
@@ -321,15 +335,41 @@ func TestLimits(t *testing.T) {
 		t.Skip("no limits off Linux")
 	}
 	dir := t.TempDir()
-	for _, tr := range []string{Stdio, TCP} {
-		t.Run(tr, func(t *testing.T) {
-			b, _ := startBot(t, "report", tr, func(o *Options) {
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, transport string
+		as              *User
+	}{{"stdio", Stdio, nil}, {"tcp", TCP, nil}}
+	if os.Getuid() == 0 {
+		// Run as another user: the change of user must not lose the
+		// parent-death signal.
+		cases = append(cases, struct {
+			name, transport string
+			as              *User
+		}{"stdio as nobody", Stdio, &User{UID: 65534, GID: 65534}})
+	}
+	for _, c := range cases {
+		tr := c.transport
+		t.Run(c.name, func(t *testing.T) {
+			b, log := startBot(t, "report", tr, func(o *Options) {
 				o.Dir = dir
 				o.Env = []string{"BOT_SETTING=1"}
 				o.Limits = Limits{MemoryMiB: 100, CPUSeconds: 7, OpenFiles: 33, FileMiB: 2}
+				o.RunAs = c.as
 			})
-			if got := receive(t, b); got != "own-group=true" {
-				t.Errorf("%s", got)
+			uid := os.Getuid()
+			if c.as != nil {
+				uid = int(c.as.UID)
+			}
+			first, err := b.Receive(time.Time{})
+			if err != nil && c.as != nil {
+				b.Close()
+				t.Skipf("cannot run a bot as nobody here: %s", log)
+			}
+			if want := fmt.Sprintf("own-group=true pdeathsig=9 uid=%d", uid); string(first) != want {
+				t.Errorf("%s, want %s", first, want)
 			}
 			lims := map[string]string{}
 			for _, f := range strings.Fields(receive(t, b)) {
@@ -343,7 +383,7 @@ func TestLimits(t *testing.T) {
 					t.Errorf("limit %s = %s, want %s", k, lims[k], want)
 				}
 			}
-			if n, _ := strconv.Atoi(lims["nproc"]); n <= DefaultLimits().Processes || uint64(n) == ^uint64(0) {
+			if n, _ := strconv.Atoi(lims["nproc"]); n < DefaultLimits().Processes || uint64(n) == ^uint64(0) {
 				t.Errorf("nproc %s: want the user's tasks plus %d", lims["nproc"], DefaultLimits().Processes)
 			}
 			args := receive(t, b)

@@ -2,6 +2,7 @@ package process
 
 import (
 	"fmt"
+	"os"
 	"syscall"
 	"unsafe"
 
@@ -42,6 +43,14 @@ func become(as *User, l oslimit.Limits, path string, argv, env []string) error {
 		}
 		if err := syscall.Setuid(int(as.UID)); err != nil {
 			return fmt.Errorf("setuid %d: %w", as.UID, err)
+		}
+		// A change of user clears the parent-death signal: set it again,
+		// and make sure the parent did not die in between.
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+			return fmt.Errorf("PR_SET_PDEATHSIG: %w", err)
+		}
+		if os.Getppid() == 1 {
+			return fmt.Errorf("the program that started the bot is gone")
 		}
 	}
 	if err := oslimit.Apply(l); err != nil {

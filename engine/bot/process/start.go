@@ -46,6 +46,9 @@ func Start(o Options) (*Bot, error) {
 		}
 		port := ln.Addr().(*net.TCPAddr).Port
 		c.Args = append(c.Args, "127.0.0.1", strconv.Itoa(port), strconv.Itoa(o.Team))
+		if listening != nil {
+			listening(ln.Addr().String())
+		}
 	}
 	// The parent's ends of the pipes wait in the runtime's poller, which
 	// gives Send and Receive their deadlines; the child's ends are
@@ -101,7 +104,11 @@ func Start(o Options) (*Bot, error) {
 		close(b.logged)
 	}()
 	if o.Transport == TCP {
-		conn, err := accept(ln, time.Now().Add(o.InitTimeout), b.exited)
+		uid := uint32(os.Getuid())
+		if o.RunAs != nil {
+			uid = o.RunAs.UID
+		}
+		conn, err := accept(ln, time.Now().Add(o.InitTimeout), uid, c.Process.Pid, b.exited)
 		_ = ln.Close() // exactly one connection
 		if err != nil {
 			b.Close()
@@ -113,6 +120,10 @@ func Start(o Options) (*Bot, error) {
 	}
 	return b, nil
 }
+
+// listening, when set (by tests), is told the address a TCP bot will be
+// given, before the bot starts.
+var listening func(addr string)
 
 // command builds the exec.Cmd that runs the bot: through the launcher,
 // which sets the limits, where limits exist (Linux), else directly.

@@ -232,3 +232,33 @@ func TestForkBomb(t *testing.T) {
 		}
 	}
 }
+
+// TestTCPImpostor: another local process that connects to a TCP bot's
+// port first is not taken for the bot: its connection is closed, and the
+// bot's own is used.
+func TestTCPImpostor(t *testing.T) {
+	if !launched {
+		t.Skip("the peer is checked on Linux only")
+	}
+	impostor := make(chan net.Conn, 1)
+	listening = func(addr string) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Error(err)
+		}
+		c.Write([]byte("impostor\n"))
+		impostor <- c
+	}
+	defer func() { listening = nil }()
+	b, _ := startBot(t, "echo", TCP, nil)
+	send(t, b, "real")
+	if got := receive(t, b); got != "real" {
+		t.Fatalf("got %q from the connection taken, want the bot's echo", got)
+	}
+	c := <-impostor
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := c.Read(make([]byte, 10)); err == nil {
+		t.Fatalf("the impostor's connection is open (read %d bytes)", n)
+	}
+}

@@ -10,19 +10,21 @@ import (
 
 // accept waits for the bot's one connection until deadline, refusing any
 // from an address that is not loopback (the listener is bound to
-// 127.0.0.1, so none should come; this is the second lock). It gives up
-// as soon as the bot exits.
-//
-// Loopback is shared by every user of the machine: a local process that
-// connects first, from loopback, is taken for the bot. Use stdio where
-// other local users are not trusted.
-func accept(ln *net.TCPListener, deadline time.Time, exited <-chan struct{}) (*net.TCPConn, error) {
+// 127.0.0.1, so none should come) and, on Linux, any whose socket belongs
+// to another user than uid or is held by a process outside the bot's
+// process group pgid (fromBot): loopback is shared by every user of the
+// machine, and another local process could connect first. It gives up as
+// soon as the bot exits.
+func accept(ln *net.TCPListener, deadline time.Time, uid uint32, pgid int, exited <-chan struct{}) (*net.TCPConn, error) {
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
 		select {
 		case <-exited:
-			_ = ln.SetDeadline(time.Now()) // wake Accept
+			// A bot may connect, write and exit at once: its connection
+			// waits in the backlog. A deadline in the future still lets
+			// Accept take it; one in the past would not even look.
+			_ = ln.SetDeadline(time.Now().Add(100 * time.Millisecond))
 		case <-stop:
 		}
 	}()
@@ -42,7 +44,7 @@ func accept(ln *net.TCPListener, deadline time.Time, exited <-chan struct{}) (*n
 			}
 			return nil, err
 		}
-		if !loopback(c.RemoteAddr()) {
+		if !loopback(c.RemoteAddr()) || !fromBot(c, uid, pgid) {
 			_ = c.Close()
 			continue
 		}

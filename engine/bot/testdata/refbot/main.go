@@ -27,6 +27,7 @@ var (
 	fault = flag.String("fault", "", "break the protocol: noready, badready, late, malformed, huge, nonewline, close, crash, exit, noread, badid, badorder, toomany, stale, flood")
 	at    = flag.Int("at", 3, "the round the fault happens in")
 	name  = flag.String("name", "Ref Bot", "the name given in ready")
+	wait  = flag.Bool("wait", false, "SquareBattle: order every square to wait (the benchmarks' strategy)")
 	fired bool // the fault happened
 )
 
@@ -189,6 +190,13 @@ func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message) bool {
 func answer(h *hello, m *message, rng *rand.Rand) map[string]any {
 	switch h.Kind {
 	case "squares":
+		if *wait {
+			acts := make([]any, len(m.Squares))
+			for i, s := range m.Squares {
+				acts[i] = map[string]any{"id": s.ID, "do": "wait"}
+			}
+			return map[string]any{"type": "actions", "round": m.Round, "actions": acts}
+		}
 		return map[string]any{"type": "actions", "round": m.Round, "actions": squares(h, m, rng)}
 	}
 	answers := make([]any, len(m.Calls))

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 const maxLine = 1 << 20 // bot.MaxLine
@@ -143,7 +144,9 @@ func main() {
 		}
 		pgid, _ := syscall.Getpgid(0)
 		wd, _ := os.Getwd()
-		say(fmt.Sprintf("own-group=%v\n", pgid == os.Getpid()))
+		var sig int
+		syscall.Syscall(syscall.SYS_PRCTL, 2 /* PR_GET_PDEATHSIG */, uintptr(unsafe.Pointer(&sig)), 0)
+		say(fmt.Sprintf("own-group=%v pdeathsig=%d uid=%d\n", pgid == os.Getpid(), sig, os.Getuid()))
 		say(strings.Join(lims, " ") + "\n")
 		say("args=" + strings.Join(os.Args[1:], " ") + "\n")
 		say("dir=" + wd + "\n")
