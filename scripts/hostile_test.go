@@ -35,9 +35,9 @@ func TestHostileModPlayers(t *testing.T) {
 	// All kinds of hostile script are spread through the names, so every
 	// n-th keeps each kind covered. The race detector looks for data
 	// races, not for holes in the sandbox: every fifth. A plain `go test
-	// ./...` plays every second, to stay quick; with SOAK_ROUNDS set (as
+	// ./...` plays every fourth, to stay quick; with SOAK_ROUNDS set (as
 	// .ci/run sets it for its plain pass) every one.
-	stride := 2
+	stride := 4
 	switch {
 	case raceEnabled:
 		stride = 5

@@ -24,6 +24,7 @@ const loopWait = 60 * time.Second
 // Every step waits for what it expects on the screen (joined lines, so
 // wrapping at 80 columns does not matter), never for a fixed time.
 func TestE2ECoderLoop(t *testing.T) {
+	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
 	needTmux(t)
 	bin := buildBinary(t)
 	work, env := isolated(t)

@@ -3,12 +3,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -57,6 +59,7 @@ func needTmux(t *testing.T) {
 }
 
 func TestE2E(t *testing.T) {
+	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
 	needTmux(t)
 	bin := buildBinary(t)
 
@@ -277,12 +280,34 @@ func buildBinary(tb testing.TB) string {
 	if err != nil {
 		tb.Skip("this test builds the binary and needs go on PATH")
 	}
-	bin := filepath.Join(tb.TempDir(), "squarebattle")
-	build := exec.Command(goTool, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "squarebattle-test-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "squarebattle")
+		build := exec.Command(goTool, "build", "-o", bin, ".")
+		if out, err := build.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		tb.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the program the end-to-end tests run, built once per test
+// binary (each build links a fresh copy: seconds of CPU the tests share
+// with every other package's); TestMain removes it.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
 }
 
 var (

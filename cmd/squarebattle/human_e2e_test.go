@@ -31,6 +31,7 @@ func verifyIdentical(t *testing.T, bin, file string) {
 // countdown, then orders (replicate, Tab to the child, move, attack, clear,
 // the autopilot), the battle to its end, and its replay verifies.
 func TestHumanE2E(t *testing.T) {
+	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
 	needTmux(t)
 	bin := buildBinary(t)
 	file := filepath.Join(t.TempDir(), "human.sbr")
@@ -66,6 +67,7 @@ func TestHumanE2E(t *testing.T) {
 // TestHumanSnakeE2E steers a human snake over tmux send-keys against
 // hungry; the match (a short one: few rounds) records and verifies.
 func TestHumanSnakeE2E(t *testing.T) {
+	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
 	needTmux(t)
 	bin := buildBinary(t)
 	file := filepath.Join(t.TempDir(), "snake.sbr")
