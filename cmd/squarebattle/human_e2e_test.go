@@ -28,15 +28,18 @@ func verifyIdentical(t *testing.T, bin, file string) {
 }
 
 // TestHumanE2E plays SquareBattle as a human over tmux send-keys: the
-// countdown, then orders (replicate, Tab to the child, move, attack, clear,
-// the autopilot), the battle to its end, and its replay verifies.
+// countdown, then orders (replicate, Tab to the child, clear the parent's, move,
+// attack, the autopilot), the battle to its end, and its replay verifies.
 func TestHumanE2E(t *testing.T) {
 	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
 	needTmux(t)
 	bin := buildBinary(t)
 	file := filepath.Join(t.TempDir(), "human.sbr")
 	tm := humanTmux(t, bin, file,
-		[]string{"SQUAREBATTLE_HUMAN_PACE=15", "SQUAREBATTLE_HUMAN_COUNTDOWN=1", "SQUAREBATTLE_RULES_REPLICATE_ROUNDS=3"},
+		// Parent and child sit still 15 rounds after a replication: time
+		// for the keys below to clear the parent's standing order before
+		// it could replicate onto its child, however loaded the machine.
+		[]string{"SQUAREBATTLE_HUMAN_PACE=10", "SQUAREBATTLE_HUMAN_COUNTDOWN=1", "SQUAREBATTLE_RULES_REPLICATE_ROUNDS=15"},
 		"--seed", "5", "--size", "16", "--rounds", "90", "explorer")
 	tm.waitFor(func(s string) bool { return strings.Contains(s, "The battle starts in") }, "the countdown")
 	tm.waitFor(func(s string) bool {
@@ -46,11 +49,15 @@ func TestHumanE2E(t *testing.T) {
 		keys []string
 		want string
 	}{
+		// Orders persist, so each one left standing must be harmless
+		// whenever its round comes: the parent's replication is cleared
+		// once the child is born, and the child's last order attacks
+		// away from the parent.
 		{[]string{"r", "k", "1"}, "replicate N into"},
 		{[]string{"Tab"}, "of 2"},
-		{[]string{"l"}, "move E"},
-		{[]string{"a", "Down"}, "attack S"},
 		{[]string{"BTab", "x"}, "order cleared"},
+		{[]string{"Tab", "l"}, "move E"},
+		{[]string{"a", "Up"}, "attack N"},
 		{[]string{"p", "1"}, "autopilot: "},
 	} {
 		tm.send(step.keys...)
