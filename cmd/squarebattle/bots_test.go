@@ -191,3 +191,47 @@ func TestBotPlayersList(t *testing.T) {
 		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
 	}
 }
+
+// TestBotFaultsInMods: in every shipped rule mod, a bot that breaks the
+// protocol (a line that is not JSON, more answers than calls, a line
+// over the bound, a crash) costs its own team only: its faults are
+// counted, the Lua team beside it has none, and the battle records and
+// verifies identical, the faults included. (Late answers are timed:
+// engine/bot's TestCallsFaults covers them with a clock of its own.)
+func TestBotFaultsInMods(t *testing.T) {
+	bin := refbotPath(t)
+	scripts := botScripts(t, nil)
+	games := []struct{ game, player string }{{"snake", "hungry"}, {"paint", "greedy"}, {"orbs", "explorer"}}
+	for _, g := range games {
+		for _, fault := range []string{"malformed", "toomany", "huge", "crash"} {
+			t.Run(g.game+"/"+fault, func(t *testing.T) {
+				file := filepath.Join(t.TempDir(), "battle.sbr")
+				args := append(append([]string{"run", "--json", "--seed", "4", "--record", file, "--isolation", "none"}, scripts...),
+					"--game", g.game, "--rounds", "8", g.player, "--bot", bin+" -fault "+fault+" -at 3")
+				code, out, errOut := runMain(t, args...)
+				if code != 0 {
+					t.Fatalf("run: exit %d: %s", code, errOut)
+				}
+				var res struct {
+					Teams []struct {
+						Player           string
+						Timeouts, Errors int
+					}
+				}
+				if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Teams) != 2 {
+					t.Fatalf("run --json: %v: %s", err, out)
+				}
+				if lua := res.Teams[0]; lua.Timeouts+lua.Errors != 0 {
+					t.Errorf("the Lua team suffered: %+v", lua)
+				}
+				if bot := res.Teams[1]; bot.Errors == 0 || bot.Timeouts != 0 {
+					t.Errorf("the bot's team: %+v, want errors and no timeouts", bot)
+				}
+				code, out, errOut = runMain(t, append([]string{"replay", "--verify"}, append(scripts, file)...)...)
+				if code != 0 || !strings.HasPrefix(out, "identical") {
+					t.Fatalf("verify: exit %d: %s%s", code, out, errOut)
+				}
+			})
+		}
+	}
+}
