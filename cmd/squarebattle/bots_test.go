@@ -49,6 +49,39 @@ func botScripts(t *testing.T, bots map[string]string) []string {
 	return []string{"--scripts", scripts, "--config", cfg}
 }
 
+// botBattle is what run --json says of a battle's teams.
+type botBattle struct {
+	Teams []struct {
+		Player           string
+		Timeouts, Errors int
+	}
+}
+
+// recordBotBattle plays run --json --seed 4 with args and reads its
+// result; it also returns the output, for messages.
+func recordBotBattle(t *testing.T, args ...string) (botBattle, string) {
+	t.Helper()
+	code, out, errOut := runMain(t, append([]string{"run", "--json", "--seed", "4"}, args...)...)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	var res botBattle
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("run --json: %v: %s", err, out)
+	}
+	return res, out
+}
+
+// verifyBotReplay runs replay --verify, which starts no bot, on file and
+// wants it identical.
+func verifyBotReplay(t *testing.T, scripts []string, file string) {
+	t.Helper()
+	code, out, errOut := runMain(t, append([]string{"replay", "--verify"}, append(scripts, file)...)...)
+	if code != 0 || !strings.HasPrefix(out, "identical") {
+		t.Fatalf("verify: exit %d: %s%s", code, out, errOut)
+	}
+}
+
 func refbotPath(t *testing.T) string {
 	t.Helper()
 	p, err := refbot()
@@ -83,20 +116,7 @@ func TestBotBattles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "battle.sbr")
-			args := append(append([]string{"run", "--json", "--seed", "4", "--record", file}, scripts...), tc.args...)
-			code, out, errOut := runMain(t, args...)
-			if code != 0 {
-				t.Fatalf("run: exit %d: %s", code, errOut)
-			}
-			var res struct {
-				Teams []struct {
-					Player           string
-					Timeouts, Errors int
-				}
-			}
-			if err := json.Unmarshal([]byte(out), &res); err != nil {
-				t.Fatalf("run --json: %v: %s", err, out)
-			}
+			res, out := recordBotBattle(t, append(append([]string{"--record", file}, scripts...), tc.args...)...)
 			var names []string
 			for _, team := range res.Teams {
 				if team.Timeouts+team.Errors != 0 {
@@ -111,10 +131,7 @@ func TestBotBattles(t *testing.T) {
 			if strings.Join(names, ",") != strings.Join(tc.bots, ",") {
 				t.Errorf("bot teams %v, want %v: %s", names, tc.bots, out)
 			}
-			code, out, errOut = runMain(t, append([]string{"replay", "--verify"}, append(scripts, file)...)...)
-			if code != 0 || !strings.HasPrefix(out, "identical") {
-				t.Fatalf("verify: exit %d: %s%s", code, out, errOut)
-			}
+			verifyBotReplay(t, scripts, file)
 		})
 	}
 }
@@ -206,20 +223,10 @@ func TestBotFaultsInMods(t *testing.T) {
 		for _, fault := range []string{"malformed", "toomany", "huge", "crash"} {
 			t.Run(g.game+"/"+fault, func(t *testing.T) {
 				file := filepath.Join(t.TempDir(), "battle.sbr")
-				args := append(append([]string{"run", "--json", "--seed", "4", "--record", file, "--isolation", "none"}, scripts...),
-					"--game", g.game, "--rounds", "8", g.player, "--bot", bin+" -fault "+fault+" -at 3")
-				code, out, errOut := runMain(t, args...)
-				if code != 0 {
-					t.Fatalf("run: exit %d: %s", code, errOut)
-				}
-				var res struct {
-					Teams []struct {
-						Player           string
-						Timeouts, Errors int
-					}
-				}
-				if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Teams) != 2 {
-					t.Fatalf("run --json: %v: %s", err, out)
+				res, out := recordBotBattle(t, append(append([]string{"--record", file, "--isolation", "none"}, scripts...),
+					"--game", g.game, "--rounds", "8", g.player, "--bot", bin+" -fault "+fault+" -at 3")...)
+				if len(res.Teams) != 2 {
+					t.Fatalf("%d teams: %s", len(res.Teams), out)
 				}
 				if lua := res.Teams[0]; lua.Timeouts+lua.Errors != 0 {
 					t.Errorf("the Lua team suffered: %+v", lua)
@@ -227,10 +234,7 @@ func TestBotFaultsInMods(t *testing.T) {
 				if bot := res.Teams[1]; bot.Errors == 0 || bot.Timeouts != 0 {
 					t.Errorf("the bot's team: %+v, want errors and no timeouts", bot)
 				}
-				code, out, errOut = runMain(t, append([]string{"replay", "--verify"}, append(scripts, file)...)...)
-				if code != 0 || !strings.HasPrefix(out, "identical") {
-					t.Fatalf("verify: exit %d: %s%s", code, out, errOut)
-				}
+				verifyBotReplay(t, scripts, file)
 			})
 		}
 	}
