@@ -229,16 +229,11 @@ type problemJSON struct {
 // jsonLogLines is how many of a team's last printed lines run --json gives.
 const jsonLogLines = 20
 
+// teamJSON is a team's line of run --json: its number, then its
+// statistics with the fields a bot reads them under, then its log.
 type teamJSON struct {
-	Team       int    `json:"team"`
-	Player     string `json:"player"`
-	Squares    int    `json:"squares"`
-	Births     int    `json:"births"`
-	Kills      int    `json:"kills"`
-	Deaths     int    `json:"deaths"`
-	Collisions int    `json:"collisions"`
-	Timeouts   int    `json:"timeouts"`
-	Errors     int    `json:"errors"`
+	Team      int `json:"team"`
+	bot.Stats     // flattened by encoding/json: player, squares, births, ...
 	// Log is the last lines the team's scripts printed.
 	Log []string `json:"log"`
 }
@@ -250,7 +245,6 @@ func writeJSON(w io.Writer, s *engine.Snapshot, logs [][]string) error {
 		out.Winner, out.WinnerTeam = &name, &team
 	}
 	for _, t := range s.Teams {
-		st := t.Stats
 		log := []string{}
 		if t.Team < len(logs) {
 			l := logs[t.Team]
@@ -258,8 +252,7 @@ func writeJSON(w io.Writer, s *engine.Snapshot, logs [][]string) error {
 				log = append(log, engine.SafeLine(line))
 			}
 		}
-		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Player: safe(t.Player.Name), Squares: st.Squares, Births: st.Births,
-			Kills: st.Kills, Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors, Log: log})
+		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Stats: bot.StatsFor(safe(t.Player.Name), t.Stats), Log: log})
 	}
 	for _, p := range s.FirstProblems {
 		out.Problems = append(out.Problems, problemJSON{Round: p.Round, Team: p.Team, Square: int(p.Square),

@@ -64,13 +64,7 @@ func (c *Caller) Call(t *engine.ModTurn) {
 	c.forget = append(c.forget, t.Forget...)
 	where := at{round, t.Batch}
 	c.l.start(where, func(b []byte) []byte { return c.encodeRound(b, t) })
-	o, m, why := c.l.await(where)
-	if o == answered {
-		if err := c.decode(m.Answers, t); err != nil {
-			o, why = rejected, err.Error()
-		}
-	}
-	c.l.report(&t.Report, o, why, round, c.class)
+	c.l.settle(&t.Report, where, c.class, func(m *inbound) error { return c.decode(m.Answers, t) })
 }
 
 // encodeRound appends the round message of one batch. It runs on the

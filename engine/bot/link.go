@@ -202,6 +202,19 @@ func (l *link) await(where at) (outcome, *inbound, string) {
 	return lost, nil, f.err.Error()
 }
 
+// settle waits for the exchange at where, hands its answer to decode (an
+// answer decode refuses is rejected, as a malformed line is) and counts
+// what it came to into r (report).
+func (l *link) settle(r *engine.Report, where at, class engine.ClassID, decode func(*inbound) error) {
+	o, m, why := l.await(where)
+	if o == answered {
+		if err := decode(m); err != nil {
+			o, why = rejected, err.Error()
+		}
+	}
+	l.report(r, o, why, where.round, class)
+}
+
 // stuckAt is the round of the exchange stuck writing.
 func (l *link) stuckAt() int {
 	if l.flight == nil {

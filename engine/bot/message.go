@@ -83,10 +83,16 @@ func StatsOf(stats []engine.Stats, players []string) []Stats {
 		if t < len(players) {
 			name = players[t]
 		}
-		out[t] = Stats{Player: name, Squares: s.Squares, Births: s.Births, Kills: s.Kills,
-			Deaths: s.Deaths, Collisions: s.Collisions, Timeouts: s.Timeouts, Errors: s.Errors}
+		out[t] = StatsFor(name, s)
 	}
 	return out
+}
+
+// StatsFor is one team's statistics under the player's name, as bots
+// read them (and as run --json writes them).
+func StatsFor(player string, s engine.Stats) Stats {
+	return Stats{Player: player, Squares: s.Squares, Births: s.Births, Kills: s.Kills,
+		Deaths: s.Deaths, Collisions: s.Collisions, Timeouts: s.Timeouts, Errors: s.Errors}
 }
 
 // directionNames are the names the protocol writes and reads, in view

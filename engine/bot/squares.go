@@ -85,13 +85,7 @@ func (c *Controller) Turn(t *engine.Turn) {
 		c.l.start(at{round, 0}, func(b []byte) []byte { return c.encodeRound(b, t) })
 	}
 	c.sent = false
-	o, m, why := c.l.await(at{round, 0})
-	if o == answered {
-		if err := c.decode(m.Actions, t); err != nil {
-			o, why = rejected, err.Error()
-		}
-	}
-	c.l.report(&t.Report, o, why, round, c.class)
+	c.l.settle(&t.Report, at{round, 0}, c.class, func(m *inbound) error { return c.decode(m.Actions, t) })
 }
 
 // encodeRound appends the round message of t. It runs on the exchange's
