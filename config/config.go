@@ -81,6 +81,7 @@ type Isolation struct {
 	CPUSeconds  int    `mapstructure:"cpu_seconds" yaml:"cpu_seconds" json:"cpu_seconds"`    // per worker, over its life
 	MaxCrashes  int    `mapstructure:"max_crashes" yaml:"max_crashes" json:"max_crashes"`    // worker deaths that retire a team for the battle
 	TeamSlots   int    `mapstructure:"team_slots" yaml:"team_slots" json:"team_slots"`       // a tournament's teams of one player one worker plays at once
+	Lanes       int    `mapstructure:"lanes" yaml:"lanes" json:"lanes"`                      // worker groups a tournament plays in side by side
 }
 
 // Bots is the wall clock external bots play under: they cannot be
@@ -160,7 +161,7 @@ func Default() Config {
 		TUI:   TUI{Speed: 20, FPS: 30, Rewind: 5000},
 		Human: Human{Pace: 4, SteerPace: 8, Countdown: 3, Idle: 30},
 		Isolation: Isolation{Mode: IsolationProcess, PoolSize: 4, CallTimeout: 10, MemoryMiB: 1024,
-			CPUSeconds: 3600, MaxCrashes: 3, TeamSlots: 32},
+			CPUSeconds: 3600, MaxCrashes: 3, TeamSlots: 32, Lanes: 2},
 		Serve: DefaultServe(),
 		Bots:  Bots{InitMS: 5000, RoundMS: 200, BankMS: 1000, MaxFaults: 10},
 	}

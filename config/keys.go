@@ -105,6 +105,7 @@ var keys = []keySpec{
 	intKey("isolation.cpu_seconds", 1, 100_000_000, func(c *Config) any { return &c.Isolation.CPUSeconds }),
 	intKey("isolation.max_crashes", 1, 1_000_000, func(c *Config) any { return &c.Isolation.MaxCrashes }),
 	intKey("isolation.team_slots", 1, 1024, func(c *Config) any { return &c.Isolation.TeamSlots }),
+	intKey("isolation.lanes", 1, 16, func(c *Config) any { return &c.Isolation.Lanes }),
 	{name: "serve.listen", kind: kindString, field: func(c *Config) any { return &c.Serve.Listen }},
 	{name: "serve.data_dir", kind: kindString, field: func(c *Config) any { return &c.Serve.DataDir }},
 	{name: "serve.host_key", kind: kindString, field: func(c *Config) any { return &c.Serve.HostKey }},

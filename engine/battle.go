@@ -93,7 +93,7 @@ type Battle struct {
 	live    []SquareID // ascending
 	born    []SquareID // scratch: squares created this round
 	grid    []SquareID // occupant of each cell at the start of a round, or -1
-	nbr     []int32    // nbr[cell*8+d]: neighbouring cell, or -1 beyond a wall
+	nbr     []int32    // nbr[cell*8+d]: neighbouring cell, or -1 beyond a wall; shared, read-only (neighbours)
 
 	teams   []teamState
 	stats   []Stats
@@ -135,7 +135,7 @@ func NewBattle(o Options) (*Battle, error) {
 		opts:        o,
 		size:        o.Size,
 		grid:        make([]SquareID, cells),
-		nbr:         make([]int32, cells*8),
+		nbr:         neighbours(o.Size, o.Wrap),
 		teams:       make([]teamState, len(o.Teams)),
 		stats:       make([]Stats, len(o.Teams)),
 		killers:     NewRand(o.Seed, StreamKillers),
@@ -147,7 +147,6 @@ func NewBattle(o Options) (*Battle, error) {
 	for i := range b.grid {
 		b.grid[i] = -1
 	}
-	b.buildNeighbours()
 	players := make([]string, len(o.Teams))
 	for i, t := range o.Teams {
 		b.teams[i].setup = t
@@ -215,25 +214,6 @@ func (o *Options) check() error {
 		}
 	}
 	return nil
-}
-
-func (b *Battle) buildNeighbours() {
-	n := b.size
-	for r := 0; r < n; r++ {
-		for c := 0; c < n; c++ {
-			cell := r*n + c
-			for d, off := range directionOffsets {
-				nr, nc := r+off[0], c+off[1]
-				if b.opts.Wrap {
-					nr, nc = (nr+n)%n, (nc+n)%n
-				} else if nr < 0 || nr >= n || nc < 0 || nc >= n {
-					b.nbr[cell*8+d] = -1
-					continue
-				}
-				b.nbr[cell*8+d] = int32(nr*n + nc)
-			}
-		}
-	}
 }
 
 // place puts the starting squares on the arena: from the map in reading

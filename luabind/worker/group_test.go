@@ -234,3 +234,67 @@ func (g *Group) pidOf(key string) int {
 	}
 	return 0
 }
+
+// TestLanesSameBattles: battles spread over lanes, each lane a group with
+// workers of its own, are byte for byte the battles played alone in this
+// process; battles joining at once are shared out evenly, and a lane
+// freed by a battle that left takes the next.
+func TestLanesSameBattles(t *testing.T) {
+	cat := shipped(t)
+	var players []string
+	for _, p := range cat.Players()[:3] {
+		players = append(players, p.ID)
+	}
+	keys := []string{"a/0", "b/0", "c/0"}
+	p := plainPool(t, Options{Size: 1})
+	lanes := p.Lanes(2, 2, 64)
+	defer lanes.Close()
+	const battles = 6
+	var want [][]engine.RoundLog
+	var bs []*luabind.Battle
+	var joined []Lane
+	for i := range battles {
+		o := engine.Options{Size: 16, Wrap: true, Rounds: 50, ReplicateRounds: 4, Seed: uint64(31 + i), Workers: 1}
+		want = append(want, recordAll(battle(t, cat, players, o, nil)))
+		lane := lanes.Join()
+		joined = append(joined, lane)
+		bs = append(bs, battle(t, cat, players, o, lane.Seater(keys)))
+	}
+	perLane := map[int]int{}
+	for _, lane := range joined {
+		perLane[lane.i]++
+	}
+	if perLane[0] != battles/2 || perLane[1] != battles/2 {
+		t.Errorf("battles per lane %v, want %d in each", perLane, battles/2)
+	}
+	logs := make([][]engine.RoundLog, battles)
+	var wg sync.WaitGroup
+	for i, b := range bs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			logs[i] = recordAll(b)
+			b.Close()
+			joined[i].Leave()
+		}()
+	}
+	wg.Wait()
+	for i := range bs {
+		sameLogs(t, fmt.Sprintf("battle %d", i), logs[i], want[i])
+	}
+	for i, g := range lanes.groups {
+		// 3 battles of a key at width 2: two workers a key, three keys.
+		if n := g.workersStarted(); n != 6 {
+			t.Errorf("lane %d started %d workers, want 6", i, n)
+		}
+	}
+	if st := lanes.Stats(); st.Waves == 0 || st.Requests < st.Frames {
+		t.Errorf("stats %+v", st)
+	}
+	// Everyone left: the next battle goes to the first lane.
+	if lane := lanes.Join(); lane.i != 0 {
+		t.Errorf("after all left, joined lane %d, want 0", lane.i)
+	} else {
+		lane.Leave()
+	}
+}
