@@ -245,16 +245,25 @@ func kothPaired(b *testing.B, slots, lanes int) {
 	none, process := newKOTH(b, config.IsolationNone, 1, 1), newKOTH(b, config.IsolationProcess, slots, lanes)
 	process.play(b, process.parallel, 0) // the pool or groups start their workers
 	var times, cpu [2]time.Duration
+	var parent time.Duration // the program's own CPU time behind the wall
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j, k := range []*koth{none, process} {
-			t, c := time.Now(), treeCPU()
+			t, c, self := time.Now(), treeCPU(), selfCPU()
 			k.play(b, slice, i*slice)
 			times[j] += time.Since(t)
 			cpu[j] += treeCPU() - c
+			if j == 1 {
+				parent += selfCPU() - self
+			}
 		}
 	}
 	b.StopTimer()
+	// How the CPU time behind the wall divides between the program (the
+	// battles' rounds, the requests' coding, the waves) and its workers
+	// (the players' Lua), both against the CPU time in-process.
+	b.ReportMetric(float64(parent)/float64(cpu[0]), "program/none-cpu")
+	b.ReportMetric(float64(cpu[1]-parent)/float64(cpu[0]), "workers/none-cpu")
 	// CPU time of this process and its workers: what a battle costs,
 	// whatever else loads the machine (the wall clock's ratio above
 	// leans towards the side with more processes when other work
@@ -267,6 +276,13 @@ func kothPaired(b *testing.B, slots, lanes int) {
 	b.ReportMetric(float64(times[0])/float64(times[1]), "process/none")
 	b.ReportMetric(float64(b.N*slice)/times[0].Minutes(), "none-battles/min")
 	b.ReportMetric(float64(b.N*slice)/times[1].Minutes(), "process-battles/min")
+}
+
+// selfCPU is the CPU time this process has used so far.
+func selfCPU() time.Duration {
+	var self syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano())
 }
 
 // treeCPU is the CPU time used so far by this process, its reaped

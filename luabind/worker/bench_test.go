@@ -174,7 +174,7 @@ func bareCaller(b *testing.B, src string) func(k int) {
 func BenchmarkStart(b *testing.B) {
 	p := testPool(b, Options{Size: 1})
 	for b.Loop() {
-		w, err := p.start(p.o.MemoryMiB)
+		w, err := p.start(p.o.MemoryMiB, 0)
 		if err != nil {
 			b.Fatal(err)
 		}

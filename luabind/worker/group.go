@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/squarebattle/squarebattle/luabind"
@@ -48,9 +49,10 @@ type Group struct {
 	waiting  int                  // goroutines waiting for an answer
 	flushing bool
 	closed   bool
-	lastAsk  time.Time // when a request was last queued or a battle left
-	nudging  bool      // the patience timer is armed
-	started  int       // workers started, for tests
+	asked    uint64 // requests queued and battles left so far
+	idle     bool   // the patience timer found no request queued for a whole period
+	nudging  bool   // the patience timer is armed
+	started  int    // workers started, for tests
 	stats    GroupStats
 }
 
@@ -68,10 +70,22 @@ func (g *Group) Stats() GroupStats {
 // groupPatience is how long the waiters wait, when no battle has asked
 // anything new, before one of them sends the wave itself: a battle that
 // joined but does something else for long (writes its replay, say) must
-// not hold up the rest for long. It runs from the last request queued, not
-// from the start of a wait: with a hundred battles still deciding one
-// after the other, a wait can be long while every battle is busy.
+// not hold up the rest for long. It counts from the last request queued,
+// not from the start of a wait: with a hundred battles still deciding one
+// after the other, a wait can be long while every battle is busy. (The
+// timer checks whether any request came in a whole period, so the wave
+// goes out between one and two periods after the last; reading the clock
+// at every request cost more.)
 const groupPatience = 20 * time.Millisecond
+
+// groupGCPercent is a group worker's GOGC. Such a worker holds the Lua
+// states of dozens of battles, and with the default (100) it spent an
+// eighth of its time collecting garbage; at 400 it collects a quarter as
+// often, and its heap, five times what is live at most, stays far inside
+// the memory it is given for all those teams (Pool.Group), which
+// GOMEMLIMIT still enforces. BenchmarkKOTH64Paired: about 8% more
+// battles a minute (docs/performance.md).
+const groupGCPercent = 400
 
 // Group returns a group of this pool's workers; each of its workers plays
 // at most width teams (1 or more), each of which may hold teamMiB of Lua
@@ -102,7 +116,8 @@ func (g *Group) Join() {
 func (g *Group) Leave() {
 	g.mu.Lock()
 	g.joined--
-	g.lastAsk = time.Now()
+	g.asked++
+	g.idle = false
 	g.cond.Broadcast()
 	g.mu.Unlock()
 }
@@ -158,17 +173,30 @@ type hosted struct {
 	retiring bool // used half its CPU time: no new slots
 }
 
-// call is one request in a wave, and its answer.
+// call is one request in a wave, and its answer. A seat reuses its call
+// and the call's buffers for its next request once it has read the answer
+// (Seat.recv): nothing else holds a call by then.
 type call struct {
 	slot    uint64
 	body    []byte // kind and fields
 	limit   int
 	timeout time.Duration // the request's own share of the wave's bound
 	waiting bool          // the seat's goroutine is counted in g.waiting
-	done    bool
-	kind    byte
-	answer  []byte
-	err     error
+	// done is set, under the group's mutex, when the call has its answer
+	// or its error; the seat's goroutine may read it without the mutex.
+	done   atomic.Bool
+	kind   byte
+	answer []byte // in buf
+	buf    []byte
+	err    error
+}
+
+// reset readies a call for a new request: body is the request's frame.
+func (c *call) reset(slot uint64, frame []byte, limit int, timeout time.Duration) {
+	c.slot, c.limit, c.timeout, c.waiting = slot, limit, timeout, false
+	c.body = append(c.body[:0], frameBody(frame)...)
+	c.done.Store(false)
+	c.kind, c.answer, c.err = 0, nil, nil
 }
 
 // errLost is a team whose worker died while it played another battle's
@@ -217,22 +245,24 @@ func bodyOfFrame(frame []byte) []byte {
 	return append([]byte(nil), frameBody(frame)...)
 }
 
-// queue adds seat s's request (a frame enc.finish made) to the next wave.
-func (g *Group) queue(s *Seat, frame []byte, limit int, timeout time.Duration) *call {
-	c := &call{slot: s.slot, body: bodyOfFrame(frame), limit: limit, timeout: timeout}
+// queue adds seat s's request (a frame enc.finish made) to the next wave,
+// in c (a call of the seat's that is not in use).
+func (g *Group) queue(s *Seat, c *call, frame []byte, limit int, timeout time.Duration) {
+	c.reset(s.slot, frame, limit, timeout)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	h := s.host
 	if h == nil || h.dead != nil || g.closed {
-		c.done, c.err = true, errLost
+		c.err = errLost
 		if h != nil && h.dead != nil {
 			c.err = fmt.Errorf("%w: %w", errLost, h.dead)
 		}
-		return c
+		c.done.Store(true)
+		return
 	}
 	h.queue = append(h.queue, c)
-	g.lastAsk = time.Now()
-	return c
+	g.asked++
+	g.idle = false
 }
 
 // forget queues the end of seat s's team, without waiting for it.
@@ -253,14 +283,19 @@ func (g *Group) forget(s *Seat) {
 }
 
 // await waits for c's answer, sending waves as the battles come to wait.
+// A battle reads its teams' answers one after the other, and after a wave
+// all of them are in: those it reads without the mutex.
 func (g *Group) await(c *call) (byte, []byte, error) {
+	if c.done.Load() {
+		return c.kind, c.answer, c.err
+	}
 	g.mu.Lock()
-	if !c.done {
+	if !c.done.Load() {
 		c.waiting = true
 		g.waiting++
 	}
-	for !c.done {
-		if !g.flushing && (g.waiting >= g.joined || time.Since(g.lastAsk) >= groupPatience) && g.flush() {
+	for !c.done.Load() {
+		if !g.flushing && (g.waiting >= g.joined || g.idle) && g.flush() {
 			continue
 		}
 		g.waitAWhile()
@@ -270,15 +305,17 @@ func (g *Group) await(c *call) (byte, []byte, error) {
 }
 
 // waitAWhile waits on the group's condition, which is signalled when a
-// wave comes back, a battle leaves, or at the latest groupPatience from
-// now: one timer for all the waiters, armed when none is. Called with
-// the mutex held.
+// wave comes back, a battle leaves, or when a period of groupPatience
+// passed with no request queued: one timer for all the waiters, armed
+// when none is. Called with the mutex held.
 func (g *Group) waitAWhile() {
 	if !g.nudging {
 		g.nudging = true
+		asked := g.asked
 		time.AfterFunc(groupPatience, func() {
 			g.mu.Lock()
 			g.nudging = false
+			g.idle = g.asked == asked
 			g.cond.Broadcast()
 			g.mu.Unlock()
 		})
@@ -310,6 +347,7 @@ func (g *Group) flush() bool {
 	if len(wave) == 0 {
 		return false
 	}
+	g.idle = false
 	g.flushing = true
 	g.stats.Waves++
 	g.stats.Frames += len(wave)
@@ -321,7 +359,7 @@ func (g *Group) flush() bool {
 	for i := range wave {
 		b := &wave[i]
 		if b.h.w == nil && b.h.dead == nil {
-			b.h.w, b.failed = g.pool.startKept(g.memMiB)
+			b.h.w, b.failed = g.pool.startKept(g.memMiB, groupGCPercent)
 			started++
 		}
 		if b.h.dead == nil && b.failed == nil {
@@ -355,16 +393,18 @@ func (g *Group) flush() bool {
 }
 
 // answered marks c answered (with err, if not nil) and no longer counts
-// its waiter. Called with the mutex held.
+// its waiter. Called with the mutex held. Once done is set the call is
+// its seat's again (it may read it and reuse it without the mutex), so
+// that is the last thing done to it here.
 func (g *Group) answered(c *call, err error) {
 	if err != nil {
 		c.err = err
 	}
-	c.done = true
 	if c.waiting {
 		c.waiting = false
 		g.waiting--
 	}
+	c.done.Store(true)
 }
 
 // drop takes worker h out of the group: requests queued for it since the
@@ -453,8 +493,10 @@ func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
 		return 0, err
 	}
 	for i, c := range calls {
-		a := append([]byte(nil), answers[i]...)
-		c.kind, c.answer = a[0], a[1:]
+		// Into the call's own buffer: the worker's frame is read over
+		// by the next wave.
+		c.buf = append(c.buf[:0], answers[i]...)
+		c.kind, c.answer = c.buf[0], c.buf[1:]
 	}
 	return cpu, nil
 }

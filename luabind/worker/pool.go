@@ -157,13 +157,13 @@ func (p *Pool) get() (*proc, error) {
 		return w, nil
 	}
 	p.mu.Unlock()
-	return p.startKept(p.o.MemoryMiB)
+	return p.startKept(p.o.MemoryMiB, 0)
 }
 
 // startKept starts a worker with memMiB of memory and counts it among
 // the pool's, which Close stops.
-func (p *Pool) startKept(memMiB int) (*proc, error) {
-	w, err := p.start(memMiB)
+func (p *Pool) startKept(memMiB, gcPercent int) (*proc, error) {
+	w, err := p.start(memMiB, gcPercent)
 	if err != nil {
 		return nil, err
 	}
@@ -200,8 +200,9 @@ func (p *Pool) discard(w *proc) {
 	w.stop()
 }
 
-// start launches a worker process.
-func (p *Pool) start(memMiB int) (*proc, error) {
+// start launches a worker process with memMiB of memory; gcPercent, if
+// not 0, is its GOGC.
+func (p *Pool) start(memMiB, gcPercent int) (*proc, error) {
 	dir, err := os.MkdirTemp("", "squarebattle-worker-")
 	if err != nil {
 		return nil, fmt.Errorf("worker: %w", err)
@@ -218,6 +219,9 @@ func (p *Pool) start(memMiB int) (*proc, error) {
 		// at every request (three more system calls a round trip).
 		"GOMAXPROCS=1",
 		"GOTRACEBACK=single",
+	}
+	if gcPercent > 0 {
+		c.Env = append(c.Env, "GOGC="+strconv.Itoa(gcPercent))
 	}
 	if raceEnabled {
 		c.Env = append(c.Env, "GORACE="+os.Getenv("GORACE"))

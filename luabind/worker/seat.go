@@ -96,11 +96,17 @@ type Seat struct {
 	host    *hosted
 	slot    uint64
 	pending *call
+	spare   *call // a call answered and read, for the next request
 }
 
 // ensure makes sure the seat has a worker playing its team.
 func (s *Seat) ensure() error {
 	if s.grp != nil {
+		if s.host != nil {
+			// Only this seat's goroutine sets or clears host; whether
+			// the worker died since, queue finds out under the mutex.
+			return nil
+		}
 		return s.grp.attach(s)
 	}
 	if s.w != nil {
@@ -217,7 +223,13 @@ func (s *Seat) sendTurn(t *engine.Turn) error {
 // answer.
 func (s *Seat) send(frame []byte, n int) {
 	if s.grp != nil {
-		s.pending = s.grp.queue(s, frame, replyLimit(n), s.timeout(n)-s.pool.o.CallTimeout)
+		c := s.spare
+		if c == nil {
+			c = new(call)
+		}
+		s.spare = nil
+		s.grp.queue(s, c, frame, replyLimit(n), s.timeout(n)-s.pool.o.CallTimeout)
+		s.pending = c
 		return
 	}
 	s.w.send(frame)
@@ -230,7 +242,11 @@ func (s *Seat) recv(n int) (byte, []byte, error) {
 		if c == nil {
 			return 0, nil, errMalformed
 		}
-		return s.grp.await(c)
+		kind, body, err := s.grp.await(c)
+		// The answer stays in c until the seat's next request, which
+		// comes after it is decoded.
+		s.spare = c
+		return kind, body, err
 	}
 	return s.w.recv(replyLimit(n), s.timeout(n))
 }

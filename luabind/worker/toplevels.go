@@ -92,7 +92,7 @@ func (p *Pool) ReadTopLevels(src luabind.CatalogSource) ([]luabind.TopLevel, err
 // readTopLevels is one toplevels request to a worker started for it and
 // stopped after: what the scripts did to it goes with it.
 func (p *Pool) readTopLevels(src luabind.CatalogSource) ([]luabind.TopLevel, error) {
-	w, err := p.startKept(p.o.MemoryMiB)
+	w, err := p.startKept(p.o.MemoryMiB, 0)
 	if err != nil {
 		return nil, err
 	}
