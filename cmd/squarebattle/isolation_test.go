@@ -106,7 +106,8 @@ func TestIsolationFlag(t *testing.T) {
 // records the same replays, byte for byte, in this process, behind the
 // wall with a worker per team, and behind the wall with one worker playing
 // a player's teams of several battles at once (isolation.team_slots),
-// whatever the number of battles at once.
+// in one lane or several (isolation.lanes), whatever the number of
+// battles at once.
 func TestIsolationSameTournament(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"tournament", "--json", "--quiet", "--format", "koth", "--games", "10", "--seed", "4",
@@ -115,12 +116,14 @@ func TestIsolationSameTournament(t *testing.T) {
 		name  string
 		flags []string
 		slots string // isolation.team_slots, if set
+		lanes string // isolation.lanes, if set
 	}
 	modes := []mode{
-		{"none", []string{"--isolation", "none"}, ""},
-		{"process-slots1", []string{"--isolation", "process"}, "1"},
-		{"process-slots3", []string{"--isolation", "process", "--workers", "2"}, "3"},
-		{"process-default", []string{"--isolation", "process"}, ""},
+		{"none", []string{"--isolation", "none"}, "", ""},
+		{"process-slots1", []string{"--isolation", "process"}, "1", ""},
+		{"process-slots3-lanes1", []string{"--isolation", "process", "--workers", "2"}, "3", "1"},
+		{"process-slots2-lanes3", []string{"--isolation", "process"}, "2", "3"},
+		{"process-default", []string{"--isolation", "process"}, "", ""},
 	}
 	var first string
 	var firstReplays map[string][]byte
@@ -129,7 +132,11 @@ func TestIsolationSameTournament(t *testing.T) {
 		flags := append(append([]string{}, m.flags...), "--record-dir", rec)
 		if m.slots != "" {
 			cfg := filepath.Join(dir, m.name+".yaml")
-			if err := os.WriteFile(cfg, []byte("isolation:\n  team_slots: "+m.slots+"\n"), 0o644); err != nil {
+			yaml := "isolation:\n  team_slots: " + m.slots + "\n"
+			if m.lanes != "" {
+				yaml += "  lanes: " + m.lanes + "\n"
+			}
+			if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			flags = append(flags, "--config", cfg)

@@ -235,7 +235,7 @@ func BenchmarkKOTH64(b *testing.B) {
 //
 //	go test -run '^$' -bench KOTH64Paired -benchtime 2x -count 6 ./cmd/squarebattle/ | benchstat -col /slots -
 func BenchmarkKOTH64Paired(b *testing.B) {
-	for _, c := range []struct{ slots, lanes int }{{1, 1}, {32, 1}, {16, 2}, {32, 2}} {
+	for _, c := range []struct{ slots, lanes int }{{1, 1}, {32, 1}, {32, 2}, {64, 2}} {
 		b.Run(fmt.Sprintf("slots=%d/lanes=%d", c.slots, c.lanes), func(b *testing.B) { kothPaired(b, c.slots, c.lanes) })
 	}
 }
