@@ -298,3 +298,46 @@ func TestLanesSameBattles(t *testing.T) {
 		lane.Leave()
 	}
 }
+
+// TestGroupPatience: a battle that joined a group but asks nothing (busy
+// elsewhere, say writing its replay) holds up the others only for the
+// group's patience: a battle beside it plays to the end, each of its waves
+// sent by a waiter once no request came for a period, and plays what it
+// plays alone; the idle battle then plays as well.
+func TestGroupPatience(t *testing.T) {
+	cat := shipped(t)
+	var players []string
+	for _, p := range cat.Players()[:2] {
+		players = append(players, p.ID)
+	}
+	keys := []string{"a", "b"}
+	p := plainPool(t, Options{Size: 1})
+	g := p.Group(4, 64)
+	defer g.Close()
+	o := engine.Options{Size: 12, Wrap: true, Rounds: 8, ReplicateRounds: 3, Seed: 7, Workers: 1}
+	want := recordAll(battle(t, cat, players, o, nil))
+	g.Join() // the battle that asks nothing for now
+	g.Join()
+	busy := battle(t, cat, players, o, g.Seater(keys))
+	done := make(chan []engine.RoundLog)
+	go func() {
+		b := battle(t, cat, players, o, g.Seater(keys))
+		logs := recordAll(b)
+		b.Close()
+		g.Leave()
+		done <- logs
+	}()
+	var got []engine.RoundLog
+	select {
+	case got = <-done:
+	case <-time.After(time.Minute): // a liveness bound, not a speed one
+		t.Fatal("the playing battle was held up by the idle one")
+	}
+	sameLogs(t, "beside an idle battle", got, want)
+	if st := g.Stats(); st.Waves < len(want) {
+		t.Errorf("%d waves for %d rounds", st.Waves, len(want))
+	}
+	sameLogs(t, "the idle battle, after", recordAll(busy), want)
+	busy.Close()
+	g.Leave()
+}
