@@ -83,8 +83,9 @@ const groupPatience = 20 * time.Millisecond
 // eighth of its time collecting garbage; at 400 it collects a quarter as
 // often, and its heap, five times what is live at most, stays far inside
 // the memory it is given for all those teams (Pool.Group), which
-// GOMEMLIMIT still enforces. BenchmarkKOTH64Paired: about 8% more
-// battles a minute (docs/performance.md).
+// GOMEMLIMIT still enforces. In BenchmarkKOTH64Paired, three runs each
+// in one loop: 0.65–0.67× of in-process at 100, 0.66–0.79× at 400
+// (docs/performance.md).
 const groupGCPercent = 400
 
 // Group returns a group of this pool's workers; each of its workers plays
