@@ -212,9 +212,12 @@ func checkPinnedBy(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := map[string]bool{}
-	files, _ := filepath.Glob("../*/*_test.go")
-	more, _ := filepath.Glob("../*/*/*_test.go")
-	for _, f := range append(files, more...) {
+	var files []string
+	for _, pattern := range []string{"../*/*_test.go", "../*/*/*_test.go", "../*/*/*/*_test.go", "../*/*/*/*/*_test.go"} {
+		more, _ := filepath.Glob(pattern)
+		files = append(files, more...)
+	}
+	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

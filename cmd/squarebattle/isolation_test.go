@@ -23,11 +23,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == process.LauncherCommand {
 		os.Exit(process.LauncherMain(os.Args[2:], os.Stderr)) // an external bot starting
 	}
-	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // TestIsolationSameBattle: with the shipped players, --isolation none and

@@ -343,3 +343,7 @@ func sum(vs []*viewer, frames bool) int64 {
 	}
 	return t
 }
+
+// frameEnd is what tcell writes at the end of every frame (its
+// synchronized-output mark on xterm-like terminals).
+const frameEnd = "\x1b[?2026l"

@@ -1,21 +1,23 @@
-package main
+package terminal
 
 import (
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 )
 
 // humanTmux runs play --human in tmux at a quick pace (env sets the human
 // section: the keys in a second or two, as a person would press them, and
 // the battle over in a few seconds), recording to file.
-func humanTmux(t *testing.T, bin, file string, env []string, args ...string) *tmuxRun {
+func humanTmux(t *testing.T, bin, file string, env []string, args ...string) *harness.Tmux {
 	t.Helper()
-	work, base := isolated(t)
+	work, base := harness.Isolated(t)
 	cmd := append(append([]string{"env", "-i"}, base...), env...)
 	cmd = append(cmd, "TERM=xterm-256color", bin, "play", "--human", "--record", file)
-	return startTmuxSize(t, 100, 30, work, append(cmd, args...))
+	return harness.StartTmuxSize(t, 100, 30, work, append(cmd, args...))
 }
 
 // verifyIdentical runs replay --verify on file and expects "identical".
@@ -32,8 +34,8 @@ func verifyIdentical(t *testing.T, bin, file string) {
 // attack, the autopilot), the battle to its end, and its replay verifies.
 func TestHumanE2E(t *testing.T) {
 	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
-	needTmux(t)
-	bin := buildBinary(t)
+	harness.NeedTmux(t)
+	bin := harness.Program(t)
 	file := filepath.Join(t.TempDir(), "human.sbr")
 	tm := humanTmux(t, bin, file,
 		// Parent and child sit still 15 rounds after a replication: time
@@ -41,8 +43,8 @@ func TestHumanE2E(t *testing.T) {
 		// it could replicate onto its child, however loaded the machine.
 		[]string{"SQUAREBATTLE_HUMAN_PACE=10", "SQUAREBATTLE_HUMAN_COUNTDOWN=1", "SQUAREBATTLE_RULES_REPLICATE_ROUNDS=15"},
 		"--seed", "5", "--size", "16", "--rounds", "90", "explorer")
-	tm.waitFor(func(s string) bool { return strings.Contains(s, "The battle starts in") }, "the countdown")
-	tm.waitFor(func(s string) bool {
+	tm.WaitFor(func(s string) bool { return strings.Contains(s, "The battle starts in") }, "the countdown")
+	tm.WaitFor(func(s string) bool {
 		return strings.Contains(s, "YOU: square #0 of 1") && !strings.Contains(s, "starts in")
 	}, "the battle running, the human's first square selected")
 	for _, step := range []struct {
@@ -60,13 +62,13 @@ func TestHumanE2E(t *testing.T) {
 		{[]string{"a", "Up"}, "attack N"},
 		{[]string{"p", "1"}, "autopilot: "},
 	} {
-		tm.send(step.keys...)
-		tm.waitFor(func(s string) bool { return strings.Contains(s, step.want) }, strings.Join(step.keys, " ")+": "+step.want)
+		tm.Send(step.keys...)
+		tm.WaitFor(func(s string) bool { return strings.Contains(s, step.want) }, strings.Join(step.keys, " ")+": "+step.want)
 	}
-	tm.waitFor(func(s string) bool { return statusState(s) == "over" }, "the battle's end")
-	tm.quit()
-	if status, screen := tm.waitExit(); status != 0 {
-		t.Fatalf("play exited %d:\n%s", status, framed(screen))
+	tm.WaitFor(func(s string) bool { return harness.StatusState(s) == "over" }, "the battle's end")
+	tm.Quit()
+	if status, screen := tm.WaitExit(); status != 0 {
+		t.Fatalf("play exited %d:\n%s", status, harness.Framed(screen))
 	}
 	verifyIdentical(t, bin, file)
 }
@@ -75,13 +77,13 @@ func TestHumanE2E(t *testing.T) {
 // hungry; the match (a short one: few rounds) records and verifies.
 func TestHumanSnakeE2E(t *testing.T) {
 	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
-	needTmux(t)
-	bin := buildBinary(t)
+	harness.NeedTmux(t)
+	bin := harness.Program(t)
 	file := filepath.Join(t.TempDir(), "snake.sbr")
 	tm := humanTmux(t, bin, file,
 		[]string{"SQUAREBATTLE_HUMAN_STEER_PACE=20", "SQUAREBATTLE_HUMAN_COUNTDOWN=1"},
 		"--game", "snake", "--seed", "3", "--rounds", "80", "hungry")
-	tm.waitFor(func(s string) bool { return strings.Contains(s, "The battle starts in") }, "the countdown")
+	tm.WaitFor(func(s string) bool { return strings.Contains(s, "The battle starts in") }, "the countdown")
 	for _, step := range []struct {
 		keys []string
 		want string
@@ -91,13 +93,13 @@ func TestHumanSnakeE2E(t *testing.T) {
 		{[]string{"s"}, "YOU steer: down"},
 		{[]string{"Left"}, "YOU steer: left"},
 	} {
-		tm.send(step.keys...)
-		tm.waitFor(func(s string) bool { return strings.Contains(s, step.want) }, strings.Join(step.keys, " ")+": "+step.want)
+		tm.Send(step.keys...)
+		tm.WaitFor(func(s string) bool { return strings.Contains(s, step.want) }, strings.Join(step.keys, " ")+": "+step.want)
 	}
-	tm.waitFor(func(s string) bool { return statusState(s) == "over" }, "the match's end")
-	tm.quit()
-	if status, screen := tm.waitExit(); status != 0 {
-		t.Fatalf("play exited %d:\n%s", status, framed(screen))
+	tm.WaitFor(func(s string) bool { return harness.StatusState(s) == "over" }, "the match's end")
+	tm.Quit()
+	if status, screen := tm.WaitExit(); status != 0 {
+		t.Fatalf("play exited %d:\n%s", status, harness.Framed(screen))
 	}
 	verifyIdentical(t, bin, file)
 }

@@ -1,4 +1,4 @@
-package main
+package crossarch
 
 import (
 	"bytes"
@@ -7,11 +7,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 )
 
 // crossArchEnv, when set (CI sets it: .ci/run), makes a missing qemu a
 // failure instead of a skip.
 const crossArchEnv = "CROSS_ARCH_REQUIRED"
+
+// longEnv runs the tests at all. They compile the program and the math
+// tests for arm64 and amd64/v3 and run them under qemu: minutes of CPU on a
+// cold build cache, too long for a plain go test on a loaded machine, so
+// only .ci/run (which sets it, with a -timeout of their own) runs them.
+const longEnv = "LONG_TESTS"
 
 // build is one way of compiling the program and the command prefix that
 // runs what it makes.
@@ -27,6 +35,9 @@ type build struct {
 // test, or fails it when crossArchEnv is set, when an emulator is missing.
 func crossBuilds(t *testing.T) []build {
 	t.Helper()
+	if os.Getenv(longEnv) == "" {
+		t.Skipf("cross-architecture builds take minutes on a cold cache: set %s=1 to run them (.ci/run does)", longEnv)
+	}
 	need := func(tool string) string {
 		p, err := exec.LookPath(tool)
 		if err == nil {
@@ -94,13 +105,13 @@ func TestCrossArchBattles(t *testing.T) {
 	want := map[string]result{}
 	for _, b := range builds {
 		bin := filepath.Join(bins, "squarebattle-"+b.name)
-		goBuild(t, b, ".", "build", "-o", bin, ".")
+		goBuild(t, b, ".", "build", "-o", bin, harness.ProgramPackage)
 		for _, battle := range battles {
 			for _, workers := range []string{"1", "2"} {
 				if b.runner != nil && workers == "1" {
 					continue // emulated runs are slow: one worker count is enough there
 				}
-				work, env := isolated(t)
+				work, env := harness.Isolated(t)
 				record := filepath.Join(work, "replay")
 				args := append(append([]string{}, b.runner...), bin, "run", "--json", "--seed", "5", "--workers", workers, "--record", record, "--scripts", scripts)
 				if b.runner != nil {
@@ -144,30 +155,18 @@ func TestCrossArchBattles(t *testing.T) {
 // orbs mod and the players of testdata/crossarch.
 func crossArchScripts(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	copyFile := func(from, to string) {
-		data, err := os.ReadFile(from)
+	dir := harness.ShippedCopy(t)
+	files, err := filepath.Glob("testdata/crossarch/*.lua")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no players in testdata/crossarch")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
 			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, pattern := range []string{"../../scripts/*.lua", "../../scripts/orbs/*", "testdata/crossarch/*.lua"} {
-		files, err := filepath.Glob(pattern)
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no files match %s", pattern)
-		}
-		for _, f := range files {
-			to := filepath.Join(dir, filepath.Base(f))
-			if strings.Contains(f, "/orbs/") {
-				to = filepath.Join(dir, "orbs", filepath.Base(f))
-			}
-			copyFile(f, to)
 		}
 	}
 	return dir
@@ -178,7 +177,7 @@ func crossArchScripts(t *testing.T) string {
 // patterns written on amd64.
 func TestCrossArchDetmath(t *testing.T) {
 	builds := crossBuilds(t)
-	pkg, err := filepath.Abs("../../luabind/detmath")
+	pkg, err := filepath.Abs("../../../../luabind/detmath")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package terminal
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 
 	"github.com/creack/pty"
 )
@@ -124,11 +126,11 @@ func playPTY(tb testing.TB, bin string, sc ptyScreen, fps int, d time.Duration) 
 		tty.Close()
 		tb.Fatalf("pty size: %v", err)
 	}
-	mapFile, err := filepath.Abs(marchersMap)
+	mapFile, err := filepath.Abs(marchersMap) // shared with the program package's tests
 	if err != nil {
 		tb.Fatal(err)
 	}
-	work, env := isolated(tb)
+	work, env := harness.Isolated(tb)
 	cmd := exec.Command(bin, "play", "--stats", "--map", mapFile, "--seed", "1", "--rounds", "10000000",
 		"explorer", "explorer", "explorer", "explorer")
 	cmd.Dir = work
@@ -172,14 +174,14 @@ func playPTY(tb testing.TB, bin string, sc ptyScreen, fps int, d time.Duration) 
 	case err := <-exited:
 		<-read
 		tb.Fatalf("exited before its first frame (%v):\n%q", err, w.tail)
-	case <-time.After(e2eWait):
-		fail("no frame after %v", e2eWait)
+	case <-time.After(harness.Wait):
+		fail("no frame after %v", harness.Wait)
 	}
 	time.Sleep(d)
 	// On a loaded machine the battle may not have played a round yet
 	// (its workers start first): wait for frames that only rounds draw,
 	// rather than for a time.
-	for deadline := time.Now().Add(e2eWait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(harness.Wait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		w.mu.Lock()
 		frames := w.frames
 		w.mu.Unlock()
@@ -197,13 +199,13 @@ func playPTY(tb testing.TB, bin string, sc ptyScreen, fps int, d time.Duration) 
 			<-read
 			tb.Fatalf("q: %v, want exit status 0:\n%q", err, w.tail)
 		}
-	case <-time.After(e2eWait):
-		fail("still running %v after q", e2eWait)
+	case <-time.After(harness.Wait):
+		fail("still running %v after q", harness.Wait)
 	}
 	select {
 	case <-read:
-	case <-time.After(e2eWait):
-		tb.Fatalf("the pty did not close %v after the program exited", e2eWait)
+	case <-time.After(harness.Wait):
+		tb.Fatalf("the pty did not close %v after the program exited", harness.Wait)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -228,7 +230,7 @@ func playPTY(tb testing.TB, bin string, sc ptyScreen, fps int, d time.Duration) 
 // cap30 cases report frames/s against the cap): a test that asserted a rate
 // failed whenever other packages' tests loaded the machine.
 func TestPlayPTY(t *testing.T) {
-	bin := buildBinary(t)
+	bin := harness.Program(t)
 	tests := []struct {
 		name string
 		sc   ptyScreen
@@ -257,7 +259,7 @@ func TestPlayPTY(t *testing.T) {
 //
 //	go test -run '^$' -bench PlayPTY -benchtime 1x -count 3 ./cmd/squarebattle/
 func BenchmarkPlayPTY(b *testing.B) {
-	bin := buildBinary(b)
+	bin := harness.Program(b)
 	const d = 4 * time.Second
 	w256 := ptyScreen{w: 320, h: 90, term: "xterm-256color"}
 	tests := []struct {
@@ -294,3 +296,7 @@ func BenchmarkPlayPTY(b *testing.B) {
 		})
 	}
 }
+
+// marchersMap is the program package's 150×150 arena of 400 Explorers
+// marching in step (see TestMarchersMap there).
+const marchersMap = "../../testdata/marchers-150.map"

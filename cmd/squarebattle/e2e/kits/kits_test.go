@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package kits
 
 import (
 	"bufio"
@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 )
 
 // The starter kits in docs/bots/ are real programs in Python, JavaScript
@@ -46,10 +48,10 @@ type kit struct {
 	argv func(t *testing.T, game kitGame) []string
 }
 
-// kitsDir is docs/bots, from this package's folder.
+// kitsDir is docs/bots, from this package's folder (cmd/squarebattle/e2e/kits).
 func kitsDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "docs", "bots"))
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "docs", "bots"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ var goKitBuild = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	kit, err := filepath.Abs(filepath.Join("..", "..", "docs", "bots", "go"))
+	kit, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "docs", "bots", "go"))
 	if err != nil {
 		return "", err
 	}
@@ -111,7 +113,7 @@ var goKitBuild = sync.OnceValues(func() (string, error) {
 func needKit(t *testing.T, k kit) {
 	t.Helper()
 	if _, err := exec.LookPath(k.tool); err != nil {
-		skipOrRequire(t, "the %s kit needs %s on PATH (apt-get install %s)", k.lang, k.tool, k.pkg)
+		harness.SkipOrRequire(t, "the %s kit needs %s on PATH (apt-get install %s)", k.lang, k.tool, k.pkg)
 	}
 }
 
@@ -123,7 +125,7 @@ type kitSession struct {
 	half   func() error   // closes the bot's input only
 	lines  chan string    // the bot's protocol lines
 	stdout bytes.Buffer   // under TCP: what the bot wrote to stdout (nothing, we hope)
-	stderr syncLog        // read while the bot may still write it
+	stderr harness.Log    // read while the bot may still write it
 }
 
 // startKit starts argv speaking the protocol over stdio, or over TCP to a

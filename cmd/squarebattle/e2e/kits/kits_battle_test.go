@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package kits
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
@@ -64,7 +65,7 @@ func TestKitsBattle(t *testing.T) {
 			t.Run(string(g.game)+"/"+k.lang, func(t *testing.T) {
 				needKit(t, k)
 				args := append([]string{"run", "--config", cfg, "--json"}, g.args...)
-				code, out, errOut := runMain(t, append(args, "--bot", botCommand(k.argv(t, g.game)))...)
+				code, out, errOut := harness.Exec(t, append(args, "--bot", botCommand(k.argv(t, g.game)))...)
 				if code != 0 {
 					t.Fatalf("run: exit %d: %s", code, errOut)
 				}
@@ -132,7 +133,7 @@ func TestKitsMixedBattle(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := diskCopy(t)
+			dir := harness.ShippedCopy(t)
 			record := filepath.Join(t.TempDir(), "mixed.sbr")
 			args := []string{"run", "--config", cfg, "--scripts", dir, "--record", record, "--json"}
 			if tc.game != "" {
@@ -152,7 +153,7 @@ func TestKitsMixedBattle(t *testing.T) {
 				needKit(t, byLang[lang])
 				args = append(args, "--bot", botCommand(byLang[lang].argv(t, tc.kit)))
 			}
-			code, out, errOut := runMain(t, args...)
+			code, out, errOut := harness.Exec(t, args...)
 			if code != 0 {
 				t.Fatalf("run: exit %d\n%s\n%s", code, out, errOut)
 			}
@@ -184,7 +185,7 @@ func TestKitsMixedBattle(t *testing.T) {
 					break
 				}
 			}
-			code, out, errOut = runMain(t, "replay", "--config", cfg, "--scripts", dir, "--verify", record)
+			code, out, errOut = harness.Exec(t, "replay", "--config", cfg, "--scripts", dir, "--verify", record)
 			if code != 0 || !strings.HasPrefix(out, "identical") {
 				t.Fatalf("replay --verify: exit %d\n%s\n%s", code, out, errOut)
 			}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package terminal
 
 import (
 	"os"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 )
 
 // loopWait is how long one step of the coder's loop may take: a check
@@ -25,12 +27,12 @@ const loopWait = 60 * time.Second
 // wrapping at 80 columns does not matter), never for a fixed time.
 func TestE2ECoderLoop(t *testing.T) {
 	t.Parallel() // a program in tmux: mostly waiting on its pace and on the screen
-	needTmux(t)
-	bin := buildBinary(t)
-	work, env := isolated(t)
+	harness.NeedTmux(t)
+	bin := harness.Program(t)
+	work, env := harness.Isolated(t)
 	cmd := append(append([]string{"env", "-i"}, env...), "TERM=xterm", "PS1=$ ", "PATH="+filepath.Dir(bin)+":/usr/bin:/bin", "sh")
-	tm := startTmuxSize(t, 80, 24, work, cmd)
-	sh := &shell{tm: tm}
+	tm := harness.StartTmuxSize(t, 80, 24, work, cmd)
+	sh := &shell{tm: tm, t: t}
 	sh.wait("the shell's prompt", func(s string) bool { return strings.HasPrefix(s, "$ ") })
 
 	sh.run("squarebattle new hunter2")
@@ -48,7 +50,7 @@ func TestE2ECoderLoop(t *testing.T) {
 	// check's report is longer than the screen (the trial battle comes
 	// after the undefined global): read the pane's history too, as a
 	// newcomer scrolls back.
-	sh.tm.tmux("clear-history", "-t", "sb")
+	sh.tm.Run("clear-history", "-t", "sb")
 	sh.run("clear; squarebattle check scripts/hunter2.lua")
 	sh.waitHistory("check naming the misspelt constant", func(s string) bool {
 		return regexp.MustCompile(`scripts/hunter2\.lua:\d+: ATACK is not defined \(did you mean ATTACK\?\)`).MatchString(s) && strings.Contains(s, "exit=1")
@@ -62,53 +64,53 @@ func TestE2ECoderLoop(t *testing.T) {
 
 	sh.run("clear; squarebattle play hunter2 explorer")
 	sh.wait("the battle past round 30", func(s string) bool {
-		r, _, ok := statusRound(s)
+		r, _, ok := harness.StatusRound(s)
 		return ok && r >= 30 && strings.Contains(s, "Hunter2") && strings.Contains(s, "Explorer")
 	})
-	tm.send("Space") // the pane lists what is new while it runs: pause to read
-	sh.wait("the battle paused", func(s string) bool { return statusState(s) == "PAUSED" })
+	tm.Send("Space") // the pane lists what is new while it runs: pause to read
+	sh.wait("the battle paused", func(s string) bool { return harness.StatusState(s) == "PAUSED" })
 
-	tm.send("e")
+	tm.Send("e")
 	list := sh.wait("the errors pane", func(s string) bool {
 		return strings.Contains(s, "Problems and logs") && strings.Contains(s, "hunter2.lua") && strings.Contains(s, "lost my way")
 	})
 	at := cursorRow(list)
 	if at < 0 {
-		t.Fatalf("no selected problem in the pane:\n%s", framed(list))
+		t.Fatalf("no selected problem in the pane:\n%s", harness.Framed(list))
 	}
-	tm.send("Down", "Down")
+	tm.Send("Down", "Down")
 	sh.wait("the pane's cursor moved down", func(s string) bool { return cursorRow(s) > at })
-	tm.send("Enter")
+	tm.Send("Enter")
 	sh.wait("one problem whole, with its traceback", func(s string) bool {
 		return strings.Contains(s, "traceback:") && strings.Contains(s, "lost my way") && strings.Contains(s, "Hunter2") && cursorRow(s) < 0
 	})
-	tm.send("Escape", "Right")
+	tm.Send("Escape", "Right")
 	sh.wait("Hunter2's log tab", func(s string) bool {
 		return regexp.MustCompile(`round\s+\d+\s+at\s+\d+\s+\d+`).MatchString(s) && !strings.Contains(s, "traceback:")
 	})
 
-	tm.send("Escape")
+	tm.Send("Escape")
 	sh.wait("the pane closed", func(s string) bool {
-		_, _, ok := statusRound(s)
+		_, _, ok := harness.StatusRound(s)
 		return ok && !strings.Contains(s, "Problems and logs")
 	})
-	tm.send("Escape")
+	tm.Send("Escape")
 	sh.wait("leaving asks first", func(s string) bool { return strings.Contains(s, "leave without saving?") })
-	tm.send("Escape")
+	tm.Send("Escape")
 	lobby := sh.wait("the lobby with the battle's teams", func(s string) bool {
-		teams := lobbyTeamRows(s)
+		teams := harness.LobbyTeamRows(s)
 		return strings.Contains(s, "pick your teams") && len(teams) == 2 && teams[0] == "Hunter2" && teams[1] == "Explorer"
 	})
-	if _, _, ok := statusRound(lobby); ok {
-		t.Errorf("the lobby keeps a row of the battle's status bar:\n%s", framed(lobby))
+	if _, _, ok := harness.StatusRound(lobby); ok {
+		t.Errorf("the lobby keeps a row of the battle's status bar:\n%s", harness.Framed(lobby))
 	}
 
-	tm.send("q")
+	tm.Send("q")
 	s := sh.wait("q quitting, or asking first", func(s string) bool {
 		return !strings.Contains(s, "pick your teams") || strings.Contains(s, "q again") || strings.Contains(s, "(or y)")
 	})
 	if strings.Contains(s, "pick your teams") {
-		tm.send("y")
+		tm.Send("y")
 	}
 	sh.wait("the shell again, play's exit status 0", func(s string) bool {
 		return !strings.Contains(s, "pick your teams") && strings.Contains(s, "exit=0")
@@ -116,42 +118,45 @@ func TestE2ECoderLoop(t *testing.T) {
 }
 
 // shell drives the sh in a tmuxRun's pane.
-type shell struct{ tm *tmuxRun }
+type shell struct {
+	tm *harness.Tmux
+	t  testing.TB
+}
 
 // run types a command line that prints its exit status as exit=N.
 func (sh *shell) run(line string) {
-	sh.tm.t.Helper()
-	sh.tm.send(line+`; echo "exit=$?"`, "Enter")
+	sh.t.Helper()
+	sh.tm.Send(line+`; echo "exit=$?"`, "Enter")
 }
 
 // wait polls the pane, wrapped lines joined, until cond holds, and returns
 // that screen; it fails with the last screen after loopWait.
 func (sh *shell) wait(what string, cond func(string) bool) string {
-	sh.tm.t.Helper()
+	sh.t.Helper()
 	return sh.poll(what, cond)
 }
 
 // waitHistory is wait over the pane's history as well as its screen.
 func (sh *shell) waitHistory(what string, cond func(string) bool) string {
-	sh.tm.t.Helper()
+	sh.t.Helper()
 	return sh.poll(what, cond, "-S", "-")
 }
 
 func (sh *shell) poll(what string, cond func(string) bool, extra ...string) string {
-	sh.tm.t.Helper()
+	sh.t.Helper()
 	deadline := time.Now().Add(loopWait)
 	for {
-		out, err := sh.tm.tmux(append([]string{"capture-pane", "-p", "-J", "-t", "sb"}, extra...)...)
+		out, err := sh.tm.Run(append([]string{"capture-pane", "-p", "-J", "-t", "sb"}, extra...)...)
 		if err != nil {
-			sh.tm.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+			sh.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
 		}
 		if cond(out) {
 			return out
 		}
 		if time.Now().After(deadline) {
-			sh.tm.t.Fatalf("waiting for %s: not there after %v; screen:\n%s", what, loopWait, framed(out))
+			sh.t.Fatalf("waiting for %s: not there after %v; screen:\n%s", what, loopWait, harness.Framed(out))
 		}
-		time.Sleep(e2ePoll)
+		time.Sleep(harness.Poll)
 	}
 }
 

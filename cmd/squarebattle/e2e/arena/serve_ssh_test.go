@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package arena
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -42,7 +44,7 @@ func startServe(t *testing.T, bin, data string) openSSH {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	work, env := isolated(t)
+	work, env := harness.Isolated(t)
 	cmd := exec.Command(bin, "serve", "--listen", addr)
 	cmd.Dir = work
 	cmd.Env = append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data, "SQUAREBATTLE_SERVE_FEATURED_SIZE=16",
@@ -107,10 +109,10 @@ func TestServeOpenSSH(t *testing.T) {
 	}
 	for _, tool := range []string{"ssh", "tmux"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			skipOrRequire(t, "needs %s on PATH (apt-get install openssh-client tmux)", tool)
+			harness.SkipOrRequire(t, "needs %s on PATH (apt-get install openssh-client tmux)", tool)
 		}
 	}
-	bin := buildBinary(t)
+	bin := harness.Program(t)
 	data := t.TempDir()
 	o := startServe(t, bin, data)
 	work := t.TempDir()
@@ -147,16 +149,16 @@ func TestServeOpenSSH(t *testing.T) {
 		t.Fatalf("watch without -t: status %d\n%s", st, out)
 	}
 
-	term := func(t *testing.T, args ...string) *tmuxRun {
+	term := func(t *testing.T, args ...string) *harness.Tmux {
 		cmd := append([]string{"env", "-i", "TERM=xterm", "HOME=" + work, "LANG=C.UTF-8"}, o.args("alice", args...)...)
 		cmd = append(cmd[:len(cmd)-len(args)], append([]string{"-t"}, args...)...)
-		return startTmuxSize(t, 80, 24, work, cmd)
+		return harness.StartTmuxSize(t, 80, 24, work, cmd)
 	}
-	quit := func(t *testing.T, tm *tmuxRun, key string) {
-		tm.send(key)
-		status, screen := tm.waitExit()
+	quit := func(t *testing.T, tm *harness.Tmux, key string) {
+		tm.Send(key)
+		status, screen := tm.WaitExit()
 		if status != 0 {
-			t.Fatalf("%s: ssh exit status %d; screen:\n%s", key, status, framed(screen))
+			t.Fatalf("%s: ssh exit status %d; screen:\n%s", key, status, harness.Framed(screen))
 		}
 	}
 	has := func(s ...string) func(string) bool {
@@ -169,32 +171,32 @@ func TestServeOpenSSH(t *testing.T) {
 			return true
 		}
 	}
-	round := func(screen string) bool { _, _, ok := statusRound(screen); return ok }
+	round := func(screen string) bool { _, _, ok := harness.StatusRound(screen); return ok }
 
 	t.Run("menu, watch, private battle, q", func(t *testing.T) {
 		tm := term(t)
-		tm.waitFor(has("Watch the featured battle", "Start a private battle"), "the menu")
-		tm.send("Enter")
-		tm.waitFor(round, "the featured battle")
-		tm.send("Escape")
-		tm.waitFor(has("Watch the featured battle"), "the menu again")
-		tm.send("Down", "Down", "Enter")
-		tm.waitFor(has("Southpaw", "Start Battle"), "the lobby, with the uploaded player")
+		tm.WaitFor(has("Watch the featured battle", "Start a private battle"), "the menu")
+		tm.Send("Enter")
+		tm.WaitFor(round, "the featured battle")
+		tm.Send("Escape")
+		tm.WaitFor(has("Watch the featured battle"), "the menu again")
+		tm.Send("Down", "Down", "Enter")
+		tm.WaitFor(has("Southpaw", "Start Battle"), "the lobby, with the uploaded player")
 		north := filepath.Join(work, "northpaw.lua")
 		os.WriteFile(north, []byte(`return { name = "Northpaw", run = function(self) return MOVE, N end }`), 0o644)
 		if out, st := exec1(north, o.args("alice", "submit", "northpaw")...); st != 0 {
 			t.Fatalf("submit northpaw: status %d\n%s", st, out)
 		}
-		tm.waitFor(has("Northpaw", "Southpaw"), "the open lobby showing a player submitted meanwhile")
-		tm.send("Enter", "Down", "Enter", "s")
-		tm.waitFor(round, "the private battle")
-		tm.send("Escape")
-		tm.waitFor(has("Watch the featured battle"), "the menu again")
+		tm.WaitFor(has("Northpaw", "Southpaw"), "the open lobby showing a player submitted meanwhile")
+		tm.Send("Enter", "Down", "Enter", "s")
+		tm.WaitFor(round, "the private battle")
+		tm.Send("Escape")
+		tm.WaitFor(has("Watch the featured battle"), "the menu again")
 		quit(t, tm, "q")
 	})
 	t.Run("watch, Ctrl-C", func(t *testing.T) {
 		tm := term(t, "watch")
-		tm.waitFor(round, "the featured battle")
+		tm.WaitFor(round, "the featured battle")
 		quit(t, tm, "C-c")
 	})
 	t.Run("replay", func(t *testing.T) {
@@ -216,7 +218,7 @@ func TestServeOpenSSH(t *testing.T) {
 			t.Fatalf("get %s: status %d, %d bytes", id, st, len(out))
 		}
 		tm := term(t, "replay", id)
-		tm.waitFor(has("REPLAY of"), "the replay")
+		tm.WaitFor(has("REPLAY of"), "the replay")
 		quit(t, tm, "q")
 
 		// kill -9, then a new server on the same data dir: the player,
