@@ -1,9 +1,11 @@
 package luabind
 
 import (
-	"os"
+	"io/fs"
 	"strings"
 	"testing"
+
+	"github.com/squarebattle/squarebattle/scripts"
 )
 
 // TestRulesAreNoPlayer: once a folder is loaded as a game, its rules.lua
@@ -13,7 +15,11 @@ import (
 // in the game's shipped players.
 func TestRulesAreNoPlayer(t *testing.T) {
 	for _, game := range []string{"paint", "snake", "orbs", "squarebattle-lua"} {
-		g, err := LoadGame(os.DirFS("../scripts/"+game), "scripts/"+game, DefaultLimits())
+		folder, err := fs.Sub(scripts.FS, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := LoadGame(folder, "scripts/"+game, DefaultLimits())
 		if err != nil {
 			t.Fatalf("%s: %v", game, err)
 		}

@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/squarebattle/squarebattle/scripts"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -32,7 +35,7 @@ const idle = `return { name = "Idle", run = function() end }`
 func TestHostileScripts(t *testing.T) {
 	paths, lim := hostileSuite(t, "testdata/hostile")
 	opts := engine.Options{Size: 8, Wrap: true, Rounds: 40, ReplicateRounds: 3, Seed: 3, Workers: 2}
-	explorer, err := os.ReadFile("../scripts/explorer.lua")
+	explorer, err := fs.ReadFile(scripts.FS, "explorer.lua")
 	if err != nil {
 		t.Fatal(err)
 	}

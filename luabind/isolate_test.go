@@ -3,10 +3,11 @@ package luabind
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/squarebattle/squarebattle/scripts"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -148,7 +149,7 @@ func TestStringMetatableProtected(t *testing.T) {
 // of files whose top level never ends (the worst a file can do to a
 // listing: one full budget each).
 func BenchmarkLoadCatalog(b *testing.B) {
-	shipped := os.DirFS("../scripts")
+	shipped := scripts.FS
 	spin := fstest.MapFS{}
 	for i := range 10 {
 		spin[fmt.Sprintf("spin%d.lua", i)] = &fstest.MapFile{Data: []byte("local n = 0 while true do n = n + 1 end")}

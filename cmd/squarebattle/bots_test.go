@@ -33,9 +33,7 @@ func botScripts(t *testing.T, bots map[string]string) []string {
 	t.Helper()
 	dir := t.TempDir()
 	scripts := filepath.Join(dir, "scripts")
-	if err := os.CopyFS(scripts, os.DirFS("../../scripts")); err != nil {
-		t.Fatal(err)
-	}
+	copyShippedFS(t, scripts)
 	for name, text := range bots {
 		if err := os.WriteFile(filepath.Join(scripts, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -74,7 +74,7 @@ func TestCheckGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"rules.lua", "game.yaml", "random.lua"} {
-		copyFile(t, filepath.Join("..", "..", "scripts", "paint", f), filepath.Join(dir, f))
+		writeShipped(t, "paint/"+f, dir)
 	}
 	copyFile(t, "testdata/check/sloppy.lua", filepath.Join(dir, "sloppy.lua"))
 	code, out, _ = runMain(t, "check", "--isolation", "none", "--seed", "4", "--rounds", "30", filepath.Join(dir, "sloppy.lua"))

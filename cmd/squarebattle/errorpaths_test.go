@@ -58,10 +58,7 @@ func TestErrorPaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, err := filepath.Abs("../../scripts/paint/rules.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
+	rules := writeShipped(t, "paint/rules.lua", t.TempDir())
 	twoTeams, err := filepath.Abs("testdata/two-teams.map")
 	if err != nil {
 		t.Fatal(err)

@@ -26,13 +26,7 @@ func TestProblemsShowWhere(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "oops.lua"), []byte(oopsScript), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	explorer, err := os.ReadFile(filepath.Join("..", "..", "scripts", "explorer.lua"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "explorer.lua"), explorer, 0o644); err != nil { // check's opponent
-		t.Fatal(err)
-	}
+	writeShipped(t, "explorer.lua", dir) // check's opponent
 	file := filepath.Join(dir, "oops.lua")
 	wantMsg := file + ":2: attempt to index local 'v' (a nil value)"
 	wantTrace := file + ":2: in function 'helper'\n" + file + ":6: in function <" + file + ":4>"

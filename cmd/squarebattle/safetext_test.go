@@ -37,10 +37,7 @@ const meekScript = `return { name = "Meek ` + hostileName + `", defeat = "` + ho
 func hostileFolder(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	explorer, err := os.ReadFile("../../scripts/explorer.lua")
-	if err != nil {
-		t.Fatal(err)
-	}
+	explorer := shippedFile(t, "explorer.lua")
 	for name, src := range map[string]string{"explorer.lua": string(explorer), "loud.lua": loudScript, "meek.lua": meekScript} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
