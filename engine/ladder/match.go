@@ -1,0 +1,141 @@
+package ladder
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Plan chooses the next battle of a game and stores it as Queued.
+//
+// Matchmaking, after Halite's: first the player that most needs a battle —
+// the fewest battles since its current version (a new version is rated
+// first), then the longest idle; a player on probation counts its battles
+// ProbationSlowdown times over. Then its opponents, drawn near it in the
+// rating order: each is the k-th nearest remaining player, k drawn from a
+// half-normal of standard deviation Spread, so most battles are between
+// neighbours but a player meets the whole table in time. Players on
+// probation are not drawn as opponents while enough others can play.
+// Every battle gets a fresh seed from the ladder's Rand.
+//
+// available, when not nil, says which players can play now (a bot that is
+// connected); retired players and players without a version never play.
+// It returns ErrTooFew when fewer than two can, ErrPaused when the host
+// paused the ladder.
+func (l *Ladder) Plan(ctx context.Context, game string, available func(Player) bool) (Battle, error) {
+	g, err := l.game(game)
+	if err != nil {
+		return Battle{}, err
+	}
+	var out Battle
+	err = l.store.Update(ctx, func(tx Tx) error {
+		if v, err := tx.Meta("paused"); err != nil {
+			return err
+		} else if v == "1" {
+			return ErrPaused
+		}
+		all, err := tx.Players(game)
+		if err != nil {
+			return err
+		}
+		var pool []Player
+		for _, p := range all {
+			if !p.Retired && p.Version != 0 && (available == nil || available(p)) {
+				pool = append(pool, p)
+			}
+		}
+		if len(pool) < 2 {
+			return fmt.Errorf("%w: game %q has %d", ErrTooFew, game, len(pool))
+		}
+		l.mu.Lock()
+		picked := l.pick(pool, min(g.Teams, len(pool)))
+		seed := l.rand.Uint64()
+		l.mu.Unlock()
+
+		b := Battle{Game: game, Seed: seed, Config: g.Config, State: Queued, Created: l.now()}
+		for _, p := range picked {
+			v, err := l.version(tx, p)
+			if err != nil {
+				return err
+			}
+			b.Seats = append(b.Seats, Seat{Player: p.ID, Version: v.ID, Hash: v.Hash})
+		}
+		if err := tx.SaveBattle(&b); err != nil {
+			return err
+		}
+		out = b
+		return nil
+	})
+	return out, err
+}
+
+// need orders players by how much they need a battle: lower first.
+func (l *Ladder) need(a, b Player) int {
+	na, nb := a.SinceVersion, b.SinceVersion
+	if l.onProbation(a) {
+		na = na*l.slowdown + l.slowdown
+	}
+	if l.onProbation(b) {
+		nb = nb*l.slowdown + l.slowdown
+	}
+	if c := cmp.Compare(na, nb); c != 0 {
+		return c
+	}
+	if c := a.LastBattle.Compare(b.LastBattle); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+// pick chooses n players of pool (len(pool) ≥ n ≥ 2). l.mu is held.
+func (l *Ladder) pick(pool []Player, n int) []Player {
+	first := slices.MinFunc(pool, l.need)
+	var others, benched []Player
+	for _, p := range pool {
+		switch {
+		case p.ID == first.ID:
+		case l.onProbation(p):
+			benched = append(benched, p)
+		default:
+			others = append(others, p)
+		}
+	}
+	byNearness := func(list []Player) {
+		slices.SortFunc(list, func(a, b Player) int {
+			da, db := math.Abs(a.Ordinal()-first.Ordinal()), math.Abs(b.Ordinal()-first.Ordinal())
+			if c := cmp.Compare(da, db); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.ID, b.ID)
+		})
+	}
+	byNearness(others)
+	if short := n - 1 - len(others); short > 0 { // on probation: only when needed
+		byNearness(benched)
+		others = append(others, benched[:short]...)
+	}
+	picked := []Player{first}
+	for len(picked) < n {
+		k := min(int(math.Abs(l.rand.NormFloat64())*l.spread), len(others)-1)
+		picked = append(picked, others[k])
+		others = slices.Delete(others, k, k+1)
+	}
+	return picked
+}
+
+// onProbation reports whether most of a version's recent battles were
+// spoiled by its own errors or timeouts.
+func (l *Ladder) onProbation(p Player) bool {
+	if p.RecentN < l.probMin {
+		return false
+	}
+	n := min(p.RecentN, l.window)
+	bad := bits.OnesCount32(p.Recent & (1<<n - 1))
+	return 2*bad > n
+}
+
+// OnProbation is onProbation for callers (a player's page says so).
+func (l *Ladder) OnProbation(p Player) bool { return l.onProbation(p) }
