@@ -1,0 +1,385 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine/ladder"
+	"github.com/squarebattle/squarebattle/engine/openskill"
+)
+
+// txn is one transaction; every method maps to a statement or two.
+type txn struct {
+	ctx   context.Context
+	tx    *sql.Tx
+	write bool
+}
+
+var errReadOnly = errors.New("ladder: write in a read-only transaction")
+
+func (t *txn) exec(q string, args ...any) (sql.Result, error) {
+	if !t.write {
+		return nil, errReadOnly
+	}
+	return t.tx.ExecContext(t.ctx, q, args...)
+}
+
+// nanos and fromNanos store times as Unix nanoseconds; the zero time is 0.
+func nanos(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromNanos(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ladder.ErrNotFound)
+	}
+	return err
+}
+
+func (t *txn) NextSeq() (int64, error) {
+	if _, err := t.exec(`UPDATE sequence SET value = value + 1 WHERE id = 1`); err != nil {
+		return 0, err
+	}
+	var v int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM sequence WHERE id = 1`).Scan(&v)
+	return v, err
+}
+
+const playerCols = `id, game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired`
+
+func scanPlayer(row interface{ Scan(...any) error }) (ladder.Player, error) {
+	var p ladder.Player
+	var last, recent int64
+	err := row.Scan(&p.ID, &p.Game, &p.Name, &p.Owner, &p.Display, &p.Version, &p.Rating.Mu, &p.Rating.Sigma,
+		&p.Battles, &p.Wins, &p.SinceVersion, &last, &recent, &p.RecentN, &p.Problem, &p.Retired)
+	p.LastBattle, p.Recent = fromNanos(last), uint32(recent)
+	return p, err
+}
+
+func (t *txn) Player(id ladder.PlayerID) (ladder.Player, error) {
+	p, err := scanPlayer(t.tx.QueryRowContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE id = ?`, id))
+	return p, notFound(err, fmt.Sprintf("player %d", id))
+}
+
+func (t *txn) PlayerByName(game, name string) (ladder.Player, error) {
+	p, err := scanPlayer(t.tx.QueryRowContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE game = ? AND name = ?`, game, name))
+	return p, notFound(err, fmt.Sprintf("player %q of game %q", name, game))
+}
+
+func (t *txn) Players(game string) ([]ladder.Player, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE game = ? ORDER BY id`, game)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ladder.Player
+	for rows.Next() {
+		p, err := scanPlayer(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) SavePlayer(p *ladder.Player) error {
+	args := []any{p.Game, p.Name, p.Owner, p.Display, p.Version, p.Rating.Mu, p.Rating.Sigma, p.Battles, p.Wins,
+		p.SinceVersion, nanos(p.LastBattle), int64(p.Recent), p.RecentN, p.Problem, p.Retired}
+	if p.ID == 0 {
+		res, err := t.exec(`INSERT INTO players (game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		if err != nil {
+			return dup(err, p)
+		}
+		id, err := res.LastInsertId()
+		p.ID = ladder.PlayerID(id)
+		return err
+	}
+	res, err := t.exec(`UPDATE players SET game = ?, name = ?, owner = ?, display = ?, version = ?, mu = ?, sigma = ?, battles = ?, wins = ?,
+		since_version = ?, last_battle = ?, recent = ?, recent_n = ?, problem = ?, retired = ? WHERE id = ?`, append(args, p.ID)...)
+	if err != nil {
+		return dup(err, p)
+	}
+	return mustHit(res, fmt.Sprintf("player %d", p.ID))
+}
+
+func dup(err error, p *ladder.Player) error {
+	if strings.Contains(err.Error(), "UNIQUE") {
+		return fmt.Errorf("ladder: game %q already has a player %q", p.Game, p.Name)
+	}
+	return err
+}
+
+func mustHit(res sql.Result, what string) error {
+	n, err := res.RowsAffected()
+	if err == nil && n == 0 {
+		err = fmt.Errorf("%s: %w", what, ladder.ErrNotFound)
+	}
+	return err
+}
+
+func (t *txn) SaveVersion(v *ladder.Version) error {
+	var n int
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM players WHERE id = ?`, v.Player).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("version of player %d: %w", v.Player, ladder.ErrNotFound)
+	}
+	res, err := t.exec(`INSERT INTO versions (player, hash, created, seq) VALUES (?, ?, ?, ?)`, v.Player, v.Hash, nanos(v.Created), v.Seq)
+	if err != nil {
+		return err
+	}
+	id, err := res.LastInsertId()
+	v.ID = ladder.VersionID(id)
+	return err
+}
+
+func (t *txn) Versions(p ladder.PlayerID) ([]ladder.Version, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id, player, hash, created, seq FROM versions WHERE player = ? ORDER BY id`, p)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ladder.Version
+	for rows.Next() {
+		var v ladder.Version
+		var created int64
+		if err := rows.Scan(&v.ID, &v.Player, &v.Hash, &created, &v.Seq); err != nil {
+			return nil, err
+		}
+		v.Created = fromNanos(created)
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) SaveSource(hash string, src []byte) error {
+	_, err := t.exec(`INSERT INTO sources (hash, source) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`, hash, src)
+	return err
+}
+
+func (t *txn) Source(hash string) ([]byte, error) {
+	var src []byte
+	err := t.tx.QueryRowContext(t.ctx, `SELECT source FROM sources WHERE hash = ?`, hash).Scan(&src)
+	return src, notFound(err, "source "+hash)
+}
+
+func (t *txn) SaveBattle(b *ladder.Battle) error {
+	args := []any{b.Game, int64(b.Seed), b.Config, string(b.State), b.Tries, nanos(b.Created), nanos(b.Started), nanos(b.Finished),
+		b.Seq, b.Rounds, b.Replay, b.Error}
+	if b.ID == 0 {
+		res, err := t.exec(`INSERT INTO battles (game, seed, config, state, tries, created, started, finished, seq, rounds, replay, error)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		b.ID = ladder.BattleID(id)
+	} else {
+		res, err := t.exec(`UPDATE battles SET game = ?, seed = ?, config = ?, state = ?, tries = ?, created = ?, started = ?, finished = ?,
+			seq = ?, rounds = ?, replay = ?, error = ? WHERE id = ?`, append(args, b.ID)...)
+		if err != nil {
+			return err
+		}
+		if err := mustHit(res, fmt.Sprintf("battle %d", b.ID)); err != nil {
+			return err
+		}
+		if _, err := t.exec(`DELETE FROM seats WHERE battle = ?`, b.ID); err != nil {
+			return err
+		}
+	}
+	for i, s := range b.Seats {
+		result, err := json.Marshal(s.Result)
+		if err != nil {
+			return err
+		}
+		if _, err := t.exec(`INSERT INTO seats (battle, slot, player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, b.ID, i, s.Player, s.Version, s.Hash, s.Place, string(result),
+			s.Before.Mu, s.Before.Sigma, s.After.Mu, s.After.Sigma, s.Rated); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const battleCols = `id, game, seed, config, state, tries, created, started, finished, seq, rounds, replay, error`
+
+func scanBattle(row interface{ Scan(...any) error }) (ladder.Battle, error) {
+	var b ladder.Battle
+	var seed, created, started, finished int64
+	var state string
+	err := row.Scan(&b.ID, &b.Game, &seed, &b.Config, &state, &b.Tries, &created, &started, &finished, &b.Seq, &b.Rounds, &b.Replay, &b.Error)
+	b.Seed, b.State = uint64(seed), ladder.State(state)
+	b.Created, b.Started, b.Finished = fromNanos(created), fromNanos(started), fromNanos(finished)
+	return b, err
+}
+
+// seats fills in the seats of the battles given.
+func (t *txn) seats(bs []ladder.Battle) error {
+	for i := range bs {
+		rows, err := t.tx.QueryContext(t.ctx, `SELECT player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated
+			FROM seats WHERE battle = ? ORDER BY slot`, bs[i].ID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var s ladder.Seat
+			var result string
+			if err := rows.Scan(&s.Player, &s.Version, &s.Hash, &s.Place, &result, &s.Before.Mu, &s.Before.Sigma, &s.After.Mu, &s.After.Sigma, &s.Rated); err != nil {
+				rows.Close()
+				return err
+			}
+			if err := json.Unmarshal([]byte(result), &s.Result); err != nil {
+				rows.Close()
+				return fmt.Errorf("battle %d: seat result: %w", bs[i].ID, err)
+			}
+			bs[i].Seats = append(bs[i].Seats, s)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *txn) Battle(id ladder.BattleID) (ladder.Battle, error) {
+	b, err := scanBattle(t.tx.QueryRowContext(t.ctx, `SELECT `+battleCols+` FROM battles WHERE id = ?`, id))
+	if err != nil {
+		return b, notFound(err, fmt.Sprintf("battle %d", id))
+	}
+	bs := []ladder.Battle{b}
+	err = t.seats(bs)
+	return bs[0], err
+}
+
+func (t *txn) Battles(q ladder.BattleQuery) ([]ladder.Battle, error) {
+	var where []string
+	var args []any
+	if q.Game != nil {
+		where, args = append(where, "game = ?"), append(args, *q.Game)
+	}
+	if q.BySeq {
+		where = append(where, "state = 'done'")
+	}
+	if len(q.States) > 0 {
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(q.States)), ", ")
+		where = append(where, "state IN ("+marks+")")
+		for _, s := range q.States {
+			args = append(args, string(s))
+		}
+	}
+	if q.Player != 0 {
+		where, args = append(where, "id IN (SELECT battle FROM seats WHERE player = ?)"), append(args, q.Player)
+	}
+	query := `SELECT ` + battleCols + ` FROM battles`
+	if len(where) > 0 {
+		query += " WHERE " + strings.Join(where, " AND ")
+	}
+	if q.BySeq {
+		query += " ORDER BY seq"
+	} else {
+		query += " ORDER BY id DESC"
+	}
+	if q.Limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", q.Limit)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []ladder.Battle
+	for rows.Next() {
+		b, err := scanBattle(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return out, t.seats(out)
+}
+
+func (t *txn) AddRatingChange(c ladder.RatingChange) error {
+	_, err := t.exec(`INSERT INTO rating_changes (player, kind, battle, version, seq, at, before_mu, before_sigma, after_mu, after_sigma)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Player, string(c.Kind), c.Battle, c.Version, c.Seq, nanos(c.At),
+		c.Before.Mu, c.Before.Sigma, c.After.Mu, c.After.Sigma)
+	return err
+}
+
+func (t *txn) RatingChanges(p ladder.PlayerID, limit int) ([]ladder.RatingChange, error) {
+	query := `SELECT player, kind, battle, version, seq, at, before_mu, before_sigma, after_mu, after_sigma
+		FROM rating_changes WHERE player = ? ORDER BY seq DESC, id DESC`
+	if limit > 0 {
+		query += fmt.Sprintf(" LIMIT %d", limit)
+	}
+	rows, err := t.tx.QueryContext(t.ctx, query, p)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []ladder.RatingChange
+	for rows.Next() {
+		var c ladder.RatingChange
+		var kind string
+		var at int64
+		var before, after openskill.Rating
+		if err := rows.Scan(&c.Player, &kind, &c.Battle, &c.Version, &c.Seq, &at, &before.Mu, &before.Sigma, &after.Mu, &after.Sigma); err != nil {
+			return nil, err
+		}
+		c.Kind, c.At, c.Before, c.After = ladder.ChangeKind(kind), fromNanos(at), before, after
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+func (t *txn) DeleteRatingChanges(game string, kinds ...ladder.ChangeKind) error {
+	if len(kinds) == 0 {
+		return nil
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(kinds)), ", ")
+	args := []any{game}
+	for _, k := range kinds {
+		args = append(args, string(k))
+	}
+	_, err := t.exec(`DELETE FROM rating_changes WHERE player IN (SELECT id FROM players WHERE game = ?) AND kind IN (`+marks+`)`, args...)
+	return err
+}
+
+func (t *txn) Meta(key string) (string, error) {
+	var v string
+	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+func (t *txn) SetMeta(key, value string) error {
+	_, err := t.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}
