@@ -20,12 +20,22 @@ func TestNamesCannotImpersonate(t *testing.T) {
 		"twin3.lua":    player("Twin"),
 		"self.lua":     player("SELF"),
 		"ccc.lua":      player("Explorer"), // another name, no file of that id
+		"ddd.lua":      player("Wаnderer"), // Cyrillic a
+		"eee.lua":      player("Tw\u200bin"),
+		"zfw.lua":      player("Ｔｗｉｎ"), // full width
+		"zdigit.lua":   player("Se1f"),
+		"hhh.lua":      player("He\u2060lper"), // word joiner
 	}, DefaultLimits())
 	want := map[string]string{
-		"aaa":   `t/aaa.lua: name "wanderer" is the id of t/wanderer.lua`,
-		"bbb":   `t/bbb.lua: name "HELPER" is the id of t/helper.lua`,
-		"twin2": `t/twin2.lua: name "twin" is already the name of t/twin1.lua`,
-		"twin3": `t/twin3.lua: name "Twin" is already the name of t/twin1.lua`,
+		"aaa":    `t/aaa.lua: name "wanderer" reads as the id of t/wanderer.lua`,
+		"bbb":    `t/bbb.lua: name "HELPER" reads as the id of t/helper.lua`,
+		"twin2":  `t/twin2.lua: name "twin" reads as the name of t/twin1.lua`,
+		"twin3":  `t/twin3.lua: name "Twin" reads as the name of t/twin1.lua`,
+		"ddd":    `t/ddd.lua: name "Wаnderer" reads as the id of t/wanderer.lua`,
+		"eee":    `t/eee.lua: name "Tw\u200bin": character 3 is U+200B ZERO WIDTH SPACE, which does not show`,
+		"zfw":    `t/zfw.lua: name "Ｔｗｉｎ" reads as the name of t/twin1.lua`,
+		"zdigit": `t/zdigit.lua: name "Se1f" reads as the id of t/self.lua`,
+		"hhh":    `t/hhh.lua: name "He\u2060lper": character 3 is U+2060 WORD JOINER`,
 	}
 	for _, cls := range cat.All {
 		w, broken := want[cls.ID]
