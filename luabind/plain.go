@@ -158,11 +158,25 @@ func fromPlain(L *lua.LState, v any) lua.LValue { return fromPlainKept(L, v, nil
 // holds the copies already made in L (nil: no keeping). built, when not
 // nil, counts the entries it built, for charging.
 func fromPlainKept(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, built *int64) lua.LValue {
+	return fromPlainIn(L, v, kept, false, built)
+}
+
+// fromPlainShared is fromPlain that builds every table once, whatever the
+// number of places it appears in: the copy keeps the sharing the original
+// had. shared holds the tables built so far.
+func fromPlainShared(L *lua.LState, v any, shared map[*plainTable]*lua.LTable, built *int64) lua.LValue {
+	return fromPlainIn(L, v, shared, true, built)
+}
+
+// fromPlainIn builds v in L; a table found in kept is reused, and a table
+// built is added to kept when it is constant or all is set.
+func fromPlainIn(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, all bool, built *int64) lua.LValue {
 	switch x := v.(type) {
 	case nil:
 		return lua.LNil
 	case *plainTable:
-		if x.constant && kept != nil {
+		keep := (x.constant || all) && kept != nil
+		if keep {
 			if t, ok := kept[x]; ok {
 				return t
 			}
@@ -174,14 +188,14 @@ func fromPlainKept(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, built
 		for i, k := range x.keys {
 			val := x.vals[i]
 			if _, ok := val.(*plainTable); ok {
-				val = fromPlainKept(L, val, kept, built)
+				val = fromPlainIn(L, val, kept, all, built)
 			}
 			if _, ok := k.(*plainTable); ok {
-				k = fromPlainKept(L, k, kept, built)
+				k = fromPlainIn(L, k, kept, all, built)
 			}
 			t.RawSet(k.(lua.LValue), val.(lua.LValue))
 		}
-		if x.constant && kept != nil {
+		if keep {
 			kept[x] = t
 		}
 		return t

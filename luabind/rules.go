@@ -351,10 +351,15 @@ func (r *Rules) Resolve(b *engine.Board, calls []engine.Call, answers []engine.A
 	L := r.tm.L
 	list := L.CreateTable(len(answers), 0)
 	used := L.CreateTable(len(answers), 0)
+	// A table an answer holds in several places is built once and shared,
+	// as it was in the player's state: an answer that names one big table
+	// a thousand times costs the rules one table, not a thousand copies
+	// that nobody would be charged for building.
 	var built int64
+	shared := map[*plainTable]*lua.LTable{}
 	for i, a := range answers {
 		if a.Fault == engine.NoFault {
-			list.RawSet(lua.LNumber(i+1), fromPlainKept(L, a.Value, nil, &built))
+			list.RawSet(lua.LNumber(i+1), fromPlainShared(L, a.Value, shared, &built))
 		}
 		used.RawSet(lua.LNumber(i+1), lua.LNumber(a.Used))
 	}
