@@ -146,7 +146,7 @@ func LoadCatalog(o CatalogOptions) (*Catalog, error) {
 		c.source.Files = append(c.source.Files, SourceFile{Name: e.Name(), Data: src})
 		sum := sha256.Sum256(src)
 		cls.Hash = hex.EncodeToString(sum[:])
-		cls.proto, cls.Err = compileScript(cls.File, src, o.Limits.ScriptBytes)
+		cls.proto, cls.Err = compileCached(cls.File, src, o.Limits.ScriptBytes)
 		if cls.proto != nil {
 			cls.assigned = map[string]bool{}
 			assignedGlobals(cls.proto, cls.assigned)

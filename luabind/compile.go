@@ -52,7 +52,11 @@ func compileScript(name string, src []byte, maxBytes int) (*lua.FunctionProto, e
 		return nil, parseError(name, err)
 	}
 	r := rewriter{name: name}
+	at := &ast.NilExpr{}
+	at.SetLine(1)
+	r.enterFunc(0, 2, at) // the main chunk, with the two locals head adds
 	r.stmts(chunk, 0)
+	r.leaveFunc()
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -91,6 +95,7 @@ func parseError(name string, err error) error {
 type rewriter struct {
 	name string
 	err  error
+	cost cost // what compiling will take (compilecost.go)
 }
 
 func (r *rewriter) fail(line int, format string, args ...any) {
@@ -119,9 +124,11 @@ func (r *rewriter) name1(line int, n string) {
 }
 
 func (r *rewriter) stmts(list []ast.Stmt, depth int) {
+	mark := r.scope() // a block: its locals end with it
 	for _, s := range list {
 		r.stmt(s, depth+nestUnit)
 	}
+	r.closeScope(mark)
 }
 
 func (r *rewriter) exprs(list []ast.Expr, depth int) {
@@ -143,6 +150,7 @@ func (r *rewriter) stmt(s ast.Stmt, depth int) {
 			r.name1(s.Line(), n)
 		}
 		r.exprs(s.Exprs, depth)
+		r.declare(len(s.Names), s)
 	case *ast.FuncCallStmt:
 		s.Expr = r.expr(s.Expr, depth)
 	case *ast.DoBlockStmt:
@@ -168,16 +176,25 @@ func (r *rewriter) stmt(s ast.Stmt, depth int) {
 		if s.Step != nil {
 			s.Step = r.expr(s.Step, depth)
 		}
+		mark := r.scope()
+		r.declare(4, s) // the variable and Lua 5.1's three hidden ones
 		r.stmts(s.Stmts, depth)
+		r.closeScope(mark)
 	case *ast.GenericForStmt:
 		for _, n := range s.Names {
 			r.name1(s.Line(), n)
 		}
 		r.exprs(s.Exprs, depth)
+		mark := r.scope()
+		r.declare(3+len(s.Names), s) // and Lua 5.1's three hidden ones
 		r.stmts(s.Stmts, depth)
+		r.closeScope(mark)
 	case *ast.FuncDefStmt:
 		if s.Name != nil {
 			r.name1(s.Line(), s.Name.Method)
+			if s.Name.Method != "" {
+				r.constant(constKey{str: true, s: s.Name.Method}, s)
+			}
 			s.Name.Func = r.expr(s.Name.Func, depth)
 			if s.Name.Receiver != nil {
 				s.Name.Receiver = r.expr(s.Name.Receiver, depth)
@@ -193,12 +210,19 @@ func (r *rewriter) function(f *ast.FunctionExpr, depth int) {
 	if f == nil {
 		return
 	}
+	params := 0
 	if f.ParList != nil {
 		for _, n := range f.ParList.Names {
 			r.name1(f.Line(), n)
 		}
+		params = len(f.ParList.Names)
+		if f.ParList.HasVargs {
+			params++ // Lua 5.1's arg table
+		}
 	}
+	r.enterFunc(f.Line(), params, f)
 	r.stmts(f.Stmts, depth)
+	r.leaveFunc()
 }
 
 func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
@@ -209,9 +233,15 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 	depth += nestUnit
 	switch x := e.(type) {
 	case *ast.NumberExpr:
+		if v, ok := parseNumber(x.Value); ok {
+			r.number(v, x)
+		}
 		return numeral(x) // fold.go
+	case *ast.StringExpr:
+		r.constant(constKey{str: true, s: x.Value}, x)
 	case *ast.IdentExpr:
 		r.name1(x.Line(), x.Value)
+		r.lookup(x.Value, x)
 	case *ast.AttrGetExpr:
 		x.Object = r.expr(x.Object, depth)
 		x.Key = longKey(r.expr(x.Key, depth))
@@ -224,6 +254,9 @@ func (r *rewriter) expr(e ast.Expr, depth int) ast.Expr {
 		}
 	case *ast.FuncCallExpr:
 		r.name1(x.Line(), x.Method)
+		if x.Method != "" {
+			r.constant(constKey{str: true, s: x.Method}, x)
+		}
 		if x.Func != nil {
 			x.Func = r.expr(x.Func, depth)
 		}
@@ -300,4 +333,14 @@ func (r *rewriter) call(name string, at ast.Expr, args ...ast.Expr) ast.Expr {
 	call.SetLine(at.Line())
 	call.SetLastLine(at.LastLine())
 	return call
+}
+
+// parseOnly parses src into a syntax tree, with the errors compileScript
+// gives.
+func parseOnly(name string, src []byte) ([]ast.Stmt, error) {
+	chunk, err := parse.Parse(bytes.NewReader(src), name)
+	if err != nil {
+		return nil, parseError(name, err)
+	}
+	return chunk, nil
 }
