@@ -3,12 +3,13 @@
 -- ===========================================================================
 --
 -- How to use it:
---   1. Copy this file inside the scripts folder under a new name, for
---      example scripts/mine.lua. The file name without ".lua" ("mine") is the
---      id of your player class.
---   2. Change the name below, so the game lists your player as "Mine"
---      instead of a second "Starter".
---   3. Try it:  go run ./cmd/squarebattle run --scripts ./scripts mine explorer
+--   1. Let `squarebattle new mine` write scripts/mine.lua from this file
+--      (or copy it there yourself). The file name without ".lua" ("mine")
+--      is the id of your player class.
+--   2. Give it a name of its own below ("Mine": new does it for you), so
+--      the game does not list a second "Starter".
+--   3. Try it:  squarebattle check scripts/mine.lua
+--               squarebattle play mine explorer
 --
 -- The whole guide is docs/scripting.md. The short version follows.
 --

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ func newCommand(args []string, stdout, stderr io.Writer) error {
 	display := strings.ToUpper(id[:1]) + id[1:]
 	var st starter
 	if *game == "" {
-		st, err = squareBattleStarter(display)
+		st, err = squareBattleStarter(display, filepath.Join(dir, id+".lua"))
 	} else {
 		st, err = gameStarter(fs, &c, *game, filepath.Join(dir, *game, id+".lua"), display)
 	}
@@ -82,9 +83,10 @@ func newCommand(args []string, stdout, stderr io.Writer) error {
 	if err := writeFileAtomic(file, func(w io.Writer) error { _, err := w.Write(st.src); return err }); err != nil {
 		return err
 	}
+	// check finds a player's game from its folder; play needs --game.
 	check, play := "squarebattle check", "squarebattle play"
-	if *game != "" {
-		check, play = "squarebattle check --game "+*game, "squarebattle play --game "+*game
+	if st.folder != "" {
+		play = "squarebattle play --game " + st.folder
 	}
 	fmt.Fprintf(stdout, "Wrote %s, a starter player named %q: read its comments, then make it yours.\n", file, display)
 	fmt.Fprintf(stdout, "Check it:  %s %s          (problems with file:line, a trial battle)\n", check, file)
@@ -104,15 +106,36 @@ type starter struct {
 // nameRe finds a player's display name in its table.
 var nameRe = regexp.MustCompile(`name\s*=\s*"[^"\n]*"`)
 
-// squareBattleStarter is the shipped Starter under a new name.
-func squareBattleStarter(display string) (starter, error) {
+// squareBattleStarter is the shipped Starter under a new name, at file,
+// with its opening instructions (copy me, rename me) replaced by what is
+// true of the new file: new did both.
+func squareBattleStarter(display, file string) (starter, error) {
 	src, err := scripts.FS.ReadFile("starter.lua")
 	if err != nil {
 		return starter{}, err
 	}
 	src, _ = rename(src, display)
+	id := strings.TrimSuffix(filepath.Base(file), ".lua")
+	howTo := fmt.Sprintf("-- %s is in %s, written by `squarebattle new %s`.\n"+
+		"-- Its id, %q, is the file's name; its name, %q, is the one below,\n"+
+		"-- shown in every table. Change it, then try it:\n"+
+		"--   squarebattle check %s\n"+
+		"--   squarebattle play %s explorer\n--\n",
+		display, filepath.ToSlash(file), id, id, display, filepath.ToSlash(file), id)
+	src = bytes.Replace(src, []byte(starterTitle), []byte("-- "+display+": a player started from the Starter, to make your own."), 1)
+	if i, j := bytes.Index(src, []byte(howToStart)), bytes.Index(src, []byte(howToEnd)); i >= 0 && j > i {
+		src = append(append(append([]byte{}, src[:i]...), howTo...), src[j:]...)
+	}
 	return starter{src: src, opponent: "explorer"}, nil
 }
+
+// howToStart and howToEnd frame the Starter's instructions for a copy made
+// by hand; TestNewStarterSaysWhatIsTrue keeps them in step with the file.
+const (
+	starterTitle = "-- Starter: a small, complete player to copy and make your own."
+	howToStart   = "-- How to use it:\n"
+	howToEnd     = "-- The whole guide is docs/scripting.md."
+)
 
 // rename gives the first name = "..." of a player's source the display
 // name; ok is false when there is none.
@@ -152,7 +175,7 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 		return starter{}, err
 	}
 	if g.Info.Protocol == luabind.SquareBattleProtocol {
-		st, err := squareBattleStarter(display)
+		st, err := squareBattleStarter(display, filepath.Join(filepath.Dir(filepath.Dir(file)), filepath.Base(file)))
 		st.folder = "" // SquareBattle's players play these rules
 		return st, err
 	}
@@ -176,11 +199,11 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 -- The game's rules call this table's %[6]s function. What %[6]s is
 -- given and what it must return: the top of %[5]s
 -- and docs/modding.md. Change it, then:
---   squarebattle check %s
---   squarebattle play --game %s %s %s
+--   squarebattle check %[7]s
+--   squarebattle play --game %[3]s %[8]s %[9]s
 --
 `, display, engine.SafeText(title), game, engine.SafeText(from.DisplayName()), path.Join(gameDir, luabind.RulesFile), g.Info.Entry,
-		filepath.ToSlash(file), game, strings.TrimSuffix(filepath.Base(file), ".lua"), from.ID)
+		filepath.ToSlash(file), strings.TrimSuffix(filepath.Base(file), ".lua"), from.ID)
 	body, ok := rename(src, display)
 	if !ok {
 		return starter{}, bad(fmt.Errorf("%s: no name = \"...\" to rename", from.File))

@@ -58,7 +58,7 @@ func TestNewGame(t *testing.T) {
 			t.Errorf("brush.lua lacks %q:\n%.600s", want, src)
 		}
 	}
-	if !strings.Contains(out, "squarebattle check --game paint "+file) || !strings.Contains(out, "squarebattle play --game paint brush random") {
+	if !strings.Contains(out, "squarebattle check "+file) || !strings.Contains(out, "squarebattle play --game paint brush random") {
 		t.Errorf("new --game does not say how to check and watch it:\n%s", out)
 	}
 	code, out, errOut = runMain(t, "check", "--isolation", "none", "--rounds", "20", "--seed", "1", file)
