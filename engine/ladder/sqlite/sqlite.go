@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/squarebattle/squarebattle/engine/ladder"
+	"github.com/squarebattle/squarebattle/engine/ladder/sqlstore"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
@@ -225,23 +226,10 @@ func (s *Store) Close() error {
 
 // Update runs fn in one write transaction.
 func (s *Store) Update(ctx context.Context, fn func(ladder.Tx) error) error {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(&txn{ctx: ctx, tx: tx, write: true}); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return sqlstore.Update(ctx, s.write, nil, fn)
 }
 
 // View runs fn in a read transaction: one snapshot of the file.
 func (s *Store) View(ctx context.Context, fn func(ladder.Tx) error) error {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	return fn(&txn{ctx: ctx, tx: tx})
+	return sqlstore.View(ctx, s.reader, sql.LevelDefault, fn)
 }

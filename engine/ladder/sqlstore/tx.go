@@ -1,4 +1,11 @@
-package sqlite
+// Package sqlstore is the ladder's Store over database/sql, shared by the
+// drivers that keep it in a real database (engine/ladder/sqlite,
+// engine/ladder/postgres). The statements are written once, in the SQL the
+// two databases share: $n parameters (SQLite numbers them in order of
+// first use, as PostgreSQL does), INSERT … RETURNING, ON CONFLICT. A driver
+// opens its database, applies its migrations and says how a write
+// transaction begins; everything else is here.
+package sqlstore
 
 import (
 	"context"
@@ -21,6 +28,26 @@ type txn struct {
 }
 
 var errReadOnly = errors.New("ladder: write in a read-only transaction")
+
+// insert runs an INSERT … RETURNING id and stores the id in *id.
+func (t *txn) insert(id any, q string, args ...any) error {
+	if !t.write {
+		return errReadOnly
+	}
+	var n int64
+	if err := t.tx.QueryRowContext(t.ctx, q, args...).Scan(&n); err != nil {
+		return err
+	}
+	switch p := id.(type) {
+	case *ladder.PlayerID:
+		*p = ladder.PlayerID(n)
+	case *ladder.VersionID:
+		*p = ladder.VersionID(n)
+	case *ladder.BattleID:
+		*p = ladder.BattleID(n)
+	}
+	return nil
+}
 
 func (t *txn) exec(q string, args ...any) (sql.Result, error) {
 	if !t.write {
@@ -72,17 +99,17 @@ func scanPlayer(row interface{ Scan(...any) error }) (ladder.Player, error) {
 }
 
 func (t *txn) Player(id ladder.PlayerID) (ladder.Player, error) {
-	p, err := scanPlayer(t.tx.QueryRowContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE id = ?`, id))
+	p, err := scanPlayer(t.tx.QueryRowContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE id = $1`, id))
 	return p, notFound(err, fmt.Sprintf("player %d", id))
 }
 
 func (t *txn) PlayerByName(game, name string) (ladder.Player, error) {
-	p, err := scanPlayer(t.tx.QueryRowContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE game = ? AND name = ?`, game, name))
+	p, err := scanPlayer(t.tx.QueryRowContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE game = $1 AND name = $2`, game, name))
 	return p, notFound(err, fmt.Sprintf("player %q of game %q", name, game))
 }
 
 func (t *txn) Players(game string) ([]ladder.Player, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE game = ? ORDER BY id`, game)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT `+playerCols+` FROM players WHERE game = $1 ORDER BY id`, game)
 	if err != nil {
 		return nil, err
 	}
@@ -99,20 +126,26 @@ func (t *txn) Players(game string) ([]ladder.Player, error) {
 }
 
 func (t *txn) SavePlayer(p *ladder.Player) error {
+	// A name taken is found first, so that no statement fails: a failed
+	// statement ends a PostgreSQL transaction, and the caller may go on.
+	// Writers hold the ladder's one lock, so nobody takes it meanwhile.
+	var other int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM players WHERE game = $1 AND name = $2`, p.Game, p.Name).Scan(&other)
+	switch {
+	case err == nil && ladder.PlayerID(other) != p.ID:
+		return fmt.Errorf("ladder: game %q already has a player %q", p.Game, p.Name)
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
 	args := []any{p.Game, p.Name, p.Owner, p.Display, p.Version, p.Rating.Mu, p.Rating.Sigma, p.Battles, p.Wins,
 		p.SinceVersion, nanos(p.LastBattle), int64(p.Recent), p.RecentN, p.Problem, p.Retired}
 	if p.ID == 0 {
-		res, err := t.exec(`INSERT INTO players (game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-		if err != nil {
-			return dup(err, p)
-		}
-		id, err := res.LastInsertId()
-		p.ID = ladder.PlayerID(id)
-		return err
+		err := t.insert(&p.ID, `INSERT INTO players (game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`, args...)
+		return dup(err, p)
 	}
-	res, err := t.exec(`UPDATE players SET game = ?, name = ?, owner = ?, display = ?, version = ?, mu = ?, sigma = ?, battles = ?, wins = ?,
-		since_version = ?, last_battle = ?, recent = ?, recent_n = ?, problem = ?, retired = ? WHERE id = ?`, append(args, p.ID)...)
+	res, err := t.exec(`UPDATE players SET game = $1, name = $2, owner = $3, display = $4, version = $5, mu = $6, sigma = $7, battles = $8, wins = $9,
+		since_version = $10, last_battle = $11, recent = $12, recent_n = $13, problem = $14, retired = $15 WHERE id = $16`, append(args, p.ID)...)
 	if err != nil {
 		return dup(err, p)
 	}
@@ -120,7 +153,10 @@ func (t *txn) SavePlayer(p *ladder.Player) error {
 }
 
 func dup(err error, p *ladder.Player) error {
-	if strings.Contains(err.Error(), "UNIQUE") {
+	if err == nil {
+		return nil
+	}
+	if msg := err.Error(); strings.Contains(msg, "UNIQUE") || strings.Contains(msg, "unique") || strings.Contains(msg, "23505") {
 		return fmt.Errorf("ladder: game %q already has a player %q", p.Game, p.Name)
 	}
 	return err
@@ -136,23 +172,17 @@ func mustHit(res sql.Result, what string) error {
 
 func (t *txn) SaveVersion(v *ladder.Version) error {
 	var n int
-	if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM players WHERE id = ?`, v.Player).Scan(&n); err != nil {
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT count(*) FROM players WHERE id = $1`, v.Player).Scan(&n); err != nil {
 		return err
 	}
 	if n == 0 {
 		return fmt.Errorf("version of player %d: %w", v.Player, ladder.ErrNotFound)
 	}
-	res, err := t.exec(`INSERT INTO versions (player, hash, created, seq) VALUES (?, ?, ?, ?)`, v.Player, v.Hash, nanos(v.Created), v.Seq)
-	if err != nil {
-		return err
-	}
-	id, err := res.LastInsertId()
-	v.ID = ladder.VersionID(id)
-	return err
+	return t.insert(&v.ID, `INSERT INTO versions (player, hash, created, seq) VALUES ($1, $2, $3, $4) RETURNING id`, v.Player, v.Hash, nanos(v.Created), v.Seq)
 }
 
 func (t *txn) Versions(p ladder.PlayerID) ([]ladder.Version, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT id, player, hash, created, seq FROM versions WHERE player = ? ORDER BY id`, p)
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id, player, hash, created, seq FROM versions WHERE player = $1 ORDER BY id`, p)
 	if err != nil {
 		return nil, err
 	}
@@ -171,13 +201,13 @@ func (t *txn) Versions(p ladder.PlayerID) ([]ladder.Version, error) {
 }
 
 func (t *txn) SaveSource(hash string, src []byte) error {
-	_, err := t.exec(`INSERT INTO sources (hash, source) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING`, hash, src)
+	_, err := t.exec(`INSERT INTO sources (hash, source) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING`, hash, src)
 	return err
 }
 
 func (t *txn) Source(hash string) ([]byte, error) {
 	var src []byte
-	err := t.tx.QueryRowContext(t.ctx, `SELECT source FROM sources WHERE hash = ?`, hash).Scan(&src)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT source FROM sources WHERE hash = $1`, hash).Scan(&src)
 	return src, notFound(err, "source "+hash)
 }
 
@@ -185,26 +215,20 @@ func (t *txn) SaveBattle(b *ladder.Battle) error {
 	args := []any{b.Game, int64(b.Seed), b.Config, string(b.State), b.Tries, nanos(b.Created), nanos(b.Started), nanos(b.Finished),
 		b.Seq, b.Rounds, b.Replay, b.Error}
 	if b.ID == 0 {
-		res, err := t.exec(`INSERT INTO battles (game, seed, config, state, tries, created, started, finished, seq, rounds, replay, error)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-		if err != nil {
+		if err := t.insert(&b.ID, `INSERT INTO battles (game, seed, config, state, tries, created, started, finished, seq, rounds, replay, error)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`, args...); err != nil {
 			return err
 		}
-		id, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		b.ID = ladder.BattleID(id)
 	} else {
-		res, err := t.exec(`UPDATE battles SET game = ?, seed = ?, config = ?, state = ?, tries = ?, created = ?, started = ?, finished = ?,
-			seq = ?, rounds = ?, replay = ?, error = ? WHERE id = ?`, append(args, b.ID)...)
+		res, err := t.exec(`UPDATE battles SET game = $1, seed = $2, config = $3, state = $4, tries = $5, created = $6, started = $7, finished = $8,
+			seq = $9, rounds = $10, replay = $11, error = $12 WHERE id = $13`, append(args, b.ID)...)
 		if err != nil {
 			return err
 		}
 		if err := mustHit(res, fmt.Sprintf("battle %d", b.ID)); err != nil {
 			return err
 		}
-		if _, err := t.exec(`DELETE FROM seats WHERE battle = ?`, b.ID); err != nil {
+		if _, err := t.exec(`DELETE FROM seats WHERE battle = $1`, b.ID); err != nil {
 			return err
 		}
 	}
@@ -214,7 +238,7 @@ func (t *txn) SaveBattle(b *ladder.Battle) error {
 			return err
 		}
 		if _, err := t.exec(`INSERT INTO seats (battle, slot, player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, b.ID, i, s.Player, s.Version, s.Hash, s.Place, string(result),
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, b.ID, i, s.Player, s.Version, s.Hash, s.Place, string(result),
 			s.Before.Mu, s.Before.Sigma, s.After.Mu, s.After.Sigma, s.Rated); err != nil {
 			return err
 		}
@@ -238,7 +262,7 @@ func scanBattle(row interface{ Scan(...any) error }) (ladder.Battle, error) {
 func (t *txn) seats(bs []ladder.Battle) error {
 	for i := range bs {
 		rows, err := t.tx.QueryContext(t.ctx, `SELECT player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated
-			FROM seats WHERE battle = ? ORDER BY slot`, bs[i].ID)
+			FROM seats WHERE battle = $1 ORDER BY slot`, bs[i].ID)
 		if err != nil {
 			return err
 		}
@@ -264,7 +288,7 @@ func (t *txn) seats(bs []ladder.Battle) error {
 }
 
 func (t *txn) Battle(id ladder.BattleID) (ladder.Battle, error) {
-	b, err := scanBattle(t.tx.QueryRowContext(t.ctx, `SELECT `+battleCols+` FROM battles WHERE id = ?`, id))
+	b, err := scanBattle(t.tx.QueryRowContext(t.ctx, `SELECT `+battleCols+` FROM battles WHERE id = $1`, id))
 	if err != nil {
 		return b, notFound(err, fmt.Sprintf("battle %d", id))
 	}
@@ -276,21 +300,25 @@ func (t *txn) Battle(id ladder.BattleID) (ladder.Battle, error) {
 func (t *txn) Battles(q ladder.BattleQuery) ([]ladder.Battle, error) {
 	var where []string
 	var args []any
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
 	if q.Game != nil {
-		where, args = append(where, "game = ?"), append(args, *q.Game)
+		where = append(where, "game = "+arg(*q.Game))
 	}
 	if q.BySeq {
 		where = append(where, "state = 'done'")
 	}
 	if len(q.States) > 0 {
-		marks := strings.TrimSuffix(strings.Repeat("?, ", len(q.States)), ", ")
-		where = append(where, "state IN ("+marks+")")
+		var marks []string
 		for _, s := range q.States {
-			args = append(args, string(s))
+			marks = append(marks, arg(string(s)))
 		}
+		where = append(where, "state IN ("+strings.Join(marks, ", ")+")")
 	}
 	if q.Player != 0 {
-		where, args = append(where, "id IN (SELECT battle FROM seats WHERE player = ?)"), append(args, q.Player)
+		where = append(where, "id IN (SELECT battle FROM seats WHERE player = "+arg(q.Player)+")")
 	}
 	query := `SELECT ` + battleCols + ` FROM battles`
 	if len(where) > 0 {
@@ -326,14 +354,14 @@ func (t *txn) Battles(q ladder.BattleQuery) ([]ladder.Battle, error) {
 
 func (t *txn) AddRatingChange(c ladder.RatingChange) error {
 	_, err := t.exec(`INSERT INTO rating_changes (player, kind, battle, version, seq, at, before_mu, before_sigma, after_mu, after_sigma)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.Player, string(c.Kind), c.Battle, c.Version, c.Seq, nanos(c.At),
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, c.Player, string(c.Kind), c.Battle, c.Version, c.Seq, nanos(c.At),
 		c.Before.Mu, c.Before.Sigma, c.After.Mu, c.After.Sigma)
 	return err
 }
 
 func (t *txn) RatingChanges(p ladder.PlayerID, limit int) ([]ladder.RatingChange, error) {
 	query := `SELECT player, kind, battle, version, seq, at, before_mu, before_sigma, after_mu, after_sigma
-		FROM rating_changes WHERE player = ? ORDER BY seq DESC, id DESC`
+		FROM rating_changes WHERE player = $1 ORDER BY seq DESC, id DESC`
 	if limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", limit)
 	}
@@ -361,18 +389,19 @@ func (t *txn) DeleteRatingChanges(game string, kinds ...ladder.ChangeKind) error
 	if len(kinds) == 0 {
 		return nil
 	}
-	marks := strings.TrimSuffix(strings.Repeat("?, ", len(kinds)), ", ")
 	args := []any{game}
+	var marks []string
 	for _, k := range kinds {
 		args = append(args, string(k))
+		marks = append(marks, fmt.Sprintf("$%d", len(args)))
 	}
-	_, err := t.exec(`DELETE FROM rating_changes WHERE player IN (SELECT id FROM players WHERE game = ?) AND kind IN (`+marks+`)`, args...)
+	_, err := t.exec(`DELETE FROM rating_changes WHERE player IN (SELECT id FROM players WHERE game = $1) AND kind IN (`+strings.Join(marks, ", ")+`)`, args...)
 	return err
 }
 
 func (t *txn) Meta(key string) (string, error) {
 	var v string
-	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM meta WHERE key = $1`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -380,6 +409,38 @@ func (t *txn) Meta(key string) (string, error) {
 }
 
 func (t *txn) SetMeta(key, value string) error {
-	_, err := t.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	_, err := t.exec(`INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 	return err
+}
+
+// Update runs fn in one write transaction of db. begin, when not nil, runs
+// first in the transaction (PostgreSQL takes the ladder's lock there; SQLite
+// begins IMMEDIATE instead).
+func Update(ctx context.Context, db *sql.DB, begin func(context.Context, *sql.Tx) error, fn func(ladder.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if begin != nil {
+		if err := begin(ctx, tx); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if err := fn(&txn{ctx: ctx, tx: tx, write: true}); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// View runs fn in a read-only transaction of db at the isolation level
+// given (one snapshot).
+func View(ctx context.Context, db *sql.DB, level sql.IsolationLevel, fn func(ladder.Tx) error) error {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: level})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(&txn{ctx: ctx, tx: tx})
 }
