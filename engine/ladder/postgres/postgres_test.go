@@ -142,8 +142,8 @@ func TestWritersAcrossConnections(t *testing.T) {
 func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://ladder:secret@127.0.0.1:5432/db": "postgres://ladder:***@127.0.0.1:5432/db",
-		"postgres://ladder@127.0.0.1/db":            "postgres://ladder@127.0.0.1/db",
-		"postgres:///db":                            "postgres:///db",
+		"postgres://ladder@127.0.0.1/db":             "postgres://ladder@127.0.0.1/db",
+		"postgres:///db":                             "postgres:///db",
 	} {
 		if got := redact(in); got != want {
 			t.Errorf("redact(%q) = %q, want %q", in, got, want)
