@@ -225,16 +225,19 @@ func squareBattleStarter(display string, h hints) (starter, error) {
 	return starter{src: src, opponent: "explorer"}, nil
 }
 
-// rename gives the first name = "..." of a player's source the display
-// name; ok is false when there is none.
+// rename gives the first name = "..." of a player's source outside its
+// comments the display name; ok is false when there is none.
 func rename(src []byte, display string) (out []byte, ok bool) {
-	loc := nameRe.FindIndex(src)
-	if loc == nil {
-		return src, false
+	for _, loc := range nameRe.FindAllIndex(src, -1) {
+		lineStart := bytes.LastIndexByte(src[:loc[0]], '\n') + 1
+		if bytes.Contains(src[lineStart:loc[0]], []byte("--")) {
+			continue // in a comment
+		}
+		out = append(out, src[:loc[0]]...)
+		out = append(out, fmt.Sprintf("name = %q", display)...)
+		return append(out, src[loc[1]:]...), true
 	}
-	out = append(out, src[:loc[0]]...)
-	out = append(out, fmt.Sprintf("name = %q", display)...)
-	return append(out, src[loc[1]:]...), true
+	return src, false
 }
 
 // gameStarter is a player for the rule mod game: the shortest of its
