@@ -34,8 +34,8 @@ each team starts with 8 squares (so code that runs once the team has
 grown runs at once), for the configured round limit (rules.rounds, 1500);
 --size, --rounds and --seed change it. Each battle stops early once the
 script has lost 2,000 turns to timeouts and errors, or has had 100,000
-turns (squares × rounds), so one costs at most 100,000 turns of
-limits.instructions each, a few seconds at worst.
+turns (squares × rounds), so that one costs at most 100,000 calls of at
+most limits.instructions (10,000) each: some seconds at the very worst.
 
 A script in a folder with a rules.lua is a player of that rule mod; --game
 names the game of a script kept elsewhere. A rule mod's trial keeps the
@@ -65,7 +65,7 @@ var checkBounds = trialBounds{faults: 2000, turns: 100000}
 func checkCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("check", &c)
-	all := fs.Bool("all", false, fmt.Sprintf("also play every other player (%d battles each) and print the win rates", allBattles))
+	all := fs.Bool("all", false, fmt.Sprintf("also play every other player (%d battles each) and report the win rates and problems", allBattles))
 	game := fs.String("game", "", "the rule mod the script plays (default: the game of the script's folder when it holds a rules.lua, else SquareBattle)")
 	helpOn(fs, stdout, checkHelp)
 	if err := parseFlags(fs, args); err != nil {
