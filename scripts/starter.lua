@@ -3,13 +3,19 @@
 -- ===========================================================================
 --
 -- How to use it:
---   1. Let `squarebattle new mine` write scripts/mine.lua from this file
---      (or copy it there yourself). The file name without ".lua" ("mine")
---      is the id of your player class.
---   2. Give it a name of its own below ("Mine": new does it for you), so
---      the game does not list a second "Starter".
---   3. Try it:  squarebattle check scripts/mine.lua
---               squarebattle play mine explorer
+--   1. Make your own copy, named after your player:
+--        squarebattle new mine
+--      writes scripts/mine.lua, this file with its name below changed to
+--      "Mine" (by hand: copy this file to scripts/mine.lua and change
+--      name = "Starter" below). The file name without ".lua" ("mine") is
+--      the id of your player class; the name is what the game lists.
+--   2. Check it and watch it:
+--        squarebattle check scripts/mine.lua
+--        squarebattle play mine explorer
+--        squarebattle run mine explorer
+--   (No squarebattle command? go install ./cmd/squarebattle makes one in
+--   $(go env GOPATH)/bin; in the repository, go run ./cmd/squarebattle
+--   works too.)
 --
 -- The whole guide is docs/scripting.md. The short version follows.
 --

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -19,23 +20,44 @@ import (
 const checkHelp = `usage: squarebattle check [flags] FILE.lua
 
 Loads one player script beside the other players of its game, lists every
-kind of problem it has (undefined globals without playing; errors and
-timeouts in a trial battle, with counts and the first file:line of each),
-and prints the trial's result: the winner, the squares left on each team,
-and the squares a team killed of its own. The exit status is 1 when the
-script has problems, 2 when it cannot be checked at all.
+kind of problem it has (undefined globals without playing; errors,
+timeouts, memory, worker crashes in a trial battle, with counts and the
+first round and file:line of each), and prints the trial's result: the
+winner, the squares left on each team, and the squares a team killed of
+its own. With --all it also plays every other player 4 times and reports
+the problems of those battles too, with counts per opponent. The exit
+status is 1 when the script has problems (in any battle played), 2 when
+it cannot be checked at all.
+
+The trial is a battle as the script will meet them: a 32×32 arena where
+each team starts with 8 squares (so code that runs once the team has
+grown runs at once), for the configured round limit (rules.rounds, 1500);
+--size, --rounds and --seed change it. Each battle stops early once the
+script has lost 2,000 turns to timeouts and errors, or has had 100,000
+turns (squares × rounds), so that one costs at most 100,000 calls of at
+most limits.instructions (10,000) each: some seconds at the very worst.
 
 A script in a folder with a rules.lua is a player of that rule mod; --game
-names the game of a script kept elsewhere.`
+names the game of a script kept elsewhere. A rule mod's trial keeps the
+game's board and plays until the game ends by its rules, at most 20,000
+rounds (--rounds changes it); a game whose rules declare a games option
+(a match of many games, as snake's) plays a match of 1 game unless
+--option games=N says otherwise.`
 
-// Trial battles: SquareBattle's are small and short unless --size or
-// --rounds say otherwise; a rule mod's keep the game's board and play at
-// most checkModRounds rounds unless --rounds says otherwise.
+// Trial battles. SquareBattle's: checkSize × checkSize unless --size says
+// otherwise, each team starting with checkSquares squares, for the
+// configured round limit. A rule mod's keep the game's board and play to
+// the end of the game, at most checkModRounds rounds unless --rounds says
+// otherwise; a match of many games is a match of one (checkGamesOption).
+// Every battle stops at checkBounds.
 const (
-	checkSize      = 16
-	checkRounds    = 300
-	checkModRounds = 500
+	checkSize        = 32
+	checkSquares     = 8
+	checkModRounds   = 20000
+	checkGamesOption = "games"
 )
+
+var checkBounds = trialBounds{faults: 2000, turns: 100000}
 
 // checkCommand loads one player script beside the other players of its
 // game, lists its problems with file:line, plays a trial battle and, with
@@ -43,7 +65,7 @@ const (
 func checkCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("check", &c)
-	all := fs.Bool("all", false, fmt.Sprintf("also play every other player (%d battles each) and print the win rates", allBattles))
+	all := fs.Bool("all", false, fmt.Sprintf("also play every other player (%d battles each) and report the win rates and problems", allBattles))
 	game := fs.String("game", "", "the rule mod the script plays (default: the game of the script's folder when it holds a rules.lua, else SquareBattle)")
 	helpOn(fs, stdout, checkHelp)
 	if err := parseFlags(fs, args); err != nil {
@@ -169,6 +191,9 @@ type checker struct {
 	game  *luabind.Game // a rule mod with its own protocol, or nil
 	rules *luabind.Game // rules in Lua for SquareBattle's players, or nil
 	flags *pflag.FlagSet
+	// oneGame: the rule mod plays matches of many games, and the trial
+	// plays a match of one (checkGamesOption).
+	oneGame bool
 }
 
 // newChecker loads the scratch folder dir (named in messages as named):
@@ -185,7 +210,15 @@ func newChecker(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, dir fs
 	if err != nil {
 		return nil, bad(err)
 	}
-	if err := mod.SetOptions(cfg.Options); err != nil {
+	opts := map[string]string{}
+	for k, v := range cfg.Options {
+		opts[k] = v
+	}
+	if _, declared := mod.Info.Options[checkGamesOption]; declared && opts[checkGamesOption] == "" {
+		opts[checkGamesOption] = "1"
+		ck.oneGame = true
+	}
+	if err := mod.SetOptions(opts); err != nil {
 		return nil, bad(err)
 	}
 	ck.game, ck.cat = mod, mod.Catalog
@@ -254,7 +287,7 @@ func (ck *checker) report(w io.Writer, file string, mine *luabind.Class, all boo
 	if err != nil {
 		return err
 	}
-	r := playTrial(t, 0)
+	r := playTrial(t, 0, checkBounds)
 	t.close()
 	fmt.Fprintf(w, "\nTrial battle against %s (%s):\n", safe(other.DisplayName()), ck.describe(r.final))
 	r.write(w, ck.game != nil)
@@ -264,21 +297,46 @@ func (ck *checker) report(w io.Writer, file string, mine *luabind.Class, all boo
 			fmt.Fprintf(w, "  %s\n", engine.SafeLine(l))
 		}
 	}
-	if all {
-		if err := ck.playAll(w, mine, seed); err != nil {
-			return err
-		}
-	}
 	if err := t.err(); err != nil {
 		return fmt.Errorf("the trial battle stopped: %w", err)
+	}
+	me := r.final.Teams[0].Stats
+	kinds, timeouts, errs := len(r.kinds), me.Timeouts, me.Errors
+	battles, faulty := 1, min(len(r.kinds), 1)
+	if all {
+		played, err := ck.playAll(w, mine, seed)
+		if err != nil {
+			return err
+		}
+		// Kinds seen in the trial count once.
+		seen := map[[2]string]bool{}
+		for _, k := range r.kinds {
+			seen[[2]string{k.label, k.what}] = true
+		}
+		for _, k := range allKinds(played) {
+			if !seen[[2]string{k.label, k.what}] {
+				kinds++
+			}
+		}
+		for _, b := range played {
+			st := b.r.final.Teams[0].Stats
+			timeouts, errs = timeouts+st.Timeouts, errs+st.Errors
+			battles++
+			if len(b.r.kinds) > 0 {
+				faulty++
+			}
+		}
 	}
 	var found []string
 	if len(undefined) > 0 {
 		found = append(found, plural(len(undefined), "undefined global"))
 	}
-	if len(r.kinds) > 0 {
-		st := r.final.Teams[0].Stats
-		found = append(found, fmt.Sprintf("%s of problem while playing (%s, %s)", plural(len(r.kinds), "kind"), plural(st.Timeouts, "timeout"), plural(st.Errors, "error")))
+	if kinds > 0 {
+		in := ""
+		if battles > 1 {
+			in = fmt.Sprintf("; in %d of %d battles", faulty, battles)
+		}
+		found = append(found, fmt.Sprintf("%s of problem while playing (%s, %s%s)", plural(kinds, "kind"), plural(timeouts, "timeout"), plural(errs, "error"), in))
 	}
 	if len(found) > 0 {
 		return fmt.Errorf("%s: %s", file, strings.Join(found, ", "))
@@ -288,7 +346,14 @@ func (ck *checker) report(w io.Writer, file string, mine *luabind.Class, all boo
 
 // describe says where and how long a trial battle was played.
 func (ck *checker) describe(s *engine.Snapshot) string {
-	return fmt.Sprintf("%d×%d, seed %d, at most %s", s.Size, s.Size, s.Seed, plural(s.Rounds, "round"))
+	d := fmt.Sprintf("%d×%d, seed %d, at most %s", s.Size, s.Size, s.Seed, plural(s.Rounds, "round"))
+	switch {
+	case ck.game == nil:
+		d = fmt.Sprintf("%d×%d, %s a team, seed %d, at most %s", s.Size, s.Size, plural(trialSquares(s.Size, len(s.Teams)), "square"), s.Seed, plural(s.Rounds, "round"))
+	case ck.oneGame:
+		d += fmt.Sprintf(", a match of 1 game (--option %s=1)", checkGamesOption)
+	}
+	return d
 }
 
 // trial is a battle check plays, SquareBattle's or a rule mod's.
@@ -298,6 +363,9 @@ type trial struct {
 	seats []luabind.Seat
 	close func()
 	err   func() error // a rule mod's rules failure, or nil
+	// capped: the battle's round limit is the trial's, below the one the
+	// game ends by (a rule mod's result at the limit is no result).
+	capped bool
 }
 
 // start begins a battle of players with seed, behind the configured walls.
@@ -308,8 +376,9 @@ func (ck *checker) start(players []*luabind.Class, seed uint64) (*trial, error) 
 	}
 	rounds := ck.cfg.Rules.Rounds
 	if ck.game != nil {
-		if !ck.flags.Changed("rounds") {
-			rounds = min(rounds, checkModRounds)
+		capped := false
+		if !ck.flags.Changed("rounds") && rounds > checkModRounds {
+			rounds, capped = checkModRounds, true
 		}
 		o := modOptions(ck.flags, ck.cfg, ck.game)
 		o.Rounds, o.Seed, o.Workers = rounds, seed, 1
@@ -317,16 +386,16 @@ func (ck *checker) start(players []*luabind.Class, seed uint64) (*trial, error) 
 		if err != nil {
 			return nil, bad(err)
 		}
-		return &trial{stepper: b, rec: engine.NewModRecorder(b.ModBattle), seats: b.Seats, close: b.Close, err: b.Err}, nil
+		return &trial{stepper: b, rec: engine.NewModRecorder(b.ModBattle), seats: b.Seats, close: b.Close, err: b.Err, capped: capped}, nil
 	}
 	size := ck.cfg.Arena.Size
 	if !ck.flags.Changed("size") {
 		size = checkSize
 	}
-	if !ck.flags.Changed("rounds") {
-		rounds = checkRounds
-	}
 	o := engine.Options{Size: size, Wrap: ck.cfg.Arena.Wrap, Rounds: rounds, ReplicateRounds: ck.cfg.Rules.ReplicateRounds, Seed: seed, Workers: 1}
+	if size > 0 {
+		o.Map, o.MapFile = trialMap(size, len(players), seed), "the trial's arena"
+	}
 	b, err := luabind.NewWalledBattle(ck.cat, players, o, ck.rules, ck.cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
 		return nil, bad(err)
@@ -334,40 +403,99 @@ func (ck *checker) start(players []*luabind.Class, seed uint64) (*trial, error) 
 	return &trial{stepper: b, rec: engine.NewRecorder(b.Battle), seats: b.Seats, close: b.Close, err: b.Err}, nil
 }
 
+// trialMap is the arena a SquareBattle trial starts from: each of teams
+// with checkSquares squares (fewer on an arena too small for them all)
+// on cells drawn from seed.
+func trialMap(size, teams int, seed uint64) *engine.Map {
+	m := &engine.Map{Size: size, Cells: make([]int, size*size)}
+	free := make([]int, size*size)
+	for i := range m.Cells {
+		m.Cells[i], free[i] = engine.Empty, i
+	}
+	each := trialSquares(size, teams)
+	rng := engine.NewRand(seed, engine.StreamPlacement)
+	for n := 0; n < each; n++ {
+		for t := 0; t < teams && len(free) > 0; t++ {
+			k := rng.IntN(len(free))
+			m.Cells[free[k]] = t
+			free[k] = free[len(free)-1]
+			free = free[:len(free)-1]
+		}
+	}
+	return m
+}
+
+// trialSquares is how many squares each of teams starts with in a trial
+// on a size × size arena: checkSquares, or as many as half the arena holds.
+func trialSquares(size, teams int) int {
+	return max(1, min(checkSquares, size*size/(2*teams)))
+}
+
 // allBattles is how many battles check --all plays against each player.
 const allBattles = 4
 
 // playAll plays mine against every other starting player of its game, one
-// on one, allBattles times each with seeds following seed, and prints a
-// line per opponent: won, lost, tied, win rate.
-func (ck *checker) playAll(w io.Writer, mine *luabind.Class, seed uint64) error {
-	fmt.Fprintf(w, "\nAgainst every player (%d battles each, seeds %d to %d):\n", allBattles, seed, seed+allBattles-1)
-	fmt.Fprintf(w, "  %-20s %4s %5s %5s %9s\n", "opponent", "won", "lost", "tied", "win rate")
+// on one, allBattles times each with seeds following seed, as many at once
+// as the configuration's workers, and prints a line per opponent (won,
+// lost, tied, stopped, win rate, turns lost), then every kind of problem
+// with its first occurrence and counts per opponent. It returns the
+// battles played.
+func (ck *checker) playAll(w io.Writer, mine *luabind.Class, seed uint64) ([]allBattle, error) {
+	var others []*luabind.Class
 	for _, other := range ck.cat.Players() {
-		if other == mine {
-			continue
+		if other != mine {
+			others = append(others, other)
 		}
-		var won, lost, tied int
-		for i := uint64(0); i < allBattles; i++ {
-			t, err := ck.start([]*luabind.Class{mine, other}, seed+i)
-			if err != nil {
-				return err
-			}
-			for t.Step() {
-			}
-			switch t.Snapshot().Winner {
-			case 0:
-				won++
-			case 1:
-				lost++
-			default:
-				tied++
-			}
-			t.close()
-		}
-		fmt.Fprintf(w, "  %-20s %4d %5d %5d %8d%%\n", safe(other.DisplayName()), won, lost, tied, 100*won/allBattles)
 	}
-	return nil
+	battles := make([]allBattle, len(others)*allBattles)
+	errs := make([]error, len(battles))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers(ck.cfg), len(battles)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				other, s := others[i/allBattles], seed+uint64(i%allBattles)
+				t, err := ck.start([]*luabind.Class{mine, other}, s)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				r := playTrial(t, 0, checkBounds)
+				t.close()
+				if err := t.err(); err != nil {
+					errs[i] = fmt.Errorf("the battle against %s, seed %d, stopped: %w", safe(other.DisplayName()), s, err)
+				}
+				battles[i] = allBattle{opponent: other.DisplayName(), seed: s, r: r}
+			}
+		}()
+	}
+	for i := range battles {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "\nAgainst every player (%d battles each, seeds %d to %d, each as the trial):\n", allBattles, seed, seed+allBattles-1)
+	fmt.Fprintf(w, "  %-20s %4s %5s %5s %8s %9s %9s %7s\n", "opponent", "won", "lost", "tied", "stopped", "win rate", "timeouts", "errors")
+	for i, other := range others {
+		n := map[string]int{}
+		var timeouts, errors int
+		for _, b := range battles[i*allBattles : (i+1)*allBattles] {
+			n[b.r.outcome()]++
+			st := b.r.final.Teams[0].Stats
+			timeouts, errors = timeouts+st.Timeouts, errors+st.Errors
+		}
+		fmt.Fprintf(w, "  %-20s %4d %5d %5d %8d %8d%% %9d %7d\n", safe(other.DisplayName()), n["won"], n["lost"], n["tied"], n["stopped"], 100*n["won"]/allBattles, timeouts, errors)
+	}
+	if kinds := allKinds(battles); len(kinds) > 0 {
+		fmt.Fprintf(w, "\nProblems against every player: %s.\n", plural(len(kinds), "kind"))
+		writeAllKinds(w, kinds, allBattles)
+	}
+	return battles, nil
 }
 
 // copyScripts copies the top-level .lua files of from into dir.

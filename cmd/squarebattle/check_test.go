@@ -17,7 +17,7 @@ import (
 // that counts them. The report is the golden testdata/check/clumsy.txt.
 func TestCheckReport(t *testing.T) {
 	code, out, errOut := runMain(t, "check", "--isolation", "none", "--seed", "4", "testdata/check/clumsy.lua")
-	want := "squarebattle: testdata/check/clumsy.lua: 1 undefined global, 2 kinds of problem while playing (22 timeouts, 40 errors)\n"
+	want := "squarebattle: testdata/check/clumsy.lua: 1 undefined global, 2 kinds of problem while playing (728 timeouts, 1272 errors)\n"
 	if code != exitFailure || errOut != want {
 		t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
 	}
@@ -27,9 +27,11 @@ func TestCheckReport(t *testing.T) {
 	}
 	for _, s := range []string{
 		"testdata/check/clumsy.lua:26: ATACK is not defined (did you mean ATTACK?)",
-		"error in 40 rounds, first in round 105: testdata/check/clumsy.lua:6: attempt to index local 'v' (a nil value)\n    testdata/check/clumsy.lua:6: in function 'far'\n",
-		"timeout in 22 rounds, first in round 112: testdata/check/clumsy.lua:23: instruction budget exceeded",
-		"Own-team kills: Clumsy killed 1 square of its own, the first in round 102",
+		"Trial battle against Explorer (32×32, 8 squares a team, seed 4, at most 1500 rounds):",
+		"Stopped after 896 rounds: the script had lost 2000 turns to timeouts and errors",
+		"error in 159 rounds, first in round 105: testdata/check/clumsy.lua:6: attempt to index local 'v' (a nil value)\n    testdata/check/clumsy.lua:6: in function 'far'\n",
+		"timeout in 91 rounds, first in round 112: testdata/check/clumsy.lua:23: instruction budget exceeded",
+		"Own-team kills: Clumsy killed 6 squares of its own, the first in round 102",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("report lacks %q", s)
@@ -45,7 +47,7 @@ func TestCheckReport(t *testing.T) {
 // is told to name its game.
 func TestCheckGame(t *testing.T) {
 	code, out, errOut := runMain(t, "check", "--isolation", "none", "--game", "paint", "--seed", "4", "--rounds", "30", "--all", "testdata/check/sloppy.lua")
-	if code != exitFailure || !strings.HasSuffix(errOut, "sloppy.lua: 1 kind of problem while playing (0 timeouts, 10 errors)\n") {
+	if code != exitFailure || !strings.HasSuffix(errOut, "sloppy.lua: 1 kind of problem while playing (0 timeouts, 90 errors; in 9 of 9 battles)\n") {
 		t.Errorf("--game paint: exit %d, stderr %q", code, errOut)
 	}
 	for _, s := range []string{
@@ -53,7 +55,8 @@ func TestCheckGame(t *testing.T) {
 		"Trial battle against Greedy Painter (40×40, seed 4, at most 30 rounds):",
 		"team          player  units  area  painted  timeouts  errors",
 		"error in 10 rounds, first in round 3: testdata/check/sloppy.lua:7: attempt to index field 'nothing' (a nil value)",
-		"Against every player (4 battles each, seeds 4 to 7):",
+		"Against every player (4 battles each, seeds 4 to 7, each as the trial):",
+		"    against Random Painter: in 4 of 4 battles, 40 rounds\n",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("--game paint: report lacks %q:\n%s", s, out)

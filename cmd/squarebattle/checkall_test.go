@@ -33,12 +33,12 @@ end }`)
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
-	row := regexp.MustCompile(`(?m)^  (\S.*?)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)%$`)
+	row := regexp.MustCompile(`(?m)^  (\S.*?)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)%\s+\d+\s+\d+$`)
 	rows := row.FindAllStringSubmatch(text, -1)
 	names := map[string]bool{}
 	for _, r := range rows {
 		names[r[1]] = true
-		if n := atoi(r[2]) + atoi(r[3]) + atoi(r[4]); n != 4 {
+		if n := atoi(r[2]) + atoi(r[3]) + atoi(r[4]) + atoi(r[5]); n != 4 {
 			t.Errorf("%s: %d battles, want 4", r[1], n)
 		}
 	}
@@ -69,7 +69,7 @@ func writeLua(t *testing.T, name, src string) {
 
 // TestReadmeHunter: the README's first player, taken from the README itself,
 // loads without problems, kills none of its own team in the trial and wins
-// more than half its battles against the Explorer and the Wanderer in
+// more than half its battles against the Explorer and the Pinwheel in
 // check --all (the newcomer's first yardstick), over fixed seeds.
 func TestReadmeHunter(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
@@ -82,7 +82,7 @@ func TestReadmeHunter(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "hunter.lua")
 	writeLua(t, file, string(block[1]))
-	row := regexp.MustCompile(`(?m)^  (Explorer|Wanderer)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+%$`)
+	row := regexp.MustCompile(`(?m)^  (Explorer|Pinwheel)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+%\s+0\s+0$`)
 	ownKills := regexp.MustCompile(`(?m)^\s+0\s+Hunter(?:\s+\d+){4}\s+(\d+)`)
 	won, played := map[string]int{}, map[string]int{}
 	for _, seed := range []string{"1", "9", "17"} {
@@ -95,10 +95,10 @@ func TestReadmeHunter(t *testing.T) {
 		}
 		for _, r := range row.FindAllStringSubmatch(out.String(), -1) {
 			won[r[1]] += atoi(r[2])
-			played[r[1]] += atoi(r[2]) + atoi(r[3]) + atoi(r[4])
+			played[r[1]] += atoi(r[2]) + atoi(r[3]) + atoi(r[4]) + atoi(r[5])
 		}
 	}
-	for _, p := range []string{"Explorer", "Wanderer"} {
+	for _, p := range []string{"Explorer", "Pinwheel"} {
 		if played[p] == 0 || 2*won[p] <= played[p] {
 			t.Errorf("the README's Hunter won %d of %d battles against %s; want more than half", won[p], played[p], p)
 		}

@@ -94,6 +94,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, pflag.ErrHelp):
+		writeExamples(stdout, helpKey(args))
 		return exitOK
 	case errors.Is(err, errBadInput):
 		fmt.Fprintf(stderr, "squarebattle: %s\n", oneLine(err))
@@ -144,4 +145,95 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'squarebattle help COMMAND' (or COMMAND --help) for a command's flags,\n'squarebattle --version' for the version.")
+	writeExamples(w, "")
+}
+
+// helpExamples are the command lines a command's help ends with (the key
+// "" is the list of commands'), to copy and run as they are: in order, in
+// a folder holding a scripts folder as squarebattle new makes it (the
+// repository's own, or one new made). printed_commands_test.go runs every
+// one of them so.
+var helpExamples = map[string][]string{
+	"": {
+		"squarebattle new mine",
+		"squarebattle check scripts/mine.lua",
+		"squarebattle help check",
+		"squarebattle --version",
+	},
+	"play": {
+		"squarebattle play",
+		"squarebattle play --seed 7 explorer wanderer borg",
+		"squarebattle play --human explorer",
+		"squarebattle play --game snake hungry cautious",
+	},
+	"run": {
+		"squarebattle run --seed 7 explorer wanderer",
+		"squarebattle run --json --size 32 --rounds 300 borg pinwheel",
+		"squarebattle run --game paint --seed 7 greedy random",
+	},
+	"replay": {
+		"squarebattle run --seed 7 --record fight.sbr explorer wanderer",
+		"squarebattle replay --verify fight.sbr",
+		"squarebattle replay fight.sbr",
+	},
+	"players": {
+		"squarebattle players",
+		"squarebattle players --game snake",
+	},
+	"new": {
+		"squarebattle new mine",
+		"squarebattle new --game snake slither",
+	},
+	"check": {
+		"squarebattle check scripts/starter.lua",
+		"squarebattle check --all --seed 7 scripts/wanderer.lua",
+		"squarebattle check scripts/snake/hungry.lua",
+	},
+	"tournament": {
+		"squarebattle tournament --games 2 --seed 7 explorer wanderer borg",
+		"squarebattle tournament --format koth --games 8 --markdown --seed 7 explorer wanderer borg pinwheel",
+	},
+	"tournament merge": {
+		"squarebattle tournament --format koth --games 8 --seed 7 --shard 0/2 --out a.json explorer wanderer borg",
+		"squarebattle tournament --format koth --games 8 --seed 7 --shard 1/2 --out b.json explorer wanderer borg",
+		"squarebattle tournament merge a.json b.json",
+	},
+	"tournament challenge": {
+		"squarebattle tournament challenge --game paint --seed 7 greedy random",
+	},
+	"config": {
+		"squarebattle config",
+		"squarebattle config --game paint",
+		"squarebattle config --defaults",
+	},
+	"serve": {
+		"squarebattle serve --listen 127.0.0.1:2222",
+	},
+}
+
+// helpKey is the command whose help args asked for: "tournament merge"
+// for tournament merge --help and help tournament merge.
+func helpKey(args []string) string {
+	if len(args) > 0 && args[0] == "help" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	if args[0] == "tournament" && len(args) > 1 && (args[1] == "merge" || args[1] == "challenge") {
+		return "tournament " + args[1]
+	}
+	return args[0]
+}
+
+// writeExamples ends the help of the command key with its examples.
+func writeExamples(w io.Writer, key string) {
+	ex := helpExamples[key]
+	if len(ex) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nexamples:")
+	for _, e := range ex {
+		fmt.Fprintf(w, "  %s\n", e)
+	}
 }

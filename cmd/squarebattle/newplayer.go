@@ -59,16 +59,22 @@ func newCommand(args []string, stdout, stderr io.Writer) error {
 		return bad(fmt.Errorf("scripts folder %s is not a folder", dir))
 	}
 	display := strings.ToUpper(id[:1]) + id[1:]
+	file := filepath.Join(dir, id+".lua")
+	if *game != "" {
+		file = filepath.Join(dir, *game, id+".lua")
+	}
+	h := hints{file: file, id: id, scripts: flagArgs(fs, "config", "scripts")}
 	var st starter
 	if *game == "" {
-		st, err = squareBattleStarter(display, filepath.Join(dir, id+".lua"))
+		st, err = squareBattleStarter(display, h)
 	} else {
-		st, err = gameStarter(fs, &c, *game, filepath.Join(dir, *game, id+".lua"), display)
+		st, err = gameStarter(fs, &c, *game, display, h)
 	}
 	if err != nil {
 		return err
 	}
-	file := filepath.Join(dir, st.folder, id+".lua")
+	file = filepath.Join(dir, st.folder, id+".lua")
+	h.file, h.game, h.opponent = file, st.game, st.opponent
 	if _, err := os.Stat(file); err == nil {
 		return bad(fmt.Errorf("%s already exists; pick another NAME", file))
 	}
@@ -83,76 +89,162 @@ func newCommand(args []string, stdout, stderr io.Writer) error {
 	if err := writeFileAtomic(file, func(w io.Writer) error { _, err := w.Write(st.src); return err }); err != nil {
 		return err
 	}
-	// check finds a player's game from its folder; play needs --game.
-	check, play := "squarebattle check", "squarebattle play"
-	if st.folder != "" {
-		play = "squarebattle play --game " + st.folder
-	}
 	fmt.Fprintf(stdout, "Wrote %s, a starter player named %q: read its comments, then make it yours.\n", file, display)
-	fmt.Fprintf(stdout, "Check it:  %s %s          (problems with file:line, a trial battle)\n", check, file)
-	fmt.Fprintf(stdout, "           %s --all %s    (win rates against every player)\n", check, file)
-	fmt.Fprintf(stdout, "Watch it:  %s %s %s   (e shows its problems and its print log)\n", play, id, st.opponent)
+	for _, l := range h.lines() {
+		fmt.Fprintf(stdout, "  %s\n", l)
+	}
+	fmt.Fprintln(stdout, commandNote)
 	return nil
 }
 
+// commandNote says where the squarebattle command of the hints comes from.
+const commandNote = "(No squarebattle command? go install ./cmd/squarebattle makes one in $(go env GOPATH)/bin; in the repository, go run ./cmd/squarebattle works too.)"
+
+// hints are the commands new prints, and writes into the new player's
+// comments, to check and watch it: every one runs as written in the folder
+// new ran in.
+type hints struct {
+	file     string   // the new player's file
+	id       string   // its class id
+	game     string   // its rule mod, or "" for SquareBattle's players
+	opponent string   // a player to watch it against
+	scripts  []string // flags naming the scripts folder, as new was given them
+}
+
+// lines are the commands, each with a comment saying what it does.
+func (h hints) lines() []string {
+	var game []string
+	if h.game != "" {
+		game = []string{"--game", h.game}
+	}
+	cmds := []struct {
+		args []string
+		what string
+	}{
+		{join(h.scripts, []string{h.file}), "problems with file:line, a trial battle"},
+		{join(h.scripts, []string{"--all", h.file}), "and against every player: win rates, problems"},
+		{join(h.scripts, game, []string{h.id, h.opponent}), "watch it (e shows its problems and its print log)"},
+	}
+	cmds[0].args = append([]string{"check"}, cmds[0].args...)
+	cmds[1].args = append([]string{"check"}, cmds[1].args...)
+	cmds[2].args = append([]string{"play"}, cmds[2].args...)
+	if h.game == "" {
+		cmds = append(cmds, struct {
+			args []string
+			what string
+		}{append([]string{"run"}, join(h.scripts, []string{h.id, h.opponent})...), "a battle without the terminal UI: its standings"})
+	}
+	var out []string
+	width := 0
+	for _, c := range cmds {
+		width = max(width, len(shellLine(c.args)))
+	}
+	for _, c := range cmds {
+		out = append(out, fmt.Sprintf("%-*s  # %s", width, shellLine(c.args), c.what))
+	}
+	return out
+}
+
+// join concatenates lists of arguments.
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// shellLine is "squarebattle" and args as a shell command line: an
+// argument a shell would split or expand is quoted.
+func shellLine(args []string) string {
+	out := "squarebattle"
+	for _, a := range args {
+		out += " " + shellQuote(a)
+	}
+	return out
+}
+
+var plainArg = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+
+func shellQuote(a string) string {
+	if plainArg.MatchString(a) {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// flagArgs are the flags names of fs that were given, as arguments.
+func flagArgs(fs *pflag.FlagSet, names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil && f.Changed {
+			out = append(out, "--"+n, f.Value.String())
+		}
+	}
+	return out
+}
+
 // starter is a new player's source, the folder of the scripts folder it
-// goes in ("" for SquareBattle) and a player to watch it against.
+// goes in ("" for SquareBattle), the game it plays ("" for SquareBattle's
+// players) and a player to watch it against.
 type starter struct {
 	src      []byte
 	folder   string
+	game     string
 	opponent string
 }
 
 // nameRe finds a player's display name in its table.
 var nameRe = regexp.MustCompile(`name\s*=\s*"[^"\n]*"`)
 
-// squareBattleStarter is the shipped Starter under a new name, at file,
-// with its opening instructions (copy me, rename me) replaced by what is
-// true of the new file: new did both.
-func squareBattleStarter(display, file string) (starter, error) {
+// starterGuide starts the part of the shipped Starter's comments that a
+// player made by new keeps: what comes before it says how to make one.
+const starterGuide = "-- The whole guide is docs/scripting.md."
+
+// squareBattleStarter is the shipped Starter under a new name, its comments
+// on how to copy it replaced by the commands that check and watch it.
+func squareBattleStarter(display string, h hints) (starter, error) {
 	src, err := scripts.FS.ReadFile("starter.lua")
 	if err != nil {
 		return starter{}, err
 	}
-	src, _ = rename(src, display)
-	id := strings.TrimSuffix(filepath.Base(file), ".lua")
-	howTo := fmt.Sprintf("-- %s is in %s, written by `squarebattle new %s`.\n"+
-		"-- Its id, %q, is the file's name; its name, %q, is the one below,\n"+
-		"-- shown in every table. Change it, then try it:\n"+
-		"--   squarebattle check %s\n"+
-		"--   squarebattle play %s explorer\n--\n",
-		display, filepath.ToSlash(file), id, id, display, filepath.ToSlash(file), id)
-	src = bytes.Replace(src, []byte(starterTitle), []byte("-- "+display+": a player started from the Starter, to make your own."), 1)
-	if i, j := bytes.Index(src, []byte(howToStart)), bytes.Index(src, []byte(howToEnd)); i >= 0 && j > i {
-		src = append(append(append([]byte{}, src[:i]...), howTo...), src[j:]...)
+	at := bytes.Index(src, []byte(starterGuide))
+	if at < 0 {
+		return starter{}, fmt.Errorf("starter.lua: no %q line", starterGuide)
 	}
+	h.opponent = "explorer"
+	head := fmt.Sprintf("-- %s: your player, made by squarebattle new %s\n"+
+		"-- from a copy of the Starter. Its class id is its file name without\n"+
+		"-- \".lua\", %s; name below is what the game lists. Read the comments,\n"+
+		"-- make it yours, then:\n", display, h.id, h.id)
+	for _, l := range h.lines() {
+		head += "--   " + l + "\n"
+	}
+	head += "--\n"
+	src, _ = rename(append([]byte(head), src[at:]...), display)
 	return starter{src: src, opponent: "explorer"}, nil
 }
 
-// howToStart and howToEnd frame the Starter's instructions for a copy made
-// by hand; TestNewStarterSaysWhatIsTrue keeps them in step with the file.
-const (
-	starterTitle = "-- Starter: a small, complete player to copy and make your own."
-	howToStart   = "-- How to use it:\n"
-	howToEnd     = "-- The whole guide is docs/scripting.md."
-)
-
-// rename gives the first name = "..." of a player's source the display
-// name; ok is false when there is none.
+// rename gives the first name = "..." of a player's source outside its
+// comments the display name; ok is false when there is none.
 func rename(src []byte, display string) (out []byte, ok bool) {
-	loc := nameRe.FindIndex(src)
-	if loc == nil {
-		return src, false
+	for _, loc := range nameRe.FindAllIndex(src, -1) {
+		lineStart := bytes.LastIndexByte(src[:loc[0]], '\n') + 1
+		if bytes.Contains(src[lineStart:loc[0]], []byte("--")) {
+			continue // in a comment
+		}
+		out = append(out, src[:loc[0]]...)
+		out = append(out, fmt.Sprintf("name = %q", display)...)
+		return append(out, src[loc[1]:]...), true
 	}
-	out = append(out, src[:loc[0]]...)
-	out = append(out, fmt.Sprintf("name = %q", display)...)
-	return append(out, src[loc[1]:]...), true
+	return src, false
 }
 
 // gameStarter is a player for the rule mod game: the shortest of its
 // players (the simplest to start from) under a new name, after comments
-// that say what the rules call and where to read about it.
-func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display string) (starter, error) {
+// that say what the rules call, where to read about it and how to check
+// and watch the new player (h, which names its file).
+func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, display string, h hints) (starter, error) {
 	cfg, err := loadConfig(flags, c)
 	if err != nil {
 		return starter{}, err
@@ -162,7 +254,7 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 	// folder from the shipped scripts.
 	var sub iofs.FS
 	var gameDir string
-	if dir := filepath.Dir(filepath.Dir(file)); missing(dir) {
+	if dir := filepath.Dir(filepath.Dir(h.file)); missing(dir) {
 		sub, gameDir, err = gameIn(scripts.FS, dir, game)
 	} else {
 		sub, gameDir, err = gameFS(cfg, game)
@@ -175,8 +267,12 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 		return starter{}, err
 	}
 	if g.Info.Protocol == luabind.SquareBattleProtocol {
-		st, err := squareBattleStarter(display, filepath.Join(filepath.Dir(filepath.Dir(file)), filepath.Base(file)))
-		st.folder = "" // SquareBattle's players play these rules
+		// SquareBattle's players play these rules, from the scripts
+		// folder itself.
+		h.file = filepath.Join(filepath.Dir(filepath.Dir(h.file)), h.id+".lua")
+		h.game = game
+		st, err := squareBattleStarter(display, h)
+		st.game = game
 		return st, err
 	}
 	var from *luabind.Class
@@ -194,21 +290,22 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, file, display strin
 	if title == "" {
 		title = game
 	}
+	h.game, h.opponent = game, from.ID
 	head := fmt.Sprintf(`-- %s: a player of %s (--game %s), started from a copy of %s.
 --
--- The game's rules call this table's %[6]s function. What %[6]s is
--- given and what it must return: the top of %[5]s
+-- The game's rules call this table's %s function. What it is given and
+-- what it must return: the top of %s
 -- and docs/modding.md. Change it, then:
---   squarebattle check %[7]s
---   squarebattle play --game %[3]s %[8]s %[9]s
---
-`, display, engine.SafeText(title), game, engine.SafeText(from.DisplayName()), path.Join(gameDir, luabind.RulesFile), g.Info.Entry,
-		filepath.ToSlash(file), strings.TrimSuffix(filepath.Base(file), ".lua"), from.ID)
+`, display, engine.SafeText(title), game, engine.SafeText(from.DisplayName()), g.Info.Entry, path.Join(filepath.ToSlash(gameDir), luabind.RulesFile))
+	for _, l := range h.lines() {
+		head += "--   " + l + "\n"
+	}
+	head += "--\n"
 	body, ok := rename(src, display)
 	if !ok {
 		return starter{}, bad(fmt.Errorf("%s: no name = \"...\" to rename", from.File))
 	}
-	return starter{src: append([]byte(head), body...), folder: game, opponent: from.ID}, nil
+	return starter{src: append([]byte(head), body...), folder: game, game: game, opponent: from.ID}, nil
 }
 
 // missing reports whether nothing is at path name.

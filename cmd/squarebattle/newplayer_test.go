@@ -23,8 +23,25 @@ func TestNew(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "explorer.lua")); err != nil {
 		t.Errorf("the new scripts folder lacks the shipped players: %v", err)
 	}
-	if !strings.Contains(out.String(), "squarebattle check "+filepath.Join(dir, "mine.lua")) || !strings.Contains(out.String(), "squarebattle play mine") {
-		t.Errorf("new does not say how to check and watch it:\n%s", out.String())
+	for _, want := range []string{
+		"\n  squarebattle check --scripts " + dir + " " + filepath.Join(dir, "mine.lua") + "  ",
+		"\n  squarebattle play --scripts " + dir + " mine explorer  ",
+		"\n  squarebattle run --scripts " + dir + " mine explorer  ",
+		"go install ./cmd/squarebattle",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("new does not say %q:\n%s", want, out.String())
+		}
+	}
+	// new has copied the Starter and renamed it: its comments no longer
+	// ask for either, and say how to check and watch this player.
+	for _, unwanted := range []string{"Copy this file", "copy this file", "change the name", `name = "Starter"`} {
+		if strings.Contains(string(src), unwanted) {
+			t.Errorf("mine.lua still says %q:\n%.900s", unwanted, src)
+		}
+	}
+	if !strings.Contains(string(src), "--   squarebattle play --scripts "+dir+" mine explorer") {
+		t.Errorf("mine.lua does not say how to watch it:\n%.900s", src)
 	}
 	out.Reset()
 	if code := Main([]string{"check", "--isolation", "none", "--scripts", dir, filepath.Join(dir, "mine.lua")}, &out, &errs); code != 0 {
@@ -53,12 +70,18 @@ func TestNewGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"-- Brush: a player of Paint (--game paint), started from a copy of Random Painter.", "call this table's strategy function", `name = "Brush"`} {
+	for _, want := range []string{
+		"-- Brush: a player of Paint (--game paint), started from a copy of Random Painter.",
+		"call this table's strategy function",
+		`name = "Brush"`,
+		"\n--   squarebattle check --scripts " + dir + " " + file + "  ",
+		"\n--   squarebattle play --scripts " + dir + " --game paint brush random  ",
+	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("brush.lua lacks %q:\n%.600s", want, src)
 		}
 	}
-	if !strings.Contains(out, "squarebattle check "+file) || !strings.Contains(out, "squarebattle play --game paint brush random") {
+	if !strings.Contains(out, "squarebattle check --scripts "+dir+" "+file) || !strings.Contains(out, "squarebattle play --scripts "+dir+" --game paint brush random") {
 		t.Errorf("new --game does not say how to check and watch it:\n%s", out)
 	}
 	code, out, errOut = runMain(t, "check", "--isolation", "none", "--rounds", "20", "--seed", "1", file)

@@ -1,6 +1,6 @@
 // Package printed runs, as printed, every squarebattle command that the
-// README, the docs, the bot kits, the starters and `new` tell people to
-// type, with the real program in a real shell.
+// bot protocol's page and the bot kits tell people to type, with the real
+// program and the kits' real bots in a real shell.
 package printed
 
 import (

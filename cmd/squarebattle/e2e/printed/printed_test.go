@@ -228,13 +228,13 @@ func (s *session) runAll(cs []command, before map[string]func()) int {
 	return ran
 }
 
-// long are the texts whose commands take minutes (tournaments of hundreds
-// of battles): they run with LONG_TESTS, in .ci/run's long pass.
-var long = map[string]bool{"docs/tournament.md": true}
-
-// TestDocumentedCommands runs every squarebattle command the README, the
-// docs and the bot kits print, in a shell, in document order, in a folder
-// laid out like a clone of the repository: each must exit 0.
+// TestDocumentedCommands runs every squarebattle command that the bot
+// protocol's page and the bot kits print, in a shell, in document order, in
+// a folder laid out like a clone of the repository: each must exit 0. The
+// commands name the reader's own bot programs (mybot.py, ./mysnake, a.py,
+// b.js); the kits stand in for them. The README's, the other docs', the
+// help texts' and new's commands are run by the program package's
+// TestPrintedCommands.
 func TestDocumentedCommands(t *testing.T) {
 	harness.NeedTmux(t)
 	for _, tool := range []string{"python3", "node"} {
@@ -243,7 +243,7 @@ func TestDocumentedCommands(t *testing.T) {
 		}
 	}
 	var docs []string
-	for _, pattern := range []string{"README.md", "docs/*.md", "docs/bots/*.md", "docs/bots/*/*.md", "docs/bots/*/*.py", "docs/bots/*/*.js"} {
+	for _, pattern := range []string{"docs/bots.md", "docs/bots/*.md", "docs/bots/*/*.md", "docs/bots/*/*.py", "docs/bots/*/*.js"} {
 		m, _ := filepath.Glob(filepath.Join(repo, pattern))
 		docs = append(docs, m...)
 	}
@@ -258,9 +258,6 @@ func TestDocumentedCommands(t *testing.T) {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
-			if long[name] && os.Getenv("LONG_TESTS") == "" {
-				t.Skipf("its commands play for minutes: set LONG_TESTS=1 to run them (.ci/run does)")
-			}
 			t.Parallel()
 			s := newSession(t)
 			before := map[string]func(){
@@ -294,54 +291,6 @@ func TestDocumentedCommands(t *testing.T) {
 				}
 			}
 			n := s.runAll(cs, before)
-			t.Logf("%d commands ran", n)
-		})
-	}
-}
-
-// TestNewPrintsWorkingCommands: what `new` prints, and the commands in the
-// comments of the file it writes (and of the shipped Starter it copies),
-// work as printed, for SquareBattle and every shipped rule mod.
-func TestNewPrintsWorkingCommands(t *testing.T) {
-	harness.NeedTmux(t)
-	for _, game := range []string{"", "snake", "paint", "orbs", "squarebattle-lua"} {
-		t.Run("game="+game, func(t *testing.T) {
-			if (game == "paint" || game == "orbs") && os.Getenv("LONG_TESTS") == "" {
-				t.Skipf("check --all plays every %s player for half a minute: set LONG_TESTS=1 to run it (.ci/run does)", game)
-			}
-			t.Parallel()
-			s := newSession(t)
-			args := "squarebattle new mine"
-			file := "scripts/mine.lua"
-			if game != "" {
-				args = "squarebattle new --game " + game + " mine"
-				if game != "squarebattle-lua" {
-					file = "scripts/" + game + "/mine.lua"
-				}
-			}
-			out, err := exec.Command("sh", "-c", "cd "+s.work+" && PATH="+filepath.Dir(harness.Program(t))+":$PATH HOME="+s.work+" "+args).CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", args, err, out)
-			}
-			cs := extract("new's output", string(out), false)
-			src, err := os.ReadFile(filepath.Join(s.work, file))
-			if err != nil {
-				t.Fatalf("new wrote no %s: %v", file, err)
-			}
-			cs = append(cs, extract(file, string(src), false)...)
-			if game == "" {
-				starter, _ := os.ReadFile(filepath.Join(repo, "scripts", "starter.lua"))
-				cs = append(cs, extract("scripts/starter.lua", string(starter), false)...)
-			}
-			if len(cs) < 4 {
-				t.Fatalf("only %d commands found in what new printed and wrote: %v", len(cs), cs)
-			}
-			for _, c := range cs {
-				if strings.Contains(c.line, "Starter") || strings.Contains(c.line, "starter") {
-					t.Errorf("%s: `%s` still names the Starter", c.where, c.line)
-				}
-			}
-			n := s.runAll(cs, nil)
 			t.Logf("%d commands ran", n)
 		})
 	}

@@ -38,11 +38,11 @@ func TestE2ECoderLoop(t *testing.T) {
 	})
 
 	// The newcomer's edits: a line printed every fifth round, a bug that
-	// only bites on arenas bigger than check's 16×16 trial, and a typo.
+	// only bites on arenas bigger than check's 32×32 trial, and a typo.
 	file := filepath.Join(work, "scripts", "hunter2.lua")
 	edit(t, file, "  run = function(self, team, view, row, col)\n", "  run = function(self, team, view, row, col)\n"+
 		"    if round() % 5 == 0 then print(\"round\", round(), \"at\", row, col) end\n"+
-		"    if board_size() > 16 and round() % 9 == 0 then error(\"lost my way\") end\n")
+		"    if board_size() > 32 and round() % 9 == 0 then error(\"lost my way\") end\n")
 	edit(t, file, "return ATTACK, d", "return ATACK, d")
 	// check's report is longer than the screen (the trial battle comes
 	// after the undefined global): read the pane's history too, as a
