@@ -391,3 +391,50 @@ func TestLeaderboardPages(t *testing.T) {
 		t.Errorf("%d players on the pages", len(seen))
 	}
 }
+
+// TestImprovementSeen: a player's strength here changes only with a new
+// version (a Lua player keeps nothing from one battle to the next), so that
+// is where the ladder lets a rating move fast: the new version keeps μ,
+// gets the start σ back and is rated first. The weakest of 30 players
+// after 300 battles, given a new version that is the strongest, is in the
+// top three within 60 battles of the ladder. τ (OpenSkill's default,
+// 25/300) only keeps σ from shrinking to nothing over a long life; the
+// docs say how it was chosen.
+func TestImprovementSeen(t *testing.T) {
+	ctx := context.Background()
+	l := newTestLadder(t, NewMemory(), 4)
+	players := enter(t, l, 30)
+	strength := map[PlayerID]float64{}
+	for i, p := range players {
+		strength[p.ID] = float64(i)
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	play(t, l, 300, r, strength, nil)
+	late := players[0] // the weakest
+	board, _, _ := l.Leaderboard(ctx, "", 0, 0)
+	t.Logf("after 300 battles %s is ranked %d of 30", late.Name, rankOf(board, late.ID))
+	if _, err := l.Enter(ctx, "", late.Name, "", late.Display, []byte("-- much better")); err != nil {
+		t.Fatal(err)
+	}
+	strength[late.ID] = 40
+	for n := 1; n <= 60; n++ {
+		play(t, l, 1, r, strength, nil)
+		board, _, _ := l.Leaderboard(ctx, "", 0, 0)
+		if rank := rankOf(board, late.ID); rank <= 3 {
+			pg, _ := l.History(ctx, late.ID, 0)
+			t.Logf("the new version is ranked %d after %d battles of the ladder, %d of its own", rank, n, pg.SinceVersion)
+			return
+		}
+	}
+	board, _, _ = l.Leaderboard(ctx, "", 0, 0)
+	t.Errorf("after 60 battles the new, strongest version is ranked %d", rankOf(board, late.ID))
+}
+
+func rankOf(board []Standing, id PlayerID) int {
+	for _, s := range board {
+		if s.ID == id {
+			return s.Rank
+		}
+	}
+	return 0
+}
