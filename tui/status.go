@@ -205,7 +205,7 @@ func statusCues(st status, g glyphs) []cue {
 	case s.Over:
 		add(false, []string{"over", ""}, rankState)
 	case f.end && st.replay:
-		add(false, []string{"end of recording", "end", ""}, rankLong+7, rankState)
+		add(false, []string{"end of recording", "end", ""}, rankZoom, rankState)
 	case f.paused:
 		add(false, []string{"PAUSED", ""}, rankState)
 	default:
