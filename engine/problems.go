@@ -1,11 +1,12 @@
 package engine
 
 // problemLog keeps what people need to see about script faults without
-// growing with the length of a battle: the first problem of every
-// (team, class) pair, and the most recent ones in a ring.
+// growing with the length of a battle: the first problem of each kind
+// (error, timeout) of every (team, class) pair, and the most recent ones
+// in a ring.
 type problemLog struct {
 	first  []Problem
-	seen   map[[2]int]bool
+	seen   map[[3]int]bool // (team, class, kind) with a first problem
 	recent [recentProblems]Problem
 	n      int // problems ever added
 }
@@ -17,10 +18,12 @@ func (l *problemLog) add(p Problem) {
 	// text is made safe to print once, at the source.
 	p.Message = SafeText(p.Message)
 	p.Trace = SafeLines(p.Trace)
-	key := [2]int{p.Team, int(p.Class)}
+	// the first of each kind: a class that erred and then ran out of
+	// time shows its first timeout too
+	key := [3]int{p.Team, int(p.Class), int(p.Kind)}
 	if !l.seen[key] {
 		if l.seen == nil {
-			l.seen = map[[2]int]bool{}
+			l.seen = map[[3]int]bool{}
 		}
 		l.seen[key] = true
 		l.first = append(l.first, p)

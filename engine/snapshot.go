@@ -33,7 +33,8 @@ type Snapshot struct {
 	// is the score that decides the winner. Nil in SquareBattle.
 	Columns []string
 	Teams   []TeamView
-	// FirstProblems holds the first problem of every (team, class);
+	// FirstProblems holds the first problem of each kind (an error, a
+	// timeout) of every (team, class), in order;
 	// Problems the most recent ones, oldest first.
 	FirstProblems []Problem
 	Problems      []Problem

@@ -27,10 +27,10 @@ type Timeline struct {
 	// it is small and the trend needs it.
 	squares [][]int32
 	// problems holds every recorded problem in order; firsts the indexes
-	// of the first problem of each (team, class).
+	// of the first problem of each kind of each (team, class).
 	problems  []Problem
 	firsts    []int
-	seenFirst map[[2]int]bool
+	seenFirst map[[3]int]bool
 	ended     bool
 	// retired marks the teams a backstop event retired: no event of
 	// theirs may follow.
@@ -94,7 +94,7 @@ func NewTimeline(start *Snapshot, every int) *Timeline {
 	if every < 1 {
 		every = DefaultKeyframeEvery
 	}
-	t := &Timeline{every: every, start: *start, seenFirst: map[[2]int]bool{}, winner: -1}
+	t := &Timeline{every: every, start: *start, seenFirst: map[[3]int]bool{}, winner: -1}
 	t.start.Cells, t.start.Marks, t.start.Problems, t.start.FirstProblems = nil, nil, nil, nil
 	t.start.Teams = append([]TeamView(nil), start.Teams...)
 	k := keyframe{round: start.Round, cells: append([]int32(nil), start.Cells...)}
@@ -348,7 +348,7 @@ func applyMod(k *keyframe, l *RoundLog) {
 }
 
 func (t *Timeline) addProblem(p Problem) {
-	key := [2]int{p.Team, int(p.Class)}
+	key := [3]int{p.Team, int(p.Class), int(p.Kind)} // as problemLog's
 	if !t.seenFirst[key] {
 		t.seenFirst[key] = true
 		t.firsts = append(t.firsts, len(t.problems))

@@ -37,7 +37,7 @@ func TestReplayShowsBackstops(t *testing.T) {
 	s := open(t, 160, 30, "", Options{Replay: openReplay(t, name), ReplayFile: name, Paused: true})
 	s.waitText("Round 0/5")
 	s.key(tcell.KeyEnd)
-	s.waitText("2 script problems: e")
+	s.waitText("script problems (2 errors): e")
 	s.keys("e")
 	text := s.waitText("First problem")
 	if strings.Count(text, "worker process died: signal: killed") < 2 || !strings.Contains(text, "round 2") {

@@ -11,6 +11,7 @@ import (
 // battleKey handles a key on the battle screen.
 func (a *App) battleKey(ev *tcell.EventKey) error {
 	v := a.w
+	v.touched = itemNone // what this key changes, if anything, is set below
 	if v.confirm != actNone {
 		asked := v.confirm
 		v.confirm = actNone
@@ -97,6 +98,7 @@ func (a *App) battleKey(ev *tcell.EventKey) error {
 		}
 		n := nextSpeed(a.lobby.set.Speed, dir)
 		a.lobby.set.Speed = n
+		v.touched = itemSpeed
 		d.send(command{kind: cmdSpeed, n: n})
 	case actLeft:
 		v.view.pan(-8, 0, f.snap.Size, r, a.asciiArena())
@@ -158,12 +160,30 @@ func (a *App) ownLive() bool {
 	return a.hall == nil && a.w != nil && a.w.own && a.w.rep == nil
 }
 
-// confirmNote is the question the status bar asks for v.confirm.
-func confirmNote(asked action) string {
+// confirmPrompt is the question the status bar asks for v.confirm, in
+// forms each whole, longest first: the last fits a 40-column terminal.
+func confirmPrompt(asked action) []string {
 	if asked == actQuit {
-		return "the battle is running: q again (or y) quits, any other key stays"
+		return []string{
+			"the battle is running: q again (or y) quits, any other key stays",
+			"the battle is running: q again (or y) quits, other keys stay",
+			"battle running: q again (or y) quits, other keys stay",
+			"q again (or y) quits, other keys stay",
+		}
 	}
-	return "leave without saving? Esc again (or y) leaves, w saves first, any other key stays"
+	return []string{
+		"leave without saving? Esc again (or y) leaves, w saves first, any other key stays",
+		"leave without saving? Esc again (or y) leaves, w saves first, other keys stay",
+		"leave without saving? Esc/y leaves, w saves first, other keys stay",
+		"not saved: Esc/y leaves, w saves, other keys stay",
+		"Esc/y leave unsaved, w save, else stay",
+	}
+}
+
+// gotoPrompt is the g prompt with the digits typed (at most 9), in forms
+// as confirmPrompt's.
+func gotoPrompt(typing string) []string {
+	return []string{"go to round: " + typing + "_  (Enter, Esc)", "round: " + typing + "_ (Enter, Esc)"}
 }
 
 // doLeave quits, or goes back to the lobby with the battle's teams.

@@ -91,14 +91,7 @@ func (a *App) drawBattle(w, h int) {
 	if v.human != nil && sd == nil {
 		a.drawHuman(f, l, l.human, w, h)
 	}
-	note := a.note
-	if v.prompting {
-		note = "go to round: " + v.typing + "_  (Enter, Esc)"
-	}
-	if v.confirm != actNone {
-		note = confirmNote(v.confirm)
-	}
-	drawStatus(a.c, a.th, a.statusOf(f, note), l.status, w)
+	drawStatus(a.c, a.th, a.statusOf(f), l.status, w)
 	if sd != nil {
 		a.sendShared(sd, w, l.status)
 		a.sent = true
@@ -147,9 +140,17 @@ func (a *App) victoryHint() string {
 	return "r replay (same seed)   n new seed   Left rewind   Esc lobby   q quit"
 }
 
-// statusOf gathers what the status bar shows.
-func (a *App) statusOf(f *frame, note string) status {
-	st := status{f: f, note: note, replay: a.replaying(), damaged: a.damage() != ""}
+// statusOf gathers what the status bar shows: a question asked or the g
+// prompt in place of a flash.
+func (a *App) statusOf(f *frame) status {
+	v := a.w
+	st := status{f: f, note: a.note, touched: v.touched, replay: a.replaying(), damaged: a.damage() != ""}
+	switch {
+	case v.confirm != actNone:
+		st.prompt, st.note = confirmPrompt(v.confirm), ""
+	case v.prompting:
+		st.prompt, st.note = gotoPrompt(v.typing), ""
+	}
 	st.zoom = "full size 1:1"
 	if v := a.w; v.view.fit {
 		g := v.view.geometry(f.snap.Size, a.layout().arena, a.asciiArena())

@@ -100,7 +100,7 @@ end }`)},
 	s := open(t, 120, 30, "", Options{Source: newSourceFS(t, fsys), Paused: true, Start: &Setup{Players: []string{"faulty", "explorer"}, Size: 16, Rounds: 50, Seed: 1}})
 	s.waitText("Round 0/50")
 	s.keys("...")
-	s.waitText("1 script problem: e")
+	s.waitText("script problems (2 errors): e")
 	s.keys("e")
 	text := s.waitText("First problem")
 	if !strings.Contains(text, "faulty.lua:3: boom") || !strings.Contains(text, "Faulty error") {

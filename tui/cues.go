@@ -15,9 +15,14 @@ type cue struct {
 	forms []string // longest first
 	rank  int      // higher stays longer; ties: the rightmost goes first
 	trim  int      // the rank at which it takes a shorter form (it leaves at rank)
-	hot   bool     // drawn highlighted
-	sep   string   // put before the cue when one of its group precedes it
-	group int      // cues of another group are parted by a bar's own separator
+	// steps, when set, rank each form's giving way to the next one
+	// (len(forms)-1 of them), in place of trim and rank: a cue may then
+	// keep a short form longer than other cues keep their long ones (a
+	// long seed is abbreviated before the speed leaves, and leaves after).
+	steps []int
+	hot   bool   // drawn highlighted
+	sep   string // put before the cue when one of its group precedes it
+	group int    // cues of another group are parted by a bar's own separator
 }
 
 // between is what parts two cues that follow each other on a bar: sep
@@ -31,7 +36,9 @@ func between(prev, c cue, bar string) string {
 
 // fitCues chooses each cue's form so that the line, cues of different
 // groups parted by bar, fits width columns, and returns the cues kept,
-// each with its chosen form first. When even the shortest forms are too wide, the
+// each with its chosen form first. The steps it takes to get there are
+// in the order of their ranks, whatever the width, so a wider line
+// takes fewer of them. When even the shortest forms are too wide, the
 // line is as short as the cues allow and the caller cuts it (cutWords).
 func fitCues(cues []cue, bar string, width int) []cue {
 	at := make([]int, len(cues)) // the form chosen for each cue
@@ -50,16 +57,15 @@ func fitCues(cues []cue, bar string, width int) []cue {
 		}
 		return n
 	}
+	type step struct{ cue, form int } // a cue took its form form
+	var taken []step
 	for wide() > width {
 		pick, least := -1, 0
 		for i, c := range cues {
 			if at[i] >= len(c.forms)-1 {
 				continue
 			}
-			r := c.trim
-			if c.forms[at[i]+1] == "" {
-				r = c.rank
-			}
+			r := c.step(at[i])
 			if pick < 0 || r <= least {
 				pick, least = i, r
 			}
@@ -68,6 +74,28 @@ func fitCues(cues []cue, bar string, width int) []cue {
 			break
 		}
 		at[pick]++
+		taken = append(taken, step{pick, at[pick]})
+	}
+	// Room the last steps left over (a wide cue that went) lengthens
+	// forms again, the last step undone first. A form lengthens wherever
+	// it fits; a cue that left comes back only while every step after
+	// its leaving could be undone too, so a less important cue never
+	// shows where a more important one is cut short or gone.
+	blocked := false
+	for j := len(taken) - 1; j >= 0; j-- {
+		st := taken[j]
+		if at[st.cue] != st.form {
+			continue // a later step of the same cue stays
+		}
+		back := cues[st.cue].forms[st.form] == ""
+		if back && blocked {
+			continue
+		}
+		at[st.cue]--
+		if wide() > width {
+			at[st.cue]++
+			blocked = true
+		}
 	}
 	var out []cue
 	for i, c := range cues {
@@ -77,6 +105,17 @@ func fitCues(cues []cue, bar string, width int) []cue {
 		}
 	}
 	return out
+}
+
+// step is the rank at which the cue's form i gives way to form i+1.
+func (c cue) step(i int) int {
+	switch {
+	case c.steps != nil:
+		return c.steps[i]
+	case c.forms[i+1] == "":
+		return c.rank
+	}
+	return c.trim
 }
 
 // cueLine is the cues' chosen forms with their separators, as one text.

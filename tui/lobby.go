@@ -55,6 +55,7 @@ type lobby struct {
 	area    int
 	cursor  [areaCount]int
 	top     int    // first entry shown
+	teamTop int    // first team shown
 	editing string // digits typed into the current setting
 	message string
 
@@ -122,9 +123,15 @@ func (l *lobby) keepTeams(ids []string, colours []int, entries []Entry) {
 }
 
 // setEntries replaces the entry list (hot reload). Teams whose player went
-// away or broke are dropped, with a message saying so.
+// away or broke are dropped, with a message saying so. The cursors stay
+// on what they were on: a player file added or removed above the one
+// under the cursor does not move the cursor to another player, and the
+// list keeps its first row where it was.
 func (l *lobby) setEntries(es []Entry) {
+	cur := l.follow(es, l.cursor[areaPlayers])
+	l.top = l.follow(es, l.top)
 	l.entries = es
+	l.cursor[areaPlayers] = cur
 	ok := map[string]string{}
 	for _, e := range es {
 		if e.Starting() {
@@ -132,17 +139,34 @@ func (l *lobby) setEntries(es []Entry) {
 		}
 	}
 	kept := l.teams[:0]
-	for _, t := range l.teams {
+	team := l.cursor[areaTeams]
+	for i, t := range l.teams {
 		if name, found := ok[t.id]; found {
 			t.name = name
 			kept = append(kept, t)
-		} else {
-			l.message = fmt.Sprintf("%s is gone or broken; its team was removed", t.name)
+			continue
+		}
+		l.message = fmt.Sprintf("%s is gone or broken; its team was removed", t.name)
+		if i < l.cursor[areaTeams] {
+			team-- // a team above the cursor went: the cursor's moves up with it
 		}
 	}
 	l.teams = kept
-	l.cursor[areaPlayers] = min(l.cursor[areaPlayers], max(len(es)-1, 0))
-	l.cursor[areaTeams] = min(l.cursor[areaTeams], max(len(l.teams)-1, 0))
+	l.cursor[areaTeams] = min(max(team, 0), max(len(l.teams)-1, 0))
+}
+
+// follow is where the entry at index i of the lobby's entries is in es,
+// found by its id; an entry that is gone leaves i where it was, within es.
+func (l *lobby) follow(es []Entry, i int) int {
+	if i < len(l.entries) {
+		id := l.entries[i].ID
+		for j, e := range es {
+			if e.ID == id {
+				return j
+			}
+		}
+	}
+	return min(i, max(len(es)-1, 0))
 }
 
 // freeColour is the first palette entry no team uses, after from.
@@ -170,6 +194,10 @@ func (l *lobby) addTeam(e Entry) {
 		return
 	}
 	l.teams = append(l.teams, lobbyTeam{id: e.ID, name: e.Name, colour: l.freeColour(-1)})
+	// The new team is the one acted on: the team list's cursor moves to
+	// it, so the list scrolls to show it and Tab lands on it; the player
+	// list's cursor stays on the player added, for Enter to add it again.
+	l.cursor[areaTeams] = len(l.teams) - 1
 	l.message = ""
 }
 
@@ -412,9 +440,17 @@ func (l *lobby) draw(c canvas, th theme, dir string, w, h int) {
 	y++
 	settings := l.settingRows()
 	teamRows := max(1, min(len(l.teams), (h-rightY)-len(settings)-7))
-	first := max(0, l.cursor[areaTeams]-teamRows+1)
+	// the list scrolls as little as shows the team under the cursor
+	tc := l.cursor[areaTeams]
+	if tc < l.teamTop {
+		l.teamTop = tc
+	}
+	if tc >= l.teamTop+teamRows {
+		l.teamTop = tc - teamRows + 1
+	}
+	l.teamTop = max(0, min(l.teamTop, len(l.teams)-teamRows))
 	for i := 0; i < teamRows; i++ {
-		n := first + i
+		n := l.teamTop + i
 		if n >= len(l.teams) {
 			msg := ""
 			if len(l.teams) == 0 {

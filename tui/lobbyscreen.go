@@ -66,7 +66,8 @@ func (a *App) switchGame(dir int) {
 		return
 	}
 	l.game = (l.game + dir + n) % n
-	l.teams, l.cursor[areaPlayers], l.cursor[areaTeams], l.top = nil, 0, 0, 0
+	l.teams, l.cursor[areaPlayers], l.cursor[areaTeams], l.top, l.teamTop = nil, 0, 0, 0, 0
+	l.entries = nil // another game's players: the cursor follows none of them
 	a.applyGameDefaults()
 	l.setEntries(a.entries())
 }

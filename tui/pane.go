@@ -89,7 +89,7 @@ func paneItems(f *frame, tab int, damage string, th theme, readable func(team in
 		return append(out, paneItem{text: "No script problems so far.", heading: true, style: tcell.StyleDefault})
 	}
 	if len(first) > 0 {
-		out = append(out, paneItem{text: "First problem of each team and class:", heading: true, style: th.accent()})
+		out = append(out, paneItem{text: "First problem of each kind (error, timeout), team and class:", heading: true, style: th.accent()})
 		for _, p := range first {
 			out = append(out, problemItem(s, p))
 		}

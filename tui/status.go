@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // speeds are the steps + and - move through; 0 is unthrottled, the top.
@@ -49,10 +52,15 @@ func clock(d time.Duration) string {
 
 // status is what the status bar shows.
 type status struct {
-	f       *frame
-	note    string // a flash or the g prompt
-	replay  bool   // the frame is from a recording
-	damaged bool   // the recording is damaged (e tells where)
+	f    *frame
+	note string // a flash: news for a few seconds
+	// prompt is a question the bar asks (q's, Esc's) or the g prompt, in
+	// forms each whole, longest first; the shortest fits the narrowest
+	// terminal (minW-1 columns), so a prompt is never cut.
+	prompt  []string
+	touched item // what the last key changed: it stays on the bar
+	replay  bool // the frame is from a recording
+	damaged bool // the recording is damaged (e tells where)
 	// label names a hall's battle and whose it is; spectator: the viewer
 	// may not change it (the key hints say what it may do).
 	label     string
@@ -60,98 +68,60 @@ type status struct {
 	zoom      string // "fit 1:2", "fit 1:1" or "full size 1:1"
 }
 
-// Status bar ranks: what a cue is worth keeping on a narrow terminal.
+// item names a status bar item a key changes.
+type item int
+
 const (
-	rankNote    = 101 // a flash, a question, the g prompt: for seconds
-	rankRound   = 100 // where the battle is
-	rankAlarm   = 95  // rewinding, a damaged file
-	rankState   = 90  // paused, over
-	rankProblem = 85  // script problems: e shows them
-	rankLabel   = 80  // a hall's battle
-	rankTime    = 70
-	rankZoom    = 60
-	rankSeed    = 50
-	rankSpeed   = 40
-	rankHint    = 20 // key hints, the first kept longest; ? help above them
+	itemNone  item = iota
+	itemSpeed      // + and -
 )
 
+// Status bar ranks: how long each form of an item holds on a narrowing
+// terminal, the highest longest. An item's forms give way one by one,
+// each at its own rank (cue.steps), so the bar degrades by what matters:
+// a long seed shrinks to its first digits before the speed leaves, and
+// leaves before it; a prompt outlasts everything.
+const (
+	rankPrompt  = 110 // a question, in the longest form that fits: it stays
+	rankNote    = 101 // a flash, for seconds
+	rankRound   = 100 // where the battle is
+	rankTouched = 98  // what a key just changed (the speed after + or -)
+	rankAlarm   = 95  // rewinding, a damaged file
+	rankState   = 90  // running, PAUSED, over
+	rankProblem = 85  // script problems: e shows them
+	rankLabel   = 80  // a hall's battle
+	rankWord    = 75  // "Round" before its numbers
+	rankSpeed   = 70  // the speed, short
+	rankSays    = 69  // what a label, REWIND or REPLAY says after its first word
+	rankTime    = 68  // time left, short
+	rankKey     = 66  // the key that matters most now; ? help one below
+	rankSeed    = 60  // the seed's first digits
+	rankZoom    = 58  // the zoom
+	rankLong    = 50  // long forms: "time left", "speed", whole seeds
+	rankHint    = 20  // the other key hints, the first kept longest
+)
+
+// seedDigits is how many of a long seed's digits its short form keeps.
+const seedDigits = 4
+
 // drawStatus paints the status bar: the battle's state on the left, the key
-// hints after it, abbreviated by importance to fit the width (fitCues).
-// While a live battle shows an earlier round, a highlighted REWIND part
-// says how far behind live it is.
+// hints after it, abbreviated by importance to fit the width (statusCues,
+// fitCues). While a live battle shows an earlier round, a highlighted
+// REWIND part says how far behind live it is.
 func drawStatus(c canvas, th theme, st status, y, w int) {
-	f := st.f
-	s := f.snap
 	sep := " " + c.g.bar + " "
-	var cues []cue
-	add := func(rank int, hot bool, forms ...string) {
-		cues = append(cues, cue{forms: forms, rank: rank, trim: rank, hot: hot, sep: sep})
-	}
-	add(rankRound, false, fmt.Sprintf("Round %d/%d", s.Round, s.Rounds), fmt.Sprintf("%d/%d", s.Round, s.Rounds), "")
-	switch {
-	case f.past:
-		add(rankAlarm, true, fmt.Sprintf("REWIND (live: round %d)", f.live), fmt.Sprintf("REWIND (live %d)", f.live), "REWIND", "")
-	case st.replay:
-		add(rankState, false, fmt.Sprintf("REPLAY of %d rounds", f.live), "REPLAY", "")
-	}
-	// A flash or the prompt comes early, where it is seen and not cut.
-	if st.note != "" {
-		// a note outranks even the round, for the seconds it shows: a
-		// path saved to is read whole, with ~ for the home folder
-		cues = append(cues, cue{forms: noteForms(st.note), rank: rankNote, trim: rankNote, sep: sep})
-	}
-	if st.label != "" {
-		add(rankLabel, false, st.label, strings.SplitN(st.label, " (", 2)[0], "")
-	}
-	speed := "speed " + speedLabel(f.target)
-	if f.speed > 0 {
-		add(rankSpeed, false, fmt.Sprintf("%s (actual %.0f)", speed, f.speed), speedLabel(f.target)+fmt.Sprintf(" (%.0f)", f.speed), speedLabel(f.target), "")
-	} else {
-		add(rankSpeed, false, speed, speedLabel(f.target), "")
-	}
-	if f.left >= 0 {
-		add(rankTime, false, "time left "+clock(f.left), clock(f.left), "")
-	}
-	add(rankSeed, false, fmt.Sprintf("seed %d", s.Seed), "")
-	switch {
-	case s.Over:
-		add(rankState, false, "over", "")
-	case f.end && st.replay:
-		add(rankState, false, "end of recording", "end", "")
-	case f.paused:
-		add(rankState, false, "PAUSED", "")
-	default:
-		add(rankState, false, "running", "")
-	}
-	if st.zoom != "" {
-		add(rankZoom, false, st.zoom, strings.TrimPrefix(st.zoom, "full size "), "")
-	}
-	if st.damaged {
-		add(rankAlarm, true, "DAMAGED file: e", "DAMAGED: e", "")
-	}
-	if n := len(s.FirstProblems); n > 0 {
-		add(rankProblem, false, plural(n, "script problem")+": e", plural(n, "problem")+": e", fmt.Sprintf("e: %d", n), "")
-	}
-	for i, h := range statusHints(st) {
-		rank := rankHint - i
-		switch {
-		case i == 0: // the key that matters most now
-			rank = rankSeed + 2
-		case h == "? help": // the way to every other key
-			rank = rankSeed + 1
-		}
-		cues = append(cues, cue{forms: []string{h, ""}, rank: rank, trim: rank, sep: " " + c.g.dot + " ", group: 1})
-	}
 	plain := tcell.StyleDefault.Reverse(true)
 	hot := plain.Bold(true)
 	if !th.mono {
 		hot = tcell.StyleDefault.Background(tcell.PaletteColor(11)).Foreground(tcell.PaletteColor(0)).Bold(true)
 	}
-	kept := fitCues(cues, sep, w-1)
+	st.prompt = promptForm(st.prompt, w-1)
+	kept := fitCues(statusCues(st, c.g), sep, w-1)
 	x := c.text(0, y, w, " ", plain)
 	if line := cueLine(kept, sep); uniseg.StringWidth(line) > w-1 {
-		// even the shortest forms are too wide (a long note on a narrow
-		// terminal): one plain line, cut between words
+		// even the shortest forms are too wide (a long flash on a
+		// narrow terminal; never a prompt): one plain line, cut
+		// between words
 		c.text(x, y, w-x, cutWords(line, w-1, c.g.ellipsis), plain)
 		return
 	}
@@ -168,6 +138,194 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 	if x < w {
 		c.text(x, y, w-x, "", plain)
 	}
+}
+
+// promptForm is the longest of a prompt's forms that fits width columns
+// (the last when none does): the prompt takes what room it needs first,
+// and the other items share what is left.
+func promptForm(forms []string, width int) []string {
+	for _, f := range forms {
+		if uniseg.StringWidth(engine.SafeText(f)) <= width {
+			return []string{f}
+		}
+	}
+	if len(forms) == 0 {
+		return nil
+	}
+	return forms[len(forms)-1:]
+}
+
+// statusCues are the status bar's items in the order they show, each
+// with its forms and the ranks at which they give way (see the ranks).
+// Text from outside (a flash, a battle's label) is made safe here, so
+// that what is measured is what is drawn.
+func statusCues(st status, g glyphs) []cue {
+	f := st.f
+	s := f.snap
+	sep := " " + g.bar + " "
+	var cues []cue
+	add := func(hot bool, forms []string, steps ...int) {
+		cues = append(cues, cue{forms: forms, steps: steps, hot: hot, sep: sep})
+	}
+	round := fmt.Sprintf("%d/%d", s.Round, s.Rounds)
+	add(false, []string{"Round " + round, round, ""}, rankWord, rankRound)
+	switch {
+	case f.past:
+		add(true, []string{fmt.Sprintf("REWIND (live: round %d)", f.live), fmt.Sprintf("REWIND (live %d)", f.live), "REWIND", ""}, rankSays, rankWord, rankAlarm)
+	case st.replay:
+		add(false, []string{fmt.Sprintf("REPLAY of %d rounds", f.live), "REPLAY", ""}, rankSays, rankState)
+	}
+	// A prompt or a flash comes early, where it is seen.
+	switch {
+	case len(st.prompt) > 0:
+		// drawStatus has chosen its form (whole, without "" after it: it
+		// never leaves)
+		add(false, safeForms(st.prompt), repeat(rankPrompt, len(st.prompt)-1)...)
+	case st.note != "":
+		// a flash outranks even the round, for the seconds it shows: a
+		// path saved to is read whole, with ~ for the home folder
+		// (its last form stays: cut between words if need be)
+		forms := safeForms(noteForms(st.note))
+		add(false, forms, repeat(rankNote, len(forms)-1)...)
+	}
+	if st.label != "" {
+		label := engine.SafeText(st.label)
+		add(false, []string{label, strings.SplitN(label, " (", 2)[0], ""}, rankSays, rankLabel)
+	}
+	add(false, speedForms(f), speedSteps(st)...)
+	if f.left >= 0 {
+		add(false, []string{"time left " + clock(f.left), clock(f.left) + " left", ""}, rankLong, rankTime)
+	}
+	if forms := seedForms(s.Seed, g.ellipsis); len(forms) == 3 {
+		add(false, forms, rankLong, rankSeed)
+	} else {
+		add(false, forms, rankSeed)
+	}
+	switch {
+	case s.Over:
+		add(false, []string{"over", ""}, rankState)
+	case f.end && st.replay:
+		add(false, []string{"end of recording", "end", ""}, rankZoom, rankState)
+	case f.paused:
+		add(false, []string{"PAUSED", ""}, rankState)
+	default:
+		add(false, []string{"running", ""}, rankState)
+	}
+	if st.zoom != "" {
+		add(false, []string{st.zoom, ""}, rankZoom)
+	}
+	if st.damaged {
+		add(true, []string{"DAMAGED file: e", "DAMAGED: e", ""}, rankLong, rankAlarm)
+	}
+	if errs, touts := problemCounts(s); errs+touts > 0 {
+		add(false, problemForms(errs, touts), rankKey+1, rankSeed+1, rankWord+1, rankProblem)
+	}
+	for i, h := range statusHints(st) {
+		rank := rankHint - i
+		switch {
+		case i == 0: // the key that matters most now
+			rank = rankKey
+		case h == "? help": // the way to every other key
+			rank = rankKey - 1
+		}
+		cues = append(cues, cue{forms: []string{h, ""}, steps: []int{rank}, sep: " " + g.dot + " ", group: 1})
+	}
+	return cues
+}
+
+// speedForms are the speed's forms: with "speed" and the speed measured
+// while it runs, then the target alone.
+func speedForms(f *frame) []string {
+	long := "speed " + speedLabel(f.target)
+	if f.speed > 0 {
+		long += fmt.Sprintf(" (actual %.0f)", f.speed)
+	}
+	return []string{long, speedLabel(f.target), ""}
+}
+
+// speedSteps rank the speed's forms. After + or - the speed is what the
+// user looks for: it keeps its long form over the key hints and leaves
+// only after everything but the round and a prompt. A spectator, who may
+// not change it, keeps the seed and the battle's label first.
+func speedSteps(st status) []int {
+	switch {
+	case st.touched == itemSpeed:
+		return []int{rankKey + 1, rankTouched}
+	case st.spectator:
+		return []int{rankLong, rankSeed + 1}
+	}
+	return []int{rankLong, rankSpeed}
+}
+
+// seedForms are the seed's forms: whole, then, for a long one, its first
+// digits and an ellipsis (a lobby seed has 16 digits, a seed may have 20),
+// then none.
+func seedForms(seed uint64, ellipsis string) []string {
+	digits := strconv.FormatUint(seed, 10)
+	if len(digits) <= seedDigits+2 {
+		return []string{"seed " + digits, ""}
+	}
+	return []string{"seed " + digits, "seed " + digits[:seedDigits] + ellipsis, ""}
+}
+
+// problemCounts are the turns lost to script errors and to timeouts, the
+// teams' counts together (the team table's Err and T/O columns). A
+// snapshot without counts (a picture made by hand) counts its first
+// problems of each kind instead.
+func problemCounts(s *engine.Snapshot) (errs, touts int) {
+	for _, t := range s.Teams {
+		errs += t.Stats.Errors
+		touts += t.Stats.Timeouts
+	}
+	var firstErrs, firstTouts int
+	for _, p := range s.FirstProblems {
+		if p.Kind == engine.FaultTimeout {
+			firstTouts++
+		} else {
+			firstErrs++
+		}
+	}
+	return max(errs, firstErrs), max(touts, firstTouts)
+}
+
+// problemForms name the errors and the timeouts and how many of each, and
+// e, the key that lists them: as script problems, then the kinds alone,
+// then in the team table's column names (Err, T/O), then only how many
+// in all.
+func problemForms(errs, touts int) []string {
+	var long, short []string
+	if errs > 0 {
+		long = append(long, plural(errs, "error"))
+		short = append(short, fmt.Sprintf("%d Err", errs))
+	}
+	if touts > 0 {
+		long = append(long, plural(touts, "timeout"))
+		short = append(short, fmt.Sprintf("%d T/O", touts))
+	}
+	kinds := strings.Join(long, ", ")
+	head := "script problems"
+	if errs+touts == 1 {
+		head = "script problem"
+	}
+	return []string{head + " (" + kinds + "): e", kinds + ": e", strings.Join(short, ", ") + ": e", fmt.Sprintf("e: %d", errs+touts), ""}
+}
+
+// safeForms are forms made safe to print (engine.SafeText).
+func safeForms(forms []string) []string {
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = engine.SafeText(f)
+	}
+	return out
+}
+
+// repeat is n times rank.
+func repeat(rank, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = rank
+	}
+	return out
 }
 
 // statusHints are the keys the status bar suggests, the most useful first.

@@ -39,6 +39,9 @@ type viewer struct {
 	// running battle or Esc leaves an unsaved one (actQuit or
 	// actBack2Lobby); actNone when none is asked.
 	confirm action
+	// touched is what the last key changed (the speed after + or -): the
+	// status bar keeps it whatever else it drops.
+	touched item
 	saved   bool // w was pressed: the battle so far is in a file
 	gone    bool // the battle was stopped under this viewer
 	// human is the team played at the keys of a local battle; nil none.
