@@ -108,10 +108,9 @@ func (tm *Team) modProblem(t *engine.ModTurn, class engine.ClassID, unit int, ki
 	round := t.Facts.Round
 	if class >= 0 && int(class) < len(tm.classes) {
 		cs := &tm.classes[class]
-		if cs.reported && tm.lastProblemRound == round {
+		if !cs.firstOfKind(kind) && tm.lastProblemRound == round {
 			return
 		}
-		cs.reported = true
 	}
 	tm.lastProblemRound = round
 	t.Report.Problems = append(t.Report.Problems, engine.Problem{Class: class, Square: engine.SquareID(unit), Kind: kind, Message: msg, Trace: trace})

@@ -45,7 +45,19 @@ type classState struct {
 	run        *lua.LFunction
 	eliminated *lua.LFunction
 	err        string // why the class cannot run in this team, if it cannot
-	reported   bool   // the first problem of this class was reported
+	// reported holds a bit for each kind of fault (1 << engine.Fault) of
+	// which this class's first problem was reported: the first of each
+	// kind always is, so a class that errs every round still shows its
+	// first timeout.
+	reported uint32
+}
+
+// firstOfKind reports whether kind is new for the class, and marks it.
+func (cs *classState) firstOfKind(kind engine.Fault) bool {
+	bit := uint32(1) << (uint(kind) & 31)
+	first := cs.reported&bit == 0
+	cs.reported |= bit
+	return first
 }
 
 // Team is the engine.Controller of one team. It owns one Lua state for the
@@ -483,10 +495,9 @@ func (tm *Team) memoryReset(rep *engine.Report, round int, cs *classState) {
 func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID, id engine.SquareID, kind engine.Fault, msg, trace string) {
 	cs := &tm.classes[class]
 	round := t.Facts.Round
-	if cs.reported && tm.lastProblemRound == round {
+	if !cs.firstOfKind(kind) && tm.lastProblemRound == round {
 		return
 	}
-	cs.reported = true
 	tm.lastProblemRound = round
 	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: id, Kind: kind, Message: msg, Trace: trace})
 }
@@ -559,8 +570,7 @@ func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
 		s.Report.Errors++
 	}
 	cs2 := &tm.classes[d.Class]
-	if !cs2.reported || tm.lastProblemRound != s.Facts.Round {
-		cs2.reported = true
+	if cs2.firstOfKind(fault) || tm.lastProblemRound != s.Facts.Round {
 		tm.lastProblemRound = s.Facts.Round
 		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.inHook(d.Class, cs.eliminated, "eliminated", msg), Trace: tm.trace})
 	}

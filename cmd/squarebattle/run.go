@@ -298,7 +298,7 @@ func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
 		}
 	}
 	if len(s.FirstProblems) > 0 {
-		fmt.Fprintln(w, "\nScript problems (the first of each team and class):")
+		fmt.Fprintln(w, "\nScript problems (the first of each kind, team and class):")
 		for _, p := range s.FirstProblems {
 			who := "team " + fmt.Sprint(p.Team)
 			if p.Team >= 0 && p.Team < len(s.Teams) {
