@@ -245,8 +245,15 @@ func TestServeLoad(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if la.round() <= r0 {
-		t.Errorf("the battle stood still at round %d", r0)
+	// The battle goes on: its round moves (on to the next featured battle,
+	// when this one reached its last round meanwhile). Polled: on a loaded
+	// machine every viewer may have had its frame before the next round.
+	for la.round() == r0 {
+		if time.Now().After(deadline) {
+			t.Errorf("the battle stood still at round %d", r0)
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	if !bytes.Contains([]byte(la.logs.String()), []byte("client dropped")) {
 		t.Error("no log line for the dropped viewer")
