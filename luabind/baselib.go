@@ -59,6 +59,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 func luaToString(L *lua.LState) int {
 	v := checkAny(L, 1)
 	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		mustCall(L, mm, runError)
 		L.Push(mm)
 		L.Push(v)
 		L.Call(1, 1)
@@ -68,11 +69,24 @@ func luaToString(L *lua.LState) int {
 	return 1
 }
 
+// mustCall raises, through fail, Lua's error for calling fn when fn
+// cannot be called: "attempt to call a number value". gopher-lua's Call
+// would say "attempt to call a non-function object" and add a position.
+// fail is runError for a metamethod a builtin calls (Lua 5.1 gives no
+// position inside a C function), raise for one that stands for a VM
+// operation in the calling Lua code.
+func mustCall(L *lua.LState, fn lua.LValue, fail func(L *lua.LState, format string, args ...any)) {
+	if !callable(L, fn) {
+		fail(L, "attempt to call a %s value", fn.Type().String())
+	}
+}
+
 // toString is tostring(v) as a Go string: the __tostring metamethod (run
 // under the budget), numbers as Lua 5.1 prints them, other values by type
 // name only.
 func toString(L *lua.LState, v lua.LValue) string {
 	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		mustCall(L, mm, runError)
 		L.Push(mm)
 		L.Push(v)
 		L.Call(1, 1)
@@ -81,7 +95,7 @@ func toString(L *lua.LState, v lua.LValue) string {
 		if s, ok := valueString(r); ok {
 			return s
 		}
-		L.RaiseError("'__tostring' must return a string")
+		raise(L, "'__tostring' must return a string")
 	}
 	switch v := v.(type) {
 	case lua.LString:
@@ -368,8 +382,16 @@ func (tm *Team) luaRawSet(L *lua.LState) int {
 	t := checkTable(L, 1)
 	k := checkAny(L, 2)
 	v := checkAny(L, 3)
+	switch k := k.(type) {
+	case *lua.LNilType:
+		runError(L, "table index is nil") // lua_rawset's, inside rawset: no position
+	case lua.LNumber:
+		if k != k {
+			runError(L, "table index is NaN")
+		}
+	}
 	tm.charge(L, keyCost(k))
-	L.RawSet(t, k, v) // refuses nil and NaN keys
+	L.RawSet(t, k, v)
 	L.Push(t)
 	return 1
 }
@@ -384,7 +406,7 @@ func luaSetMetatable(L *lua.LState) int {
 		argError(L, 2, "nil or table expected")
 	}
 	if old, ok := t.Metatable.(*lua.LTable); ok && old.RawGetString("__metatable") != lua.LNil {
-		L.RaiseError("cannot change a protected metatable")
+		raise(L, "cannot change a protected metatable")
 	}
 	t.Metatable = mt
 	L.Push(t)

@@ -24,7 +24,7 @@ func (tm *Team) openCompat51(L *lua.LState, base, tablib, mathlib *lua.LTable) {
 	tablib.RawSetString("foreachi", L.NewFunction(tm.tableForeachi))
 	tablib.RawSetString("setn", L.NewFunction(func(L *lua.LState) int {
 		checkTable(L, 1)
-		L.RaiseError("'setn' is obsolete")
+		raise(L, "'setn' is obsolete")
 		return 0
 	}))
 	base.RawSetString("gcinfo", L.NewFunction(tm.luaGCInfo))

@@ -285,6 +285,7 @@ func (tm *Team) luaConcat(L *lua.LState) int {
 				kind, name := argumentName(L, at) // errnames.go
 				L.RaiseError("%s", typeErrorText("concatenate", kind, name, bad))
 			}
+			mustCall(L, mm, raise)
 			L.SetTop(n)
 			L.Push(mm)
 			L.Push(a)

@@ -243,7 +243,7 @@ func (tm *Team) tableInsert(L *lua.LState) int {
 		}
 		t.RawSetInt(pos, L.Get(3))
 	default:
-		L.RaiseError("wrong number of arguments to 'insert'")
+		raise(L, "wrong number of arguments to 'insert'")
 	}
 	return 0
 }
@@ -342,7 +342,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 			total += int64(len(s))
 		default:
 			// Debian's lua5.1 names the type too.
-			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
+			raise(L, "invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
 		}
 		if k < j {
 			total += int64(len(sep))

@@ -109,12 +109,12 @@ func (s *luaSorter) sort(l, u int) {
 		for {
 			for i++; s.less(a[i], p); i++ {
 				if i > u {
-					s.L.RaiseError("invalid order function for sorting")
+					raise(s.L, "invalid order function for sorting")
 				}
 			}
 			for j--; s.less(p, a[j]); j-- {
 				if j < l {
-					s.L.RaiseError("invalid order function for sorting")
+					raise(s.L, "invalid order function for sorting")
 				}
 			}
 			if j < i {
