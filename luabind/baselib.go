@@ -18,9 +18,9 @@ import (
 // budget left does not pay for it.
 //
 // pcall and xpcall are the project's too (pcall.go): gopher-lua's format a
-// stack traceback for every error they catch. getmetatable, type and
-// _VERSION remain gopher-lua's: their work does not depend on what the
-// script passes.
+// stack traceback for every error they catch. getmetatable and type are
+// the project's for their argument errors, which gopher-lua words without
+// the function's name; _VERSION remains gopher-lua's.
 
 // openBase puts the project's base functions into base.
 func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
@@ -32,6 +32,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 	}{
 		{"assert", L.NewFunction(tm.luaAssert)},
 		{"error", L.NewFunction(tm.luaError)},
+		{"getmetatable", L.NewFunction(luaGetMetatable)},
 		{"ipairs", ipairs(L)},
 		{"next", next},
 		{"pairs", pairs(L, next)},
@@ -43,11 +44,27 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 		{"setmetatable", L.NewFunction(luaSetMetatable)},
 		{"tonumber", L.NewFunction(tm.luaToNumber)},
 		{"tostring", L.NewFunction(luaToString)},
+		{"type", L.NewFunction(luaType)},
 		{"unpack", L.NewFunction(tm.luaUnpack)},
 	} {
 		base.RawSetString(f.name, f.fn)
 	}
 	openPCall(L, base, tm.charge)
+}
+
+// luaGetMetatable is getmetatable(v): v's metatable, or its __metatable
+// field when it has one. gopher-lua's own reads its argument with
+// CheckAny, whose error names no function ("bad argument #1 to
+// (anonymous)") where Lua says 'getmetatable'.
+func luaGetMetatable(L *lua.LState) int {
+	L.Push(L.GetMetatable(checkAny(L, 1)))
+	return 1
+}
+
+// luaType is type(v), with Lua's argument error for a missing v.
+func luaType(L *lua.LState) int {
+	L.Push(lua.LString(checkAny(L, 1).Type().String()))
+	return 1
 }
 
 // luaToString is tostring without memory addresses: a script that keyed its

@@ -105,16 +105,16 @@ func optIntArg(L *lua.LState, n, def int) int {
 	return intArg(L, n)
 }
 
-// wholeArg reads argument n as a whole number, numbers only (the rules API
-// and math.random take no strings).
+// wholeArg reads argument n as a whole number, numbers only (the rules
+// API takes no strings).
 func wholeArg(L *lua.LState, n int) int {
 	v, ok := L.Get(n).(lua.LNumber)
 	if !ok {
-		L.TypeError(n, lua.LTNumber)
+		typeError(L, n, "number")
 	}
 	i, ok := toWhole(float64(v))
 	if !ok {
-		L.ArgError(n, numberString(v)+" is not a whole number from -2^53 to 2^53")
+		argError(L, n, numberString(v)+" is not a whole number from -2^53 to 2^53")
 	}
 	return i
 }

@@ -65,6 +65,14 @@ func strArg(L *lua.LState, n int) string {
 	return ""
 }
 
+// optStrArg is strArg with a default for a missing or nil argument.
+func optStrArg(L *lua.LState, n int, def string) string {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return strArg(L, n)
+}
+
 // Substrings and pinning. A Go substring shares its parent's bytes, so a
 // one-byte sub of a megabyte string would keep the megabyte alive while
 // the memory census counts one byte. Every string this library returns
