@@ -416,10 +416,14 @@ func (tm *Team) luaRawSet(L *lua.LState) int {
 // luaSetMetatable is setmetatable(t, mt) as in Lua 5.1: tables only (in
 // gopher-lua, setmetatable(1, mt) would set the metatable of every number
 // in the state), and never over a metatable with a __metatable field.
+//
+// A missing second argument is not nil: Lua 5.1 reads lua_type(L, 2),
+// LUA_TNONE, and setmetatable(t) is "bad argument #2 to 'setmetatable'
+// (nil or table expected)".
 func luaSetMetatable(L *lua.LState) int {
 	t := checkTable(L, 1)
 	mt := L.Get(2)
-	if mt.Type() != lua.LTNil && mt.Type() != lua.LTTable {
+	if L.GetTop() < 2 || mt.Type() != lua.LTNil && mt.Type() != lua.LTTable {
 		argError(L, 2, "nil or table expected")
 	}
 	if old, ok := t.Metatable.(*lua.LTable); ok && old.RawGetString("__metatable") != lua.LNil {

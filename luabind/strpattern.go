@@ -225,6 +225,7 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	s := strArg(L, 1)
 	pat := strArg(L, 2)
 	repl := L.Get(3)
+	maxN := optIntArg(L, 4, len(s)+1) // before repl's type, as lstrlib.c reads them
 	var replText string
 	switch r := repl.(type) {
 	case lua.LString, lua.LNumber:
@@ -233,7 +234,6 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	default:
 		argError(L, 3, "string/function/table expected")
 	}
-	maxN := optIntArg(L, 4, len(s)+1)
 	p := tm.compiled(L, pat, false)
 	meter := byteMeter{tm: tm}
 	var out []byte
