@@ -476,25 +476,16 @@ func (r *Rules) luaScore(L *lua.LState) int {
 	return 1
 }
 
-// luaRandom is math.random's contract over the rules' seeded stream.
+// luaRandom is math.random's contract over the rules' seeded stream,
+// arguments read as math.random reads them (randomRange, sandbox.go).
 func (r *Rules) luaRandom(L *lua.LState) int {
+	lo, hi, whole := randomRange(L, func(n int) int { return r.tm.mathIntArg(L, n) })
 	rng := r.board.Rand()
-	switch L.GetTop() {
-	case 0:
+	if !whole {
 		L.Push(lua.LNumber(float64(rng.Uint64()>>11) / (1 << 53)))
-	case 1:
-		n := wholeArg(L, 1)
-		if n < 1 {
-			L.ArgError(1, "interval is empty")
-		}
-		L.Push(lua.LNumber(1 + rng.IntN(n)))
-	default:
-		lo, hi := wholeArg(L, 1), wholeArg(L, 2)
-		if hi < lo {
-			L.ArgError(2, "interval is empty")
-		}
-		L.Push(lua.LNumber(lo + rng.IntN(hi-lo+1)))
+		return 1
 	}
+	L.Push(lua.LNumber(lo + rng.IntN(hi-lo+1)))
 	return 1
 }
 
