@@ -24,11 +24,20 @@ var mathUnary = map[string]func(float64) float64{
 	"atan": detmath.Atan, "exp": detmath.Exp, "log": detmath.Log,
 	"log10": detmath.Log10, "sinh": detmath.Sinh, "cosh": detmath.Cosh,
 	"tanh": detmath.Tanh,
-	// One multiply and one divide each, as gopher-lua computes them:
-	// nothing for a compiler to fuse.
-	"deg": func(x float64) float64 { return x * 180 / math.Pi },
-	"rad": func(x float64) float64 { return x * math.Pi / 180 },
+	// Lua 5.1's lmathlib.c: x / (π/180) and x * (π/180), one division or
+	// one product each (nothing for a compiler to fuse), by the same
+	// rounded constant, so every result has the same last bit as Lua's.
+	"deg": func(x float64) float64 { return x / radiansPerDegree },
+	"rad": func(x float64) float64 { return x * radiansPerDegree },
 }
+
+// radiansPerDegree is lmathlib.c's RADIANS_PER_DEGREE, PI/180.0: π rounded
+// to a double, divided by 180 in double arithmetic (pi is a variable, so
+// that the quotient is the rounded one C computes, not Go's exact constant
+// arithmetic rounded once).
+var radiansPerDegree = pi / 180
+
+var pi = math.Pi
 
 // mathBinary are the two-argument functions.
 var mathBinary = map[string]func(x, y float64) float64{
