@@ -350,8 +350,8 @@ func (tm *Team) luaUnpack(L *lua.LState) int {
 		return 0
 	}
 	n := int64(j) - int64(i) + 1
-	if n > maxResults {
-		L.RaiseError("too many results to unpack (%d)", n)
+	if n > stackRoom(L) {
+		raise(L, "too many results to unpack")
 	}
 	tm.charge(L, listReadCost(i, j))
 	for k := i; k <= j; k++ {
@@ -360,9 +360,19 @@ func (tm *Team) luaUnpack(L *lua.LState) int {
 	return int(n)
 }
 
-// maxResults bounds the values a builtin may push at once, well inside the
-// Lua stack.
-const maxResults = 4000
+// luaMaxCStack is Lua 5.1's LUAI_MAXCSTACK: lua_checkstack refuses to grow
+// a C function's stack past this many values, its arguments included, so
+// unpack and string.byte return at most 8,000 values less their
+// arguments (unpack(t, 1, 7997) is the most with three arguments). The
+// values are charged as they are read; 8,000 of them are 128 KiB of the
+// registry, far inside its bound (team.go).
+const luaMaxCStack = 8000
+
+// stackRoom is how many results the running builtin may push, as
+// lua_checkstack counts: LUAI_MAXCSTACK less the values on its stack.
+func stackRoom(L *lua.LState) int64 {
+	return int64(luaMaxCStack - L.GetTop())
+}
 
 // luaRawEqual is rawequal(a, b); two strings of the same length are
 // compared byte by byte, charged.

@@ -164,8 +164,8 @@ func (tm *Team) strByte(L *lua.LState) int {
 		return 0
 	}
 	n := j - i + 1
-	if n > maxResults {
-		L.RaiseError("string slice too long")
+	if int64(n) > stackRoom(L) {
+		raise(L, "stack overflow (string slice too long)") // luaL_checkstack's words
 	}
 	tm.chargeValues(L, int64(n))
 	for k := i; k <= j; k++ {
