@@ -12,6 +12,59 @@ import (
 // argument; a coder searching the manual or the web for the message finds
 // Lua's wording.
 
+// Where a builtin's error happened. Lua 5.1's library functions raise
+// their errors with luaL_error, which prefixes luaL_where(L, 1): the
+// "file:line: " of the function that called the library function when
+// that is Lua code, and nothing when it is a C function (pcall, xpcall,
+// table.sort calling its comparator, gsub calling its replacement, ...):
+// pcall(string.rep) fails with "bad argument #1 to '?' (string expected,
+// got no value)" and no position. gopher-lua's RaiseError instead walks
+// down to the nearest Lua frame, however many Go frames lie between. The
+// core's own errors raised while a C function runs (luaG_runerror: a
+// comparison inside table.sort, an invalid key to next, a nil index given
+// to rawset) carry no position at all.
+
+// raise raises a builtin's error as luaL_error does: the message prefixed
+// with the position of the running builtin's caller when that is Lua code.
+// Raised from an opcode's own code (the running frame is Lua), the prefix
+// is the running instruction's position, as luaG_runerror gives it.
+func raise(L *lua.LState, format string, args ...any) {
+	if !countedLoopOK {
+		L.RaiseError(format, args...)
+		return
+	}
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	L.Error(lua.LString(callerWhere(L)+msg), 0)
+}
+
+// runError raises msg with no position: Lua 5.1's luaG_runerror while a C
+// function is running.
+func runError(L *lua.LState, format string, args ...any) {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	L.Error(lua.LString(msg), 0)
+}
+
+// callerWhere is luaL_where(L, 1) seen from a builtin: "file:line: " of the
+// frame that called the running Go function when that frame is Lua code,
+// else "". From Lua code itself (an opcode's wrapper), the running
+// instruction's position.
+func callerWhere(L *lua.LState) string {
+	f := current(L)
+	if f != nil && f.Fn != nil && f.Fn.IsG {
+		f = f.Parent
+	}
+	if f == nil || f.Fn == nil || f.Fn.IsG || f.Fn.Proto == nil {
+		return ""
+	}
+	return framePosition(f) + ": "
+}
+
 // argError raises "bad argument #n to 'name' (msg)", where name is what the
 // calling code called the function (a global, a field, a method or a local,
 // as Lua reports it), or '?' when that is unknown. Called as a method
@@ -29,10 +82,10 @@ func argError(L *lua.LState, n int, msg string) {
 	if kind == "method" {
 		n--
 		if n == 0 {
-			L.RaiseError("calling '%s' on bad self (%s)", name, msg)
+			raise(L, "calling '%s' on bad self (%s)", name, msg)
 		}
 	}
-	L.RaiseError("bad argument #%d to '%s' (%s)", n, name, msg)
+	raise(L, "bad argument #%d to '%s' (%s)", n, name, msg)
 }
 
 // typeError raises the argument error for argument n when a value of the

@@ -64,7 +64,8 @@ func (b *budget) arithOp(op int, orig instFunc, nums *numAlloc) instFunc {
 			x, ok1 = b.coerce(L, lhs)
 			y, ok2 = b.coerce(L, rhs)
 			if !ok1 || !ok2 {
-				return orig(L, inst, baseframe) // metamethods, or gopher-lua's error
+				noArith(L, arithEvents[op-lua.OP_ADD], lhs, rhs)
+				return orig(L, inst, baseframe) // the metamethod
 			}
 		}
 		if RA >= len(r.array) {
@@ -83,20 +84,55 @@ func (b *budget) arithOp(op int, orig instFunc, nums *numAlloc) instFunc {
 func (b *budget) unaryMinusOp(orig instFunc, nums *numAlloc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
 		cf, r := current(L), regs(L)
-		s, ok := rk(cf, r, argB(inst)).(lua.LString)
+		v := rk(cf, r, argB(inst))
+		s, ok := v.(lua.LString)
 		RA := cf.LocalBase + argA(inst)
 		if !ok || RA >= len(r.array) {
+			if _, isNum := v.(lua.LNumber); !isNum {
+				if mm := L.GetMetaField(v, "__unm"); mm != lua.LNil && !callable(L, mm) {
+					L.RaiseError("attempt to call a %s value", mm.Type().String()) // as Lua 5.1 calls it
+				}
+			}
 			return orig(L, inst, baseframe)
 		}
 		x, ok := b.coerce(L, s)
 		if !ok {
-			return orig(L, inst, baseframe) // gopher-lua's error
+			// A string has no __unm (its metatable is the sandbox's):
+			// gopher-lua's entry would read it with Go's syntax instead.
+			L.RaiseError("__unm undefined")
 		}
 		r.array[RA] = nums.box(-float64(x))
 		if RA >= r.top {
 			r.top = RA + 1
 		}
 		return 0
+	}
+}
+
+// arithEvents are the metamethods of ADD .. POW, in opcode order.
+var arithEvents = [...]string{"__add", "__sub", "__mul", "__div", "__mod", "__pow"}
+
+// noArith raises the error of arithmetic on lhs and rhs, one of which does
+// not read as a number, unless one of them has a metamethod for event
+// (looked for as gopher-lua's entry looks: lhs first, a function only),
+// which the caller then leaves to gopher-lua. Never gopher-lua's entry
+// without a metamethod: it would read a string operand again with Go's
+// syntax ("0b101", "1_000", "0o17") and compute with it. The message is
+// gopher-lua's, which reword (errwhere.go) turns into Lua 5.1's.
+func noArith(L *lua.LState, event string, lhs, rhs lua.LValue) {
+	mm := L.GetMetaField(lhs, event)
+	if mm == lua.LNil {
+		mm = L.GetMetaField(rhs, event)
+	}
+	switch mm.(type) {
+	case *lua.LFunction:
+		return
+	case *lua.LNilType:
+		L.RaiseError("cannot perform %s operation between %s and %s", event[2:], lhs.Type().String(), rhs.Type().String())
+	}
+	if !callable(L, mm) {
+		// Lua 5.1 calls whatever the metamethod is.
+		L.RaiseError("attempt to call a %s value", mm.Type().String())
 	}
 }
 

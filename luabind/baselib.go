@@ -18,9 +18,9 @@ import (
 // budget left does not pay for it.
 //
 // pcall and xpcall are the project's too (pcall.go): gopher-lua's format a
-// stack traceback for every error they catch. getmetatable, type and
-// _VERSION remain gopher-lua's: their work does not depend on what the
-// script passes.
+// stack traceback for every error they catch. getmetatable and type are
+// the project's for their argument errors, which gopher-lua words without
+// the function's name; _VERSION remains gopher-lua's.
 
 // openBase puts the project's base functions into base.
 func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
@@ -32,6 +32,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 	}{
 		{"assert", L.NewFunction(tm.luaAssert)},
 		{"error", L.NewFunction(tm.luaError)},
+		{"getmetatable", L.NewFunction(luaGetMetatable)},
 		{"ipairs", ipairs(L)},
 		{"next", next},
 		{"pairs", pairs(L, next)},
@@ -43,11 +44,27 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 		{"setmetatable", L.NewFunction(luaSetMetatable)},
 		{"tonumber", L.NewFunction(tm.luaToNumber)},
 		{"tostring", L.NewFunction(luaToString)},
+		{"type", L.NewFunction(luaType)},
 		{"unpack", L.NewFunction(tm.luaUnpack)},
 	} {
 		base.RawSetString(f.name, f.fn)
 	}
 	openPCall(L, base, tm.charge)
+}
+
+// luaGetMetatable is getmetatable(v): v's metatable, or its __metatable
+// field when it has one. gopher-lua's own reads its argument with
+// CheckAny, whose error names no function ("bad argument #1 to
+// (anonymous)") where Lua says 'getmetatable'.
+func luaGetMetatable(L *lua.LState) int {
+	L.Push(L.GetMetatable(checkAny(L, 1)))
+	return 1
+}
+
+// luaType is type(v), with Lua's argument error for a missing v.
+func luaType(L *lua.LState) int {
+	L.Push(lua.LString(checkAny(L, 1).Type().String()))
+	return 1
 }
 
 // luaToString is tostring without memory addresses: a script that keyed its
@@ -59,6 +76,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 func luaToString(L *lua.LState) int {
 	v := checkAny(L, 1)
 	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		mustCall(L, mm, runError)
 		L.Push(mm)
 		L.Push(v)
 		L.Call(1, 1)
@@ -68,11 +86,24 @@ func luaToString(L *lua.LState) int {
 	return 1
 }
 
+// mustCall raises, through fail, Lua's error for calling fn when fn
+// cannot be called: "attempt to call a number value". gopher-lua's Call
+// would say "attempt to call a non-function object" and add a position.
+// fail is runError for a metamethod a builtin calls (Lua 5.1 gives no
+// position inside a C function), raise for one that stands for a VM
+// operation in the calling Lua code.
+func mustCall(L *lua.LState, fn lua.LValue, fail func(L *lua.LState, format string, args ...any)) {
+	if !callable(L, fn) {
+		fail(L, "attempt to call a %s value", fn.Type().String())
+	}
+}
+
 // toString is tostring(v) as a Go string: the __tostring metamethod (run
 // under the budget), numbers as Lua 5.1 prints them, other values by type
 // name only.
 func toString(L *lua.LState, v lua.LValue) string {
 	if mm := L.GetMetaField(v, "__tostring"); mm != lua.LNil {
+		mustCall(L, mm, runError)
 		L.Push(mm)
 		L.Push(v)
 		L.Call(1, 1)
@@ -81,7 +112,7 @@ func toString(L *lua.LState, v lua.LValue) string {
 		if s, ok := valueString(r); ok {
 			return s
 		}
-		L.RaiseError("'__tostring' must return a string")
+		raise(L, "'__tostring' must return a string")
 	}
 	switch v := v.(type) {
 	case lua.LString:
@@ -319,8 +350,8 @@ func (tm *Team) luaUnpack(L *lua.LState) int {
 		return 0
 	}
 	n := int64(j) - int64(i) + 1
-	if n > maxResults {
-		L.RaiseError("too many results to unpack (%d)", n)
+	if n > stackRoom(L) {
+		raise(L, "too many results to unpack")
 	}
 	tm.charge(L, listReadCost(i, j))
 	for k := i; k <= j; k++ {
@@ -329,9 +360,19 @@ func (tm *Team) luaUnpack(L *lua.LState) int {
 	return int(n)
 }
 
-// maxResults bounds the values a builtin may push at once, well inside the
-// Lua stack.
-const maxResults = 4000
+// luaMaxCStack is Lua 5.1's LUAI_MAXCSTACK: lua_checkstack refuses to grow
+// a C function's stack past this many values, its arguments included, so
+// unpack and string.byte return at most 8,000 values less their
+// arguments (unpack(t, 1, 7997) is the most with three arguments). The
+// values are charged as they are read; 8,000 of them are 128 KiB of the
+// registry, far inside its bound (team.go).
+const luaMaxCStack = 8000
+
+// stackRoom is how many results the running builtin may push, as
+// lua_checkstack counts: LUAI_MAXCSTACK less the values on its stack.
+func stackRoom(L *lua.LState) int64 {
+	return int64(luaMaxCStack - L.GetTop())
+}
 
 // luaRawEqual is rawequal(a, b); two strings of the same length are
 // compared byte by byte, charged.
@@ -368,8 +409,16 @@ func (tm *Team) luaRawSet(L *lua.LState) int {
 	t := checkTable(L, 1)
 	k := checkAny(L, 2)
 	v := checkAny(L, 3)
+	switch k := k.(type) {
+	case *lua.LNilType:
+		runError(L, "table index is nil") // lua_rawset's, inside rawset: no position
+	case lua.LNumber:
+		if k != k {
+			runError(L, "table index is NaN")
+		}
+	}
 	tm.charge(L, keyCost(k))
-	L.RawSet(t, k, v) // refuses nil and NaN keys
+	L.RawSet(t, k, v)
 	L.Push(t)
 	return 1
 }
@@ -377,14 +426,18 @@ func (tm *Team) luaRawSet(L *lua.LState) int {
 // luaSetMetatable is setmetatable(t, mt) as in Lua 5.1: tables only (in
 // gopher-lua, setmetatable(1, mt) would set the metatable of every number
 // in the state), and never over a metatable with a __metatable field.
+//
+// A missing second argument is not nil: Lua 5.1 reads lua_type(L, 2),
+// LUA_TNONE, and setmetatable(t) is "bad argument #2 to 'setmetatable'
+// (nil or table expected)".
 func luaSetMetatable(L *lua.LState) int {
 	t := checkTable(L, 1)
 	mt := L.Get(2)
-	if mt.Type() != lua.LTNil && mt.Type() != lua.LTTable {
+	if L.GetTop() < 2 || mt.Type() != lua.LTNil && mt.Type() != lua.LTTable {
 		argError(L, 2, "nil or table expected")
 	}
 	if old, ok := t.Metatable.(*lua.LTable); ok && old.RawGetString("__metatable") != lua.LNil {
-		L.RaiseError("cannot change a protected metatable")
+		raise(L, "cannot change a protected metatable")
 	}
 	t.Metatable = mt
 	L.Push(t)

@@ -17,14 +17,15 @@ import (
 // tables of the library being built.
 func (tm *Team) openCompat51(L *lua.LState, base, tablib, mathlib *lua.LTable) {
 	mathlib.RawSetString("mod", L.NewFunction(func(L *lua.LState) int {
-		L.Push(lua.LNumber(binaryResult(detmath.Fmod, tm.mathArg(L, 1), tm.mathArg(L, 2))))
+		y := tm.mathArg(L, 2) // first, as math.fmod (mathlib.go)
+		L.Push(lua.LNumber(binaryResult(detmath.Fmod, tm.mathArg(L, 1), y)))
 		return 1
 	}))
 	tablib.RawSetString("foreach", L.NewFunction(tm.tableForeach))
 	tablib.RawSetString("foreachi", L.NewFunction(tm.tableForeachi))
 	tablib.RawSetString("setn", L.NewFunction(func(L *lua.LState) int {
 		checkTable(L, 1)
-		L.RaiseError("'setn' is obsolete")
+		raise(L, "'setn' is obsolete")
 		return 0
 	}))
 	base.RawSetString("gcinfo", L.NewFunction(tm.luaGCInfo))

@@ -25,7 +25,7 @@ func dirArg(L *lua.LState, n int) engine.Direction {
 			return d
 		}
 	}
-	L.ArgError(n, "direction expected (NW, N, NE, E, SE, S, SW, W or 1..8)")
+	argError(L, n, "direction expected (NW, N, NE, E, SE, S, SW, W or 1..8)")
 	return 0
 }
 
@@ -33,7 +33,7 @@ func dirArg(L *lua.LState, n int) engine.Direction {
 // of a circle (negative turns anticlockwise).
 func luaTurn(L *lua.LState) int {
 	d := int(dirArg(L, 1))
-	n := L.OptInt(2, 1)
+	n := optIntArg(L, 2, 1)
 	L.Push(lua.LNumber((d+n%8+8)%8 + 1))
 	return 1
 }
@@ -48,7 +48,7 @@ func luaOpposite(L *lua.LState) int {
 // away, wrapping at the edges; nil beyond the edge of an arena that does not
 // wrap.
 func (tm *Team) luaNeighbour(L *lua.LState) int {
-	row, col := L.CheckInt(1), L.CheckInt(2)
+	row, col := intArg(L, 1), intArg(L, 2)
 	r, c, ok := tm.step(row, col, dirArg(L, 3))
 	if !ok {
 		L.Push(lua.LNil)

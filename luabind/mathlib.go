@@ -24,11 +24,20 @@ var mathUnary = map[string]func(float64) float64{
 	"atan": detmath.Atan, "exp": detmath.Exp, "log": detmath.Log,
 	"log10": detmath.Log10, "sinh": detmath.Sinh, "cosh": detmath.Cosh,
 	"tanh": detmath.Tanh,
-	// One multiply and one divide each, as gopher-lua computes them:
-	// nothing for a compiler to fuse.
-	"deg": func(x float64) float64 { return x * 180 / math.Pi },
-	"rad": func(x float64) float64 { return x * math.Pi / 180 },
+	// Lua 5.1's lmathlib.c: x / (π/180) and x * (π/180), one division or
+	// one product each (nothing for a compiler to fuse), by the same
+	// rounded constant, so every result has the same last bit as Lua's.
+	"deg": func(x float64) float64 { return x / radiansPerDegree },
+	"rad": func(x float64) float64 { return x * radiansPerDegree },
 }
+
+// radiansPerDegree is lmathlib.c's RADIANS_PER_DEGREE, PI/180.0: π rounded
+// to a double, divided by 180 in double arithmetic (pi is a variable, so
+// that the quotient is the rounded one C computes, not Go's exact constant
+// arithmetic rounded once).
+var radiansPerDegree = pi / 180
+
+var pi = math.Pi
 
 // mathBinary are the two-argument functions.
 var mathBinary = map[string]func(x, y float64) float64{
@@ -48,7 +57,8 @@ func (tm *Team) mathLibrary(L *lua.LState) *lua.LTable {
 			})
 		} else if f, ok := mathBinary[name]; ok {
 			v = L.NewFunction(func(L *lua.LState) int {
-				L.Push(lua.LNumber(binaryResult(f, tm.mathArg(L, 1), tm.mathArg(L, 2))))
+				y := tm.mathArg(L, 2) // first, as Lua 5.1 built by gcc reads them
+				L.Push(lua.LNumber(binaryResult(f, tm.mathArg(L, 1), y)))
 				return 1
 			})
 		} else {
@@ -77,6 +87,12 @@ func (tm *Team) mathLibrary(L *lua.LState) *lua.LTable {
 	lib.RawSetString("randomseed", L.NewFunction(tm.luaRandomSeed))
 	return lib
 }
+
+// Argument order. lmathlib.c reads the two arguments of atan2, fmod, pow
+// and ldexp inside one call, f(luaL_checknumber(L, 1),
+// luaL_checknumber(L, 2)), an order C leaves open; gcc on amd64 and arm64
+// evaluates the second first, so math.fmod() is "bad argument #2" in
+// Debian's lua5.1. The functions here read argument 2 first too.
 
 // mathArg reads argument n as luaL_checknumber does: a number, or a string
 // Lua converts to one, whose parsing is charged by its length first, at
@@ -140,8 +156,8 @@ func (tm *Team) mathFrexp(L *lua.LState) int {
 
 // mathLdexp returns m·2^e (exact, or rounded once when subnormal).
 func (tm *Team) mathLdexp(L *lua.LState) int {
-	m := tm.mathArg(L, 1)
-	L.Push(lua.LNumber(math.Ldexp(m, tm.mathIntArg(L, 2))))
+	e := tm.mathIntArg(L, 2) // first, as in lua5.1 (see mathArg)
+	L.Push(lua.LNumber(math.Ldexp(tm.mathArg(L, 1), e)))
 	return 1
 }
 

@@ -158,7 +158,7 @@ func (tm *Team) next(L *lua.LState, t *lua.LTable, key lua.LValue) (lua.LValue, 
 		} else {
 			p, ok := tm.graves.resume(t, key)
 			if !ok {
-				L.RaiseError("invalid key to 'next'")
+				runError(L, "invalid key to 'next'") // luaG_runerror inside next: no position
 			}
 			keyPos, standing = p, false
 		}

@@ -105,16 +105,16 @@ func optIntArg(L *lua.LState, n, def int) int {
 	return intArg(L, n)
 }
 
-// wholeArg reads argument n as a whole number, numbers only (the rules API
-// and math.random take no strings).
+// wholeArg reads argument n as a whole number, numbers only (the rules
+// API takes no strings).
 func wholeArg(L *lua.LState, n int) int {
 	v, ok := L.Get(n).(lua.LNumber)
 	if !ok {
-		L.TypeError(n, lua.LTNumber)
+		typeError(L, n, "number")
 	}
 	i, ok := toWhole(float64(v))
 	if !ok {
-		L.ArgError(n, numberString(v)+" is not a whole number from -2^53 to 2^53")
+		argError(L, n, numberString(v)+" is not a whole number from -2^53 to 2^53")
 	}
 	return i
 }
@@ -131,8 +131,13 @@ func cString(s string) string {
 // parseNumber reads a string as Lua 5.1's tonumber(s) does with glibc's
 // strtod: surrounding white space, an optional sign, then a decimal number
 // with optional fraction and exponent, a hexadecimal integer or float
-// ("0x1F", "0x1.8p3"), "inf"/"infinity" or "nan". Nothing else may follow.
-// The work is linear in len(s); callers charge for it.
+// ("0x1F", "0x1.8p3"), "inf"/"infinity", or "nan" with an optional
+// "(chars)" of letters, digits and underscores. Nothing else may follow.
+// This is the one reading of numerals for every coercion of a string to a
+// number (arithmetic, unary minus, for loops, library arguments, tonumber):
+// none may fall back to Go's syntax (strconv's "0b101", "0o17", "1_000"),
+// which gopher-lua's own coercion accepts. The work is linear in len(s);
+// callers charge for it.
 func parseNumber(s string) (float64, bool) {
 	s = cString(s)
 	s = strings.Trim(s, " \t\n\v\f\r")
@@ -155,7 +160,7 @@ func parseNumber(s string) (float64, bool) {
 		f = v
 	case strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity"):
 		f = math.Inf(1)
-	case strings.EqualFold(body, "nan"):
+	case nanSyntax(body):
 		if neg {
 			return negNaN, true
 		}
@@ -178,6 +183,27 @@ func parseNumber(s string) (float64, bool) {
 		f = -f
 	}
 	return f, true
+}
+
+// nanSyntax reports whether s is what strtod reads as a NaN: "nan",
+// in any case, alone or followed by "(" letters, digits or underscores ")".
+func nanSyntax(s string) bool {
+	if len(s) < 3 || !strings.EqualFold(s[:3], "nan") {
+		return false
+	}
+	rest := s[3:]
+	if rest == "" {
+		return true
+	}
+	if len(rest) < 2 || rest[0] != '(' || rest[len(rest)-1] != ')' {
+		return false
+	}
+	for _, c := range []byte(rest[1 : len(rest)-1]) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // decimalSyntax reports whether s is digits, an optional point and digits

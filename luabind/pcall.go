@@ -81,7 +81,8 @@ const caughtErrorCost = 8
 
 type protected struct {
 	base    int
-	handler *lua.LFunction
+	handler *lua.LFunction // xpcall's, when a function
+	xpcall  bool
 }
 
 // openPCall puts the project's pcall and xpcall into base when the layout
@@ -93,21 +94,90 @@ func openPCall(L *lua.LState, base *lua.LTable, charge func(L *lua.LState, n int
 	p := &protector{charge: charge}
 	p.handler = L.NewFunction(p.handle)
 	base.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int {
-		v := L.CheckAny(1)
-		if v.Type() != lua.LTFunction && L.GetMetaField(v, "__call").Type() != lua.LTFunction {
+		v := checkAny(L, 1)
+		if !callable(L, v) {
 			L.Push(lua.LFalse)
-			L.Push(lua.LString("attempt to call a " + v.Type().String() + " value"))
+			L.Push(notCallable(v))
 			return 2
 		}
-		return p.call(L, L.GetTop()-1, nil)
+		return p.call(L, L.GetTop()-1, nil, false)
 	}))
+	// xpcall(f, handler) as Lua 5.1's: any handler is accepted (only a
+	// function is ever called: with anything else an error ends in "error
+	// in error handling", as does an error in the handler itself), and a
+	// value f that cannot be called fails inside the protected call, so
+	// the handler gets the message.
 	base.RawSetString("xpcall", L.NewFunction(func(L *lua.LState) int {
-		fn := L.CheckFunction(1)
-		handler := L.CheckFunction(2)
+		checkAny(L, 2)
+		fn := L.Get(1)
+		handler, _ := L.Get(2).(*lua.LFunction)
 		L.SetTop(0)
+		if !callable(L, fn) {
+			p.charge(L, caughtErrorCost)
+			L.Push(lua.LFalse)
+			L.Push(p.handled(L, handler, notCallable(fn)))
+			return 2
+		}
 		L.Push(fn)
-		return p.call(L, 0, handler)
+		return p.call(L, 0, handler, true)
 	}))
+}
+
+// callable reports whether v can be called: a function, or a value whose
+// metatable has a function as __call.
+func callable(L *lua.LState, v lua.LValue) bool {
+	return v.Type() == lua.LTFunction || L.GetMetaField(v, "__call").Type() == lua.LTFunction
+}
+
+// notCallable is Lua's message for calling v.
+func notCallable(v lua.LValue) lua.LValue {
+	return lua.LString("attempt to call a " + v.Type().String() + " value")
+}
+
+// errorInHandling is what Lua 5.1's xpcall returns when its handler is no
+// function, or keeps failing (LUA_ERRERR).
+const errorInHandling = lua.LString("error in error handling")
+
+// maxHandlerErrors is how many times in a row a failing xpcall handler is
+// called again: Lua 5.1 calls the handler with the error the handler
+// itself raised, and so on, nested, until the C stack's limit
+// (LUAI_MAXCCALLS, 200 C calls) ends it with "error in error handling".
+const maxHandlerErrors = 200
+
+// handled is the error object v passed through xpcall's handler h, as Lua
+// 5.1's luaG_errormsg passes it: h's first result; when h raises an error,
+// h called again with that error, up to maxHandlerErrors times; and
+// errorInHandling when h is nil (the handler given was no function) or
+// never stops failing. xpcall(error, string.len) is false, 49: len(nil)
+// fails, and len of its message is 49. Each call runs protected, with the
+// project's handler (no traceback, upvalues closed), and each failure is
+// charged as a caught error.
+func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.LValue {
+	if h == nil {
+		return errorInHandling
+	}
+	flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
+	outer := *flag
+	defer func() { *flag = outer }()
+	for range maxHandlerErrors {
+		p.calls = append(p.calls, protected{base: regs(L).top})
+		L.Push(h)
+		L.Push(v)
+		err := L.PCall(1, 1, p.handler)
+		p.calls = p.calls[:len(p.calls)-1]
+		if err == nil {
+			r := L.Get(-1)
+			L.Pop(1)
+			return r
+		}
+		p.charge(L, caughtErrorCost)
+		if ae, ok := err.(*lua.ApiError); ok {
+			v = ae.Object
+		} else {
+			v = lua.LString(err.Error())
+		}
+	}
+	return errorInHandling
 }
 
 // handle is the handler PCall calls with the error object: it closes the
@@ -120,24 +190,21 @@ func (p *protector) handle(L *lua.LState) int {
 	if s, ok := v.(lua.LString); ok {
 		v = lua.LString(reword(L, current(L).Parent, string(s))) // Lua's words (errwhere.go)
 	}
-	if c.handler == nil {
-		L.Push(v)
-		return 1
+	if c.xpcall {
+		v = p.handled(L, c.handler, v)
 	}
-	L.Push(c.handler)
 	L.Push(v)
-	L.Call(1, 1)
 	return 1
 }
 
 // call calls the function at stack position 1, followed by its nargs
 // arguments, and returns as pcall does: true and the results, or false and
 // the error (passed through handler when there is one).
-func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction) int {
+func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction, xpcall bool) int {
 	cf := *(**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 	flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
 	outer := *flag
-	p.calls = append(p.calls, protected{base: cf.LocalBase, handler: handler})
+	p.calls = append(p.calls, protected{base: cf.LocalBase, handler: handler, xpcall: xpcall})
 	err := L.PCall(nargs, lua.MultRet, p.handler)
 	p.calls = p.calls[:len(p.calls)-1]
 	*flag = outer // an outer protected call's handler is still there

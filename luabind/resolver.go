@@ -72,7 +72,7 @@ func (r *Resolver) gameTable() *lua.LTable {
 		return func(L *lua.LState) int {
 			n := wholeArg(L, 1)
 			if n < 1 {
-				L.ArgError(1, "must be at least 1")
+				argError(L, 1, "must be at least 1")
 			}
 			L.Push(lua.LNumber(stream().IntN(n)))
 			return 1

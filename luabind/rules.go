@@ -272,10 +272,10 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 func (r *Rules) luaForget(L *lua.LState) int {
 	team, unit := wholeArg(L, 1), wholeArg(L, 2)
 	if team < 0 || team >= r.board.Teams() {
-		L.ArgError(1, fmt.Sprintf("the team must be from 0 to %d", r.board.Teams()-1))
+		argError(L, 1, fmt.Sprintf("the team must be from 0 to %d", r.board.Teams()-1))
 	}
 	if unit < 0 || unit >= maxUnit {
-		L.ArgError(2, fmt.Sprintf("the unit must be from 0 to %d", maxUnit-1))
+		argError(L, 2, fmt.Sprintf("the unit must be from 0 to %d", maxUnit-1))
 	}
 	if r.forgotten == nil {
 		r.forgotten = make([][]uint64, r.board.Teams())
@@ -392,7 +392,7 @@ func (r *Rules) gameTable() *lua.LTable {
 		if L.Get(1) != lua.LNil {
 			w = wholeArg(L, 1)
 			if w < 0 || w >= r.board.Teams() {
-				L.ArgError(1, fmt.Sprintf("the winner must be a team from 0 to %d, or nil for a draw", r.board.Teams()-1))
+				argError(L, 1, fmt.Sprintf("the winner must be a team from 0 to %d, or nil for a draw", r.board.Teams()-1))
 			}
 		}
 		r.board.Finish(w)
@@ -411,17 +411,17 @@ func (r *Rules) luaSet(L *lua.LState) int {
 	if L.Get(3) != lua.LNil {
 		team = wholeArg(L, 3)
 	}
-	name := L.OptString(4, "unit")
+	name := optStrArg(L, 4, "unit")
 	if team == engine.Empty && L.Get(4) == lua.LNil {
 		name = "empty"
 	}
 	s, ok := styles[name]
 	if !ok {
-		L.ArgError(4, fmt.Sprintf("style must be one of %s", strings.Join(styleNames, ", ")))
+		argError(L, 4, fmt.Sprintf("style must be one of %s", strings.Join(styleNames, ", ")))
 	}
-	value := L.OptInt(5, 0)
+	value := optIntArg(L, 5, 0)
 	if value < 0 || value > 255 {
-		L.ArgError(5, "value must be from 0 to 255")
+		argError(L, 5, "value must be from 0 to 255")
 	}
 	if err := r.board.Set(row, col, team, engine.NewMark(s, uint8(value))); err != nil {
 		L.RaiseError("game.set: %v", err)
@@ -470,7 +470,7 @@ func (r *Rules) luaScore(L *lua.LState) int {
 		if !ok {
 			what = "of type " + L.Get(2).Type().String()
 		}
-		L.ArgError(2, fmt.Sprintf("no column %s; the columns are %s", engine.SafeText(what), strings.Join(r.board.Columns(), ", ")))
+		argError(L, 2, fmt.Sprintf("no column %s; the columns are %s", engine.SafeText(what), strings.Join(r.board.Columns(), ", ")))
 	}
 	if L.Get(3) != lua.LNil {
 		if err := r.board.SetValue(team, col, wholeArg(L, 3)); err != nil {
@@ -481,25 +481,16 @@ func (r *Rules) luaScore(L *lua.LState) int {
 	return 1
 }
 
-// luaRandom is math.random's contract over the rules' seeded stream.
+// luaRandom is math.random's contract over the rules' seeded stream,
+// arguments read as math.random reads them (randomRange, sandbox.go).
 func (r *Rules) luaRandom(L *lua.LState) int {
+	lo, hi, whole := randomRange(L, func(n int) int { return r.tm.mathIntArg(L, n) })
 	rng := r.board.Rand()
-	switch L.GetTop() {
-	case 0:
+	if !whole {
 		L.Push(lua.LNumber(float64(rng.Uint64()>>11) / (1 << 53)))
-	case 1:
-		n := wholeArg(L, 1)
-		if n < 1 {
-			L.ArgError(1, "interval is empty")
-		}
-		L.Push(lua.LNumber(1 + rng.IntN(n)))
-	default:
-		lo, hi := wholeArg(L, 1), wholeArg(L, 2)
-		if hi < lo {
-			L.ArgError(2, "interval is empty")
-		}
-		L.Push(lua.LNumber(lo + rng.IntN(hi-lo+1)))
+		return 1
 	}
+	L.Push(lua.LNumber(lo + rng.IntN(hi-lo+1)))
 	return 1
 }
 
@@ -508,7 +499,7 @@ func (r *Rules) luaRandom(L *lua.LState) int {
 // once, and each team's VM builds its copy once and hands the same table to
 // every call. A player that changes its copy only misleads its own team.
 func (r *Rules) luaConstant(L *lua.LState) int {
-	t := L.CheckTable(1)
+	t := checkTable(L, 1)
 	if r.constants == nil {
 		r.constants = map[*lua.LTable]*plainTable{}
 	}
@@ -522,7 +513,7 @@ func (r *Rules) luaConstant(L *lua.LState) int {
 		c.limit = int(min(int64(maxPlainEntries-r.constEntries), tm.budget.remaining()*valuesPerInstruction))
 		p, err := c.plain(t)
 		if err != nil {
-			L.ArgError(1, err.Error())
+			argError(L, 1, err.Error())
 		}
 		tm.chargeValues(L, int64(c.entries))
 		pt := p.(*plainTable)
@@ -552,10 +543,10 @@ func markConstant(t *plainTable) {
 // luaOption is game.option(name): the configured value of one of the
 // options the rules declare, or its default.
 func (r *Rules) luaOption(L *lua.LState) int {
-	name := L.CheckString(1)
+	name := strArg(L, 1)
 	v, ok := r.options[name]
 	if !ok {
-		L.ArgError(1, fmt.Sprintf("%q is not one of the options the rules declare", name))
+		argError(L, 1, fmt.Sprintf("%q is not one of the options the rules declare", name))
 	}
 	switch x := v.(type) {
 	case float64:

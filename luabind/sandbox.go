@@ -12,8 +12,10 @@ import (
 // out because gopher-lua gives each coroutine its own context, which would
 // escape the instruction budget.
 //
-// safeBase lists the base functions taken from gopher-lua as they are; the
-// rest of the base library is the project's own (baselib.go).
+// safeBase lists the base functions taken from gopher-lua, in the order
+// pairs visits them; the rest of the base library is the project's own
+// (baselib.go), which then replaces all but _VERSION (getmetatable and
+// type in openBase, pcall and xpcall in openPCall) in place.
 var safeBase = []string{"getmetatable", "pcall", "type", "xpcall", "_VERSION"}
 
 var unsafeGlobals = []string{
@@ -73,6 +75,12 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	g.RawSetString("math", mathlib)
 
 	tm.openBase(L, base)
+	for _, name := range []string{"getmetatable", "type"} {
+		// gopher-lua's globals hold the replacements too, so the state
+		// holds as many functions as before (the memory census counts
+		// them).
+		g.RawSetString(name, base.RawGetString(name))
+	}
 	tm.openCompat51(L, base, tablib, mathlib) // compat51.go
 
 	for i, name := range directionNames {
@@ -155,10 +163,10 @@ func (tm *Team) luaClasses(L *lua.LState) int {
 // luaBecome switches the calling square to another class from the next
 // round on. It only takes effect if the call then finishes without error.
 func (tm *Team) luaBecome(L *lua.LState) int {
-	name := L.CheckString(1)
+	name := strArg(L, 1)
 	id, ok := tm.cat.classID(name)
 	if !ok {
-		L.ArgError(1, fmt.Sprintf("unknown class %q", name))
+		argError(L, 1, fmt.Sprintf("unknown class %q", name))
 	}
 	if !tm.inRun {
 		L.RaiseError("become can only be called from run")
@@ -169,23 +177,40 @@ func (tm *Team) luaBecome(L *lua.LState) int {
 
 // luaRandom is math.random on the team's own seeded stream.
 func (tm *Team) luaRandom(L *lua.LState) int {
+	lo, hi, whole := randomRange(L, func(n int) int { return tm.mathIntArg(L, n) })
+	if !whole {
+		L.Push(lua.LNumber(tm.rng.Float64()))
+		return 1
+	}
+	L.Push(lua.LNumber(lo + tm.rng.IntN(hi-lo+1)))
+	return 1
+}
+
+// randomRange reads math.random's arguments as Lua 5.1's math_random does:
+// none (whole is false: a fraction in [0, 1) is wanted), m (1..m) or m and
+// n (m..n), each read by arg as luaL_checkint reads it (a number or a
+// numeric string, truncated), an empty interval refused, and any other
+// count of arguments "wrong number of arguments", nil ones included.
+func randomRange(L *lua.LState, arg func(n int) int) (lo, hi int, whole bool) {
 	switch L.GetTop() {
 	case 0:
-		L.Push(lua.LNumber(tm.rng.Float64()))
+		return 0, 0, false
 	case 1:
-		m := wholeArg(L, 1)
-		if m < 1 {
-			L.ArgError(1, "interval is empty")
+		hi = arg(1)
+		if hi < 1 {
+			argError(L, 1, "interval is empty")
 		}
-		L.Push(lua.LNumber(1 + tm.rng.IntN(m)))
-	default:
-		lo, hi := wholeArg(L, 1), wholeArg(L, 2)
+		return 1, hi, true
+	case 2:
+		lo = arg(1)
+		hi = arg(2)
 		if lo > hi {
-			L.ArgError(2, "interval is empty")
+			argError(L, 2, "interval is empty")
 		}
-		L.Push(lua.LNumber(lo + tm.rng.IntN(hi-lo+1)))
+		return lo, hi, true
 	}
-	return 1
+	raise(L, "wrong number of arguments")
+	return 0, 0, false
 }
 
 // luaRandomSeed restarts the team's stream from a seed mixed with the

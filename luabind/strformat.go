@@ -19,9 +19,8 @@ import (
 // length. A numeric piece is at most a few hundred bytes (a 99-wide,
 // 99-digit-precise %f of 1e308), so building it before charging it is O(1).
 //
-// Deliberate differences from Lua 5.1 on a PC: an integer conversion of a
-// number beyond ±2^53 (or NaN, or infinite) is an argument error instead of
-// whatever the C cast makes of it on the machine. NaN prints with its sign,
+// Integer conversions of numbers beyond their C type's range give what
+// Debian's lua5.1 gives on a PC (fmtSigned below). NaN prints with its sign,
 // which nan.go makes the same on every machine.
 
 // fmtSpec is one conversion's flags, width and precision (-1: none).
@@ -69,11 +68,11 @@ func (tm *Team) strFormat(L *lua.LState) int {
 		}
 		switch conv {
 		case 'd', 'i':
-			piece = fmtInt(piece[:0], sp, fmtWhole(L, arg))
+			piece = fmtInt(piece[:0], sp, fmtSigned(L, arg))
 		case 'o', 'u', 'x', 'X':
-			piece = fmtUnsigned(piece[:0], sp, conv, uint64(int64(fmtWhole(L, arg))))
+			piece = fmtUnsigned(piece[:0], sp, conv, fmtUnsignedArg(L, arg))
 		case 'c':
-			piece = pad(piece[:0], sp, false, "", []byte{byte(fmtWhole(L, arg))})
+			piece = pad(piece[:0], sp, false, "", []byte{fmtChar(L, arg)})
 			piece = cutAtNul(piece)
 		case 'e', 'E', 'f', 'g', 'G':
 			piece = fmtFloat(piece[:0], sp, conv, numberArg(L, arg))
@@ -107,7 +106,7 @@ func (tm *Team) strFormat(L *lua.LState) int {
 			if conv != 0 {
 				msg += string(conv)
 			}
-			L.RaiseError("%s' to 'format'", msg)
+			raise(L, "%s' to 'format'", msg)
 		}
 		meter.add(L, len(piece))
 		out = append(out, piece...)
@@ -136,7 +135,7 @@ func scanFormat(L *lua.LState, f string, i int, sp *fmtSpec) int {
 		}
 	}
 	if i-start >= 6 {
-		L.RaiseError("invalid format (repeated flags)")
+		raise(L, "invalid format (repeated flags)")
 	}
 	digits := func(i int) (int, int) {
 		n := 0
@@ -152,23 +151,57 @@ func scanFormat(L *lua.LState, f string, i int, sp *fmtSpec) int {
 		sp.prec, i = digits(i + 1)
 	}
 	if i < len(f) && isDigit(f[i]) {
-		L.RaiseError("invalid format (width or precision too long)")
+		raise(L, "invalid format (width or precision too long)")
 	}
 	return i
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// fmtWhole reads argument n as a whole number for the integer conversions:
-// truncated toward zero like C's cast, refused when the cast would depend
-// on the machine.
-func fmtWhole(L *lua.LState, n int) int {
+// The integer conversions convert a number as lstrlib.c does with the C
+// casts of Debian's lua5.1 on amd64 (gcc's cvttsd2si), the same bits on
+// every machine: %d and %i print (long)x, %o %u %x %X (unsigned long)x
+// and %c the low byte of (int)x. Each cast truncates toward zero where the
+// result fits; where it does not (and for NaN), amd64 gives the "integer
+// indefinite" value, the lowest integer of the width, which is what these
+// print: string.format("%d", 2^63) is -9223372036854775808, as in lua5.1
+// on a PC. (An arm64 build of Lua saturates instead; the sandbox follows
+// the PC.)
+
+// fmtSigned is (long)x for %d and %i.
+func fmtSigned(L *lua.LState, n int) int64 {
 	f := numberArg(L, n)
-	i, ok := toWhole(f)
-	if !ok {
-		argError(L, n, "number has no integer representation")
+	if f >= -0x1p63 && f < 0x1p63 {
+		return int64(f)
 	}
-	return i
+	return math.MinInt64 // out of range, infinite or NaN
+}
+
+// fmtUnsignedArg is (unsigned long)x for %o, %u, %x and %X, as gcc
+// compiles it for amd64: below 2^63 (NaN included) a signed conversion,
+// so -1 is ffffffffffffffff and NaN 8000000000000000; from 2^63 a signed
+// conversion of x-2^63 with the top bit flipped, so 2^64 and more are 0.
+func fmtUnsignedArg(L *lua.LState, n int) uint64 {
+	f := numberArg(L, n)
+	switch {
+	case f >= -0x1p63 && f < 0x1p63:
+		return uint64(int64(f))
+	case f >= 0x1p63 && f < 0x1p64:
+		return uint64(f)
+	case f >= 0x1p64:
+		return 0
+	}
+	return 1 << 63 // below -2^63, or NaN
+}
+
+// fmtChar is the byte %c prints: the low byte of (int)x, 0 (which ends
+// the piece, as C's strlen does) when x does not fit in 32 bits.
+func fmtChar(L *lua.LState, n int) byte {
+	f := numberArg(L, n)
+	if f > -0x1p31-1 && f < 0x1p31 {
+		return byte(int64(f))
+	}
+	return 0
 }
 
 // pad appends sign+body to dst padded to the width: with spaces on the left,
@@ -235,7 +268,7 @@ func withPrecision(digits []byte, prec int) []byte {
 	return digits
 }
 
-func fmtInt(dst []byte, sp fmtSpec, v int) []byte {
+func fmtInt(dst []byte, sp fmtSpec, v int64) []byte {
 	neg := v < 0
 	u := uint64(v)
 	if neg {

@@ -65,6 +65,14 @@ func strArg(L *lua.LState, n int) string {
 	return ""
 }
 
+// optStrArg is strArg with a default for a missing or nil argument.
+func optStrArg(L *lua.LState, n int, def string) string {
+	if L.Get(n) == lua.LNil {
+		return def
+	}
+	return strArg(L, n)
+}
+
 // Substrings and pinning. A Go substring shares its parent's bytes, so a
 // one-byte sub of a megabyte string would keep the megabyte alive while
 // the memory census counts one byte. Every string this library returns
@@ -156,8 +164,8 @@ func (tm *Team) strByte(L *lua.LState) int {
 		return 0
 	}
 	n := j - i + 1
-	if n > maxResults {
-		L.RaiseError("string slice too long")
+	if int64(n) > stackRoom(L) {
+		raise(L, "stack overflow (string slice too long)") // luaL_checkstack's words
 	}
 	tm.chargeValues(L, int64(n))
 	for k := i; k <= j; k++ {
@@ -285,6 +293,7 @@ func (tm *Team) luaConcat(L *lua.LState) int {
 				kind, name := argumentName(L, at) // errnames.go
 				L.RaiseError("%s", typeErrorText("concatenate", kind, name, bad))
 			}
+			mustCall(L, mm, raise)
 			L.SetTop(n)
 			L.Push(mm)
 			L.Push(a)

@@ -56,7 +56,7 @@ func (tm *Team) compiled(L *lua.LState, pat string, gmatch bool) *luapattern.Pat
 		p, err = luapattern.Compile(pat)
 	}
 	if err != nil {
-		L.RaiseError("%s", err.Error())
+		raise(L, "%s", err.Error())
 	}
 	if !cacheIt {
 		return p
@@ -106,7 +106,7 @@ func (tm *Team) settle(L *lua.LState, sm *stepMeter, err error, final bool) {
 		L.RaiseError("%s", errBudget.Error())
 	}
 	if err != nil {
-		L.RaiseError("%s", err.Error())
+		raise(L, "%s", err.Error())
 	}
 	sm.start = tm.stepsLeft() - carried
 	sm.left = sm.start
@@ -225,6 +225,7 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	s := strArg(L, 1)
 	pat := strArg(L, 2)
 	repl := L.Get(3)
+	maxN := optIntArg(L, 4, len(s)+1) // before repl's type, as lstrlib.c reads them
 	var replText string
 	switch r := repl.(type) {
 	case lua.LString, lua.LNumber:
@@ -233,7 +234,6 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	default:
 		argError(L, 3, "string/function/table expected")
 	}
-	maxN := optIntArg(L, 4, len(s)+1)
 	p := tm.compiled(L, pat, false)
 	meter := byteMeter{tm: tm}
 	var out []byte
@@ -257,7 +257,7 @@ func (tm *Team) strGsub(L *lua.LState) int {
 					if len(m.Captures) > 0 {
 						key = tm.capture(L, s, m.Captures[0])
 					}
-					v = L.GetTable(t, key)
+					v = tm.gsubLookup(L, t, key)
 				} else {
 					L.Push(r)
 					L.Call(tm.pushCaptures(L, s, m, true), 1)
@@ -269,7 +269,7 @@ func (tm *Team) strGsub(L *lua.LState) int {
 			default:
 				n, err := luapattern.ExpandSize(replText, s, m)
 				if err != nil {
-					L.RaiseError("%s", err.Error())
+					raise(L, "%s", err.Error())
 				}
 				meter.add(L, n)
 				out, _ = luapattern.Expand(out, replText, s, m)
@@ -299,6 +299,45 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	return 2
 }
 
+// gsubLookup is t[key] for gsub's table replacement as Lua 5.1's
+// luaV_gettable does it inside the C function gsub: the raw entry, else
+// t's __index (a function called with t and key, or a value indexed in
+// turn), at most lua.MaxTableGetLoop tables deep; indexing a value with no
+// __index is "attempt to index a number value", with no position (Lua
+// 5.1 adds none inside a C function), never gopher-lua's message. Each
+// table after the first is charged the key's bytes (hashed again there).
+func (tm *Team) gsubLookup(L *lua.LState, t *lua.LTable, key lua.LValue) lua.LValue {
+	var cur lua.LValue = t
+	for i := range lua.MaxTableGetLoop {
+		if i > 0 {
+			tm.charge(L, keyCost(key))
+		}
+		var mm lua.LValue
+		if tt, ok := cur.(*lua.LTable); ok {
+			if v := tt.RawGet(key); v != lua.LNil {
+				return v
+			}
+			if mm = L.GetMetaField(tt, "__index"); mm == lua.LNil {
+				return lua.LNil
+			}
+		} else if mm = L.GetMetaField(cur, "__index"); mm == lua.LNil {
+			runError(L, "attempt to index a %s value", cur.Type().String())
+		}
+		if f, ok := mm.(*lua.LFunction); ok {
+			L.Push(f)
+			L.Push(cur)
+			L.Push(key)
+			L.Call(2, 1)
+			v := L.Get(-1)
+			L.Pop(1)
+			return v
+		}
+		cur = mm
+	}
+	runError(L, "loop in gettable")
+	return lua.LNil
+}
+
 // appendReplacement appends what a gsub table or function gave for a
 // match: false or nil keep the match itself, a string or a number replace
 // it, anything else is an error.
@@ -309,7 +348,7 @@ func (tm *Team) appendReplacement(L *lua.LState, meter *byteMeter, out []byte, v
 		add = whole
 	case lua.LBool:
 		if v {
-			L.RaiseError("invalid replacement value (a boolean)")
+			raise(L, "invalid replacement value (a boolean)")
 		}
 		add = whole
 	case lua.LString:
@@ -317,7 +356,7 @@ func (tm *Team) appendReplacement(L *lua.LState, meter *byteMeter, out []byte, v
 	case lua.LNumber:
 		add = numberString(v)
 	default:
-		L.RaiseError("invalid replacement value (a %s)", v.Type().String())
+		raise(L, "invalid replacement value (a %s)", v.Type().String())
 	}
 	meter.add(L, len(add))
 	return append(out, add...)

@@ -148,8 +148,9 @@ func ipairs(L *lua.LState) *lua.LFunction {
 		return 2
 	})
 	return L.NewFunction(func(L *lua.LState) int {
+		t := checkTable(L, 1) // before anything is pushed: argument 1 is the caller's
 		L.Push(next)
-		L.Push(checkTable(L, 1))
+		L.Push(t)
 		L.Push(lua.LNumber(0))
 		return 3
 	})
@@ -243,7 +244,7 @@ func (tm *Team) tableInsert(L *lua.LState) int {
 		}
 		t.RawSetInt(pos, L.Get(3))
 	default:
-		L.RaiseError("wrong number of arguments to 'insert'")
+		raise(L, "wrong number of arguments to 'insert'")
 	}
 	return 0
 }
@@ -307,8 +308,7 @@ func shiftUp(t *lua.LTable, from, to int) {
 // charged before any is read, numbers as they are formatted, and the bytes
 // of the result, checked against limits.string_bytes, before it is built.
 func (tm *Team) tableConcat(L *lua.LState) int {
-	t := checkTable(L, 1)
-	sep := ""
+	sep := "" // read before the table, as Lua 5.1's tconcat does
 	if L.Get(2) != lua.LNil {
 		s, ok := valueString(L.Get(2))
 		if !ok {
@@ -316,6 +316,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 		}
 		sep = s
 	}
+	t := checkTable(L, 1)
 	i := optIntArg(L, 3, 1)
 	var j int
 	if L.Get(4) == lua.LNil {
@@ -342,7 +343,7 @@ func (tm *Team) tableConcat(L *lua.LState) int {
 			total += int64(len(s))
 		default:
 			// Debian's lua5.1 names the type too.
-			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
+			raise(L, "invalid value (%s) at index %d in table for 'concat'", v.Type().String(), k)
 		}
 		if k < j {
 			total += int64(len(sep))

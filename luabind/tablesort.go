@@ -69,13 +69,55 @@ func (s *luaSorter) less(a, b lua.LValue) bool {
 		return r
 	}
 	s.m.add(1, comparesPerInstruction)
-	if x, ok := a.(lua.LString); ok {
+	switch x := a.(type) {
+	case lua.LNumber:
+		if y, ok := b.(lua.LNumber); ok {
+			return x < y
+		}
+	case lua.LString:
 		if y, ok := b.(lua.LString); ok {
 			s.m.add(int64(min(len(x), len(y))), bytesPerInstruction)
 			return x < y // Go's comparison: bytewise, and far faster than gopher-lua's
 		}
 	}
-	return L.LessThan(a, b)
+	return orderLess(L, a, b)
+}
+
+// orderLess is Lua 5.1's luaV_lessthan on two values that are not both
+// numbers or both strings: values of one type with the same __lt
+// metamethod are compared by it, anything else is Lua's order error. It
+// runs inside table.sort, a C function in Lua 5.1, where luaG_runerror
+// adds no position; gopher-lua's LessThan would say "attempt to compare
+// table with table" and prefix the calling line.
+func orderLess(L *lua.LState, a, b lua.LValue) bool {
+	if a.Type() == b.Type() {
+		mm := L.GetMetaField(a, "__lt")
+		if mm != lua.LNil && mm == L.GetMetaField(b, "__lt") {
+			if _, ok := mm.(*lua.LFunction); !ok && L.GetMetaField(mm, "__call") == lua.LNil {
+				runError(L, "attempt to call a %s value", mm.Type().String())
+			}
+			L.Push(mm)
+			L.Push(a)
+			L.Push(b)
+			L.Call(2, 1)
+			r := lua.LVAsBool(L.Get(-1))
+			L.Pop(1)
+			return r
+		}
+	}
+	runError(L, "%s", orderErrorText(a, b))
+	return false
+}
+
+// orderErrorText is luaG_ordererror's message: "attempt to compare two
+// table values" for two values whose type names share their third letter
+// (in practice, the same type), else "attempt to compare number with nil".
+func orderErrorText(a, b lua.LValue) string {
+	t1, t2 := a.Type().String(), b.Type().String()
+	if t1[2] == t2[2] {
+		return "attempt to compare two " + t1 + " values"
+	}
+	return "attempt to compare " + t1 + " with " + t2
 }
 
 func (s *luaSorter) swap(i, j int) { s.a[i], s.a[j] = s.a[j], s.a[i] }
@@ -109,12 +151,12 @@ func (s *luaSorter) sort(l, u int) {
 		for {
 			for i++; s.less(a[i], p); i++ {
 				if i > u {
-					s.L.RaiseError("invalid order function for sorting")
+					raise(s.L, "invalid order function for sorting")
 				}
 			}
 			for j--; s.less(p, a[j]); j-- {
 				if j < l {
-					s.L.RaiseError("invalid order function for sorting")
+					raise(s.L, "invalid order function for sorting")
 				}
 			}
 			if j < i {

@@ -46,10 +46,45 @@ func Log(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
-// Log10 returns the decimal logarithm of x, as Log(x)·(1/ln 10).
+// Log10 returns the decimal logarithm of x: Log10(0) = -Inf,
+// Log10(x<0) = NaN, and Log10(10^n) = n exactly for every power of ten a
+// float64 holds exactly (0 ≤ n ≤ 22), so that floor(log10(n)) + 1 counts
+// digits. FreeBSD msun's (and glibc's) e_log10.c: x = 2^k·m with
+// 1 ≤ m < 2 (or 1/2 ≤ m < 1 when k < 0, where the log is computed from
+// 2^(k+1)·(m/2) instead), then
+// log10(x) = k·log10(2)hi + (k·log10(2)lo + log(m)/ln 10), the first term
+// exact. Log(x)·(1/ln 10) is off by an ulp at 1e15 (14.999999999999998).
 func Log10(x float64) float64 {
-	if x != x {
+	const (
+		two54    = 0x1p54
+		ivln10   = 4.34294481903251816668e-01 // 0x3FDBCB7B1526E50E
+		log102Hi = 3.01029995663611771306e-01 // 0x3FD34413509F6000: k·log102Hi is exact
+		log102Lo = 3.69423907715893078616e-13 // 0x3D59FEF311F12B36
+	)
+	switch {
+	case x != x || math.IsInf(x, 1):
 		return x
+	case x < 0:
+		return math.NaN()
+	case x == 0:
+		return math.Inf(-1)
 	}
-	return Log(x) * (1 / math.Ln10)
+	bits := math.Float64bits(x)
+	k := 0
+	if bits < 0x0010000000000000 { // subnormal: scale into the normal range
+		k -= 54
+		x *= two54
+		bits = math.Float64bits(x)
+	}
+	hx := uint32(bits >> 32)
+	k += int(hx>>20) - 1023
+	i := 0
+	if k < 0 {
+		i = 1
+	}
+	hx = hx&0x000fffff | uint32(0x3ff-i)<<20
+	y := float64(k + i)
+	m := math.Float64frombits(uint64(hx)<<32 | bits&0xffffffff)
+	z := float64(y*log102Lo) + float64(ivln10*Log(m))
+	return z + float64(y*log102Hi)
 }

@@ -2,6 +2,7 @@ package detmath
 
 import (
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -60,6 +61,14 @@ func TestSpecialValues(t *testing.T) {
 		{"log(1.747267113643035e-309)", Log(1.747267113643035e-309), -710.9407408172168},
 		{"log(min subnormal)", Log(minSub), -744.4400719213812},
 		{"log10(1000)", Log10(1000), 3},
+		{"log10(1e15)", Log10(1e15), 15},
+		{"log10(1e22)", Log10(1e22), 22},
+		{"log10(1e-5)", Log10(1e-5), -5},
+		{"log10(1e-300)", Log10(1e-300), -300},
+		{"log10(999999999999999)", Log10(999999999999999), 15}, // as glibc: 15 - 4.3e-16 rounds to 15
+		{"log10(99999)", Log10(99999), 4.999995657033466},
+		{"log10(min subnormal)", Log10(minSub), -323.3062153431158},
+		{"log10(inf)", Log10(inf), inf},
 		{"log10(0)", Log10(0), -inf},
 		{"log10(-5)", Log10(-5), nan},
 		{"pow(nan, 0)", Pow(nan, 0), 1},
@@ -157,6 +166,29 @@ func TestModf(t *testing.T) {
 		w, f := Modf(tt.x)
 		if math.Float64bits(w) != math.Float64bits(tt.whole) || math.Float64bits(f) != math.Float64bits(tt.frac) {
 			t.Errorf("Modf(%v) = %v, %v; want %v, %v", tt.x, w, f, tt.whole, tt.frac)
+		}
+	}
+}
+
+// TestLog10PowersOfTen: log10 of a power of ten is its exponent, as glibc
+// gives it, so that floor(log10(n)) + 1 counts the digits of n.
+func TestLog10PowersOfTen(t *testing.T) {
+	p := 1.0
+	for n := 0; n <= 22; n++ {
+		if got := Log10(p); got != float64(n) {
+			t.Errorf("log10(1e%d) = %v (%#x)", n, got, math.Float64bits(got))
+		}
+		if n > 0 && n < 15 { // 1e15-1 is 15 - 4.3e-16: 15 once rounded, in glibc too
+			if got := Log10(p - 1); math.Floor(got)+1 != float64(n) {
+				t.Errorf("floor(log10(1e%d - 1)) + 1 = %v, want %d", n, math.Floor(got)+1, n)
+			}
+		}
+		p *= 10
+	}
+	for n := -30; n <= 300; n++ {
+		x, _ := strconv.ParseFloat("1e"+strconv.Itoa(n), 64)
+		if got := Log10(x); got != float64(n) {
+			t.Errorf("log10(1e%d) = %v (%#x)", n, got, math.Float64bits(got))
 		}
 	}
 }

@@ -52,3 +52,36 @@ function R(t, ...)
   local v = table.remove(t, ...)
   return tostring(v), T(t)
 end
+-- W calls f with the arguments under pcall and gives its results, or
+-- "E:" and the error message with the chunk's name replaced by "@", so
+-- that whether (and where) an error carries a position shows.
+function W(f, ...)
+  local r = pack(pcall(f, ...))
+  if r[1] then return unpack(r, 2, r.n) end
+  if type(r[2]) ~= "string" then return "E:" .. type(r[2]) end
+  return "E:" .. (string.gsub(r[2], "^[^:]*:(%d+):", "@:%1:"))
+end
+-- EXACT marks a case whose numbers must agree to the last bit (no math
+-- rounding allowed): it returns its arguments.
+function EXACT(...) return ... end
+-- RND calls math.random with the arguments and tells what Lua 5.1 promises
+-- of the result (the numbers drawn differ: the sandbox has its own stream).
+function RND(...)
+  local n = select("#", ...)
+  local v = math.random(...)
+  if n == 0 then return type(v), v >= 0 and v < 1 end
+  local lo, hi = 1, tonumber((...))
+  if n == 2 then lo, hi = tonumber((...)), tonumber((select(2, ...))) end
+  local function trunc(x) if x < 0 then return math.ceil(x) end return math.floor(x) end
+  return type(v), v == math.floor(v), v >= trunc(lo) and v <= trunc(hi)
+end
+-- FOR counts the turns of a numeric for loop with these bounds.
+function FOR(a, b, c)
+  local n, last = 0, nil
+  if c == nil then
+    for i = a, b do n = n + 1 last = i if n > 20 then break end end
+  else
+    for i = a, b, c do n = n + 1 last = i if n > 20 then break end end
+  end
+  return n, last
+end
