@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	gssh "github.com/gliderlabs/ssh"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/tui"
 )
@@ -48,28 +52,66 @@ func init() {
 
 func (s *Server) help(_ context.Context, sess gssh.Session, id identity, _ []string, _ *slog.Logger) (int, string) {
 	w := sess
-	writeLines(w, "SquareBattle arena. With a terminal (ssh -t):",
-		"  ssh HOST                 the menu: the featured battle, live battles, a private battle, players, replays",
-		"  ssh HOST watch [ID]      spectate a live battle (the featured one without ID)",
-		"  ssh HOST replay ID       watch a recorded battle",
-		"Without one:")
+	ssh := reach(sess.LocalAddr())
+	tty := strings.Replace(ssh, "ssh", "ssh -t", 1)
+	rows := [][2]string{
+		{tty, "the menu: the featured battle, live battles, a private battle, players, replays"},
+		{tty + " watch [ID]", "spectate a live battle (the featured one without ID)"},
+		{tty + " replay ID", "watch a recorded battle"},
+	}
+	var plain [][2]string
 	for _, c := range commandList {
 		if c.admin && !id.admin {
 			continue
 		}
-		fmt.Fprintf(w, "  ssh HOST %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		plain = append(plain, [2]string{strings.TrimSpace(ssh + " " + c.name + " " + c.args), c.summary})
 	}
-	writeLines(w, "Your identity is your SSH key; the name you log in with (ssh NAME@HOST) becomes your user name on your first submit.")
+	width := 0
+	for _, r := range append(rows, plain...) {
+		width = max(width, len(r[0]))
+	}
+	writeLines(w, "SquareBattle arena. With a terminal:")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	writeLines(w, "Without one:")
+	for _, r := range plain {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	i := strings.LastIndexByte(ssh, ' ')
+	login := ssh[:i+1] + "NAME@" + ssh[i+1:]
+	writeLines(w, "Your identity is your SSH key; the name you log in with ("+login+") becomes your user name on your first submit.")
 	if id.fingerprint == "" {
 		writeLines(w, "You connected without a key: you can watch, but not submit or start battles.")
 	} else {
-		u := id.user
+		u := s.userOf(id)
 		if u == "" {
 			u = "(none yet; would be " + orNone(id.login) + ")"
 		}
 		fmt.Fprintf(w, "You: key %s, user %s.\n", id.fingerprint, u)
 	}
 	return exitOK, ""
+}
+
+// reach is the ssh command that reaches this server, as a client would
+// type it: the address and port the connection arrived at (the server's
+// own port; `-p` left out for 22). SSH does not tell the server the name
+// the client typed, so the host is the address the client reached; when
+// there is none worth showing (unknown, unspecified, link-local) it is
+// HOST.
+func reach(local net.Addr) string {
+	host, port := "HOST", "2222"
+	if ap, err := netip.ParseAddrPort(local.String()); err == nil {
+		port = strconv.Itoa(int(ap.Port()))
+		ip := ap.Addr().Unmap().WithZone("")
+		if ip.IsValid() && !ip.IsUnspecified() && !ip.IsLinkLocalUnicast() && !ip.IsMulticast() {
+			host = ip.String()
+		}
+	}
+	if port == "22" {
+		return "ssh " + host
+	}
+	return "ssh -p " + port + " " + host
 }
 
 func orNone(s string) string {
@@ -81,11 +123,14 @@ func orNone(s string) string {
 
 // submit reads a player from stdin (at most ScriptBytes), checks it like
 // `squarebattle check` behind the process wall, and stores it as
-// user.NAME, which every lobby then offers.
+// user.NAME, which every lobby then offers. Its last line says what
+// became of the upload: stored (under which id, new or replacing), or
+// refused and why (on stderr, like every refusal).
 func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, args []string, log *slog.Logger) (int, string) {
+	what := "upload"
 	fail := func(status int, format string, a ...any) (int, string) {
 		msg := fmt.Sprintf(format, a...)
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %s\n", msg)
+		fmt.Fprintf(sess.Stderr(), "squarebattle: %s refused: %s\n", what, msg)
 		return status, msg
 	}
 	if len(args) != 1 {
@@ -114,6 +159,8 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 			return fail(exitBadInput, "user name %s belongs to another key; log in as another name (ssh OTHER@HOST)", user)
 		}
 	}
+	pid := PlayerInfo{User: user, Name: name}.ID()
+	what = "upload of " + pid
 	if !s.o.Store.Has(user, name) && s.o.Store.Count(user) >= s.o.Limits.PlayersPerUser {
 		log.Warn("upload refused", "event", "limit", "reason", "players per user")
 		return fail(exitFailure, "you hold %d players, this server's limit (serve.players_per_user); submit under one of their names to replace it", s.o.Limits.PlayersPerUser)
@@ -128,18 +175,25 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		log.Warn("upload refused", "event", "limit", "reason", oneLine(err.Error()))
 		return fail(exitBadInput, "%v", err)
 	}
-	pid := PlayerInfo{User: user, Name: name}.ID()
 	var report, problems bytes.Buffer
 	status := s.o.Check(ctx, pid, src, &report, &problems)
 	sess.Write(report.Bytes())
 	sess.Stderr().Write(problems.Bytes())
 	if status != exitOK {
 		log.Info("upload rejected", "event", "submit", "player", pid, "status", status)
+		fail(status, "%s; nothing was stored", verdict(problems.String(), status))
 		return status, "check failed"
 	}
 	if id.user == "" {
-		if _, err := s.o.Store.Claim(id.fingerprint, user); err != nil {
+		// Another session of this key may have claimed a name meanwhile
+		// (the check takes seconds): the upload was checked as user.NAME,
+		// so it is stored only under the name the key now holds.
+		bound, err := s.o.Store.Claim(id.fingerprint, user)
+		if err != nil {
 			return fail(exitBadInput, "%v", err)
+		}
+		if bound != user {
+			return fail(exitFailure, "your key was given the user name %s by another upload meanwhile; submit again (it will be %s.%s)", bound, bound, name)
 		}
 	}
 	replaced, err := s.o.Store.Put(user, name, src)
@@ -154,9 +208,28 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 	if replaced {
 		how = "replaces the older version (kept in the history)"
 	}
-	fmt.Fprintf(sess, "%s %s: every lobby offers it now.\n", pid, how)
+	fmt.Fprintf(sess, "upload stored: %s %s; every lobby offers it now.\n", pid, how)
 	log.Info("upload accepted", "event", "submit", "player", pid, "bytes", len(src), "replaced", replaced)
 	return exitOK, ""
+}
+
+// verdict is why a check refused an upload, in one line: the check's own
+// last word on stderr when it said one (`squarebattle check` ends with
+// its verdict), else what its exit status means.
+func verdict(stderr string, status int) string {
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	last = strings.TrimPrefix(last, "squarebattle: ")
+	if last != "" {
+		if len(last) > 300 {
+			last = last[:300] + "…"
+		}
+		return engine.SafeText(strings.ToValidUTF8(last, "?"))
+	}
+	if status == exitBadInput {
+		return "the script does not load (see above)"
+	}
+	return "the player misbehaved in its trial battle (see the report above)"
 }
 
 // errTooBig is an upload past ScriptBytes.
@@ -236,7 +309,7 @@ func (s *Server) get(_ context.Context, sess gssh.Session, _ identity, args []st
 	}
 	path, err := s.o.Store.ReplayPath(args[0])
 	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
+		fmt.Fprintf(sess.Stderr(), "squarebattle: %v (%s replays lists them)\n", err, reach(sess.LocalAddr()))
 		return exitBadInput, "no such replay"
 	}
 	f, err := os.Open(path)

@@ -12,6 +12,7 @@ import (
 	gssh "github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -40,6 +41,16 @@ func (s *Server) identify(sess gssh.Session) identity {
 		id.mayUpload = s.o.Allowlist == nil || s.o.Allowlist[id.fingerprint]
 	}
 	return id
+}
+
+// userOf is the user name id's key holds now ("" none, or no key): an
+// upload in another session may have bound one since id was made.
+func (s *Server) userOf(id identity) string {
+	if id.fingerprint == "" {
+		return ""
+	}
+	u, _ := s.o.Store.User(id.fingerprint)
+	return u
 }
 
 // handle serves one session channel: admitted by the gate, bounded in
@@ -112,14 +123,15 @@ func (s *Server) dispatch(ctx context.Context, sess gssh.Session, id identity, a
 	if screens[cmd] {
 		pty, winch, ok := sess.Pty()
 		if !ok {
-			fmt.Fprintf(sess.Stderr(), "squarebattle: this needs a terminal: ssh -t ... %s\n", strings.Join(args, " "))
+			tty := strings.Replace(reach(sess.LocalAddr()), "ssh", "ssh -t", 1)
+			fmt.Fprintf(sess.Stderr(), "squarebattle: this needs a terminal: %s\n", strings.TrimSpace(tty+" "+engine.SafeText(strings.Join(args, " "))))
 			return exitBadInput, "no terminal"
 		}
 		return s.screen(ctx, sess, id, args, pty, winch, notice, log)
 	}
 	c, ok := commandsByName[cmd]
 	if !ok {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: unknown command %s; ssh ... help lists them\n", quote(cmd))
+		fmt.Fprintf(sess.Stderr(), "squarebattle: unknown command %s; %s help lists them\n", quote(cmd), reach(sess.LocalAddr()))
 		return exitBadInput, "unknown command"
 	}
 	return c.run(s, ctx, sess, id, args[1:], log)
@@ -190,12 +202,12 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		}
 	case "replay":
 		if len(args) != 2 {
-			fmt.Fprintln(sess.Stderr(), "squarebattle: usage: replay ID (ssh ... replays lists them)")
+			fmt.Fprintf(sess.Stderr(), "squarebattle: usage: replay ID (%s replays lists them)\n", reach(sess.LocalAddr()))
 			return exitBadInput, "bad arguments"
 		}
 		r, name, err := s.openReplay(args[1])
 		if err != nil {
-			fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
+			fmt.Fprintf(sess.Stderr(), "squarebattle: %v (%s replays lists them)\n", err, reach(sess.LocalAddr()))
 			return exitBadInput, "no such replay"
 		}
 		o.Start, o.Replay, o.ReplayFile = tui.StartReplay, r, name
