@@ -163,6 +163,9 @@ func confirmNote(asked action) string {
 	if asked == actQuit {
 		return "the battle is running: q again (or y) quits, any other key stays"
 	}
+	if asked == actStopAll {
+		return "stop this battle for everyone watching? x again (or y) stops it, any other key keeps it"
+	}
 	return "leave without saving? Esc again (or y) leaves, w saves first, any other key stays"
 }
 
@@ -170,6 +173,10 @@ func confirmNote(asked action) string {
 func (a *App) doLeave(act action) error {
 	if act == actQuit {
 		return errQuit
+	}
+	if act == actStopAll && a.hall != nil {
+		a.stopForAll()
+		return nil
 	}
 	v := a.w
 	a.leave()

@@ -182,17 +182,21 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 	defer cancel(nil)
 	o := tui.SessionOptions{
 		Hall:     s.o.Hall,
-		User:     id.user,
+		User:     s.nameOf(id),
 		Start:    tui.StartMenu,
 		FPS:      s.o.Limits.FPS,
 		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
 		Replays:  s.replays,
 		Getenv:   getenv(sess.Environ()),
-		MayRead:  mayRead(id.user),
+		MayRead:  mayRead(func() string { return s.userOf(id) }),
+		Account:  id.fingerprint,
+		Reach:    reach(sess.LocalAddr()),
 	}
-	if o.User == "" && id.fingerprint != "" {
-		o.User = provisional(id)
+	if id.fingerprint != "" {
+		// An upload from another session may give the key its user name
+		// while this one runs: the session takes it up at once.
+		o.Whoami = func() string { return s.nameOf(id) }
 	}
 	switch args0(args) {
 	case "watch":
@@ -245,6 +249,15 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 	return exitOK, ""
 }
 
+// nameOf is who a session of id is now: the user name its key holds, else
+// its provisional name ("" without a key).
+func (s *Server) nameOf(id identity) string {
+	if u := s.userOf(id); u != "" || id.fingerprint == "" {
+		return u
+	}
+	return provisional(id)
+}
+
 // provisional names a key that has no user name yet (it has uploaded
 // nothing): its login and the start of its fingerprint, joined by '~',
 // which a user name never holds. The hall tells owners apart by this name,
@@ -269,13 +282,16 @@ func provisional(id identity) string {
 // the errors pane: a shipped player's (its class id has no '.') and the
 // user's own uploads (user.name); an unknown class's, nobody's. A session
 // without a user name (no upload yet) reads only the shipped players'.
-func mayRead(user string) func(class string) bool {
+// user is asked each time: the name the key holds now, which an upload
+// from another session may have given it since the session began.
+func mayRead(user func() string) func(class string) bool {
 	return func(class string) bool {
 		owner, _, upload := strings.Cut(class, ".")
 		if !upload {
 			return class != ""
 		}
-		return user != "" && owner == user
+		u := user()
+		return u != "" && owner == u
 	}
 }
 
