@@ -25,6 +25,9 @@ type ReplayInfo struct {
 	ID    string // what `replay ID` takes
 	Title string // the players, as the list shows them
 	When  time.Time
+	// Summary is what the list shows of the battle: its game, rounds,
+	// result and players (ReadReplaySummary).
+	Summary ReplaySummary
 	// Open loads the replay when the user picks it; its error is shown
 	// on the list, in one line.
 	Open func() (*replay.Replay, error)

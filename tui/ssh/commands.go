@@ -15,6 +15,7 @@ import (
 	"time"
 
 	gssh "github.com/gliderlabs/ssh"
+	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
@@ -294,11 +295,90 @@ func (s *Server) players(_ context.Context, sess gssh.Session, _ identity, _ []s
 	return exitOK, ""
 }
 
+// listReplays lists the recorded battles, newest first: each one's id,
+// date and size, and from its summary (tui.ReadReplaySummary: a few
+// kilobytes of each file at most) the game, the rounds played of the
+// limit, how it ended and the players, in columns; the id comes first
+// on each line, for scripts (`awk '{print $1}'`), and nothing else is
+// written to stdout.
 func (s *Server) listReplays(_ context.Context, sess gssh.Session, _ identity, _ []string, _ *slog.Logger) (int, string) {
+	var rows [][]string
 	for _, r := range s.o.Store.Replays(100) {
-		fmt.Fprintf(sess, "%-40s %s %8d bytes\n", r.ID, r.Saved.UTC().Format(time.DateTime), r.Bytes)
+		sum := s.summary(r.ID)
+		rows = append(rows, []string{r.ID, r.Saved.UTC().Format(time.DateTime) + " UTC", strconv.FormatInt(r.Bytes, 10) + " bytes",
+			gameName(sum.Game), roundsOf(sum), sum.Result(), strings.Join(sum.Players, " vs ")})
 	}
+	if len(rows) == 0 {
+		fmt.Fprintln(sess.Stderr(), "no replays yet: battles are saved here when they end")
+		return exitOK, ""
+	}
+	writeLines(sess, columns(rows, map[int]bool{2: true})...)
 	return exitOK, ""
+}
+
+// summary describes replay id; what cannot be read is "?".
+func (s *Server) summary(id string) tui.ReplaySummary {
+	path, err := s.o.Store.ReplayPath(id)
+	if err != nil {
+		return tui.ReplaySummary{Players: []string{"?"}}
+	}
+	sum, err := tui.ReadReplaySummary(path)
+	if err != nil {
+		return tui.ReplaySummary{Players: []string{"? (" + oneLine(err.Error()) + ")"}}
+	}
+	return sum
+}
+
+// gameName names a replay's game ("" is SquareBattle).
+func gameName(g string) string {
+	if g == "" {
+		return "SquareBattle"
+	}
+	return g
+}
+
+// roundsOf is "played/limit", or what is known of it.
+func roundsOf(sum tui.ReplaySummary) string {
+	switch {
+	case sum.Known && sum.Rounds > 0:
+		return fmt.Sprintf("%d/%d rounds", sum.Round, sum.Rounds)
+	case sum.Rounds > 0:
+		return fmt.Sprintf("?/%d rounds", sum.Rounds)
+	}
+	return "? rounds"
+}
+
+// columns lays rows out in columns two spaces apart, by display width
+// (names may be CJK or emoji), right-aligning the columns in right; the
+// last column is not padded. Every cell is made safe to print.
+func columns(rows [][]string, right map[int]bool) []string {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			r[i] = engine.SafeText(c)
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], uniseg.StringWidth(r[i]))
+		}
+	}
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-uniseg.StringWidth(c))
+			switch {
+			case i == len(r)-1:
+				b.WriteString(c)
+			case right[i]:
+				b.WriteString(pad + c + "  ")
+			default:
+				b.WriteString(c + pad + "  ")
+			}
+		}
+		out = append(out, strings.TrimRight(b.String(), " "))
+	}
+	return out
 }
 
 // get copies a replay file to stdout as it is on disk.
@@ -374,7 +454,8 @@ func (s *Server) replays() []tui.ReplayInfo {
 	var out []tui.ReplayInfo
 	for _, r := range s.o.Store.Replays(50) {
 		id := r.ID
-		out = append(out, tui.ReplayInfo{ID: id, Title: id, When: r.Saved, Open: func() (*replay.Replay, error) {
+		sum := s.summary(id)
+		out = append(out, tui.ReplayInfo{ID: id, Title: strings.Join(sum.Players, " vs "), When: r.Saved, Summary: sum, Open: func() (*replay.Replay, error) {
 			rp, _, err := s.openReplay(id)
 			return rp, err
 		}})

@@ -1,9 +1,18 @@
 package ssh
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
 	"net"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rivo/uniseg"
 )
 
 // lastLine is the last line of out.
@@ -101,5 +110,95 @@ func TestHelpShowsTheRealCommand(t *testing.T) {
 		if got := reach(a); got != tt.want {
 			t.Errorf("reach(%s) = %q, want %q", tt.addr, got, tt.want)
 		}
+	}
+}
+
+// writeReplay lays a replay file (a gzip stream whose first line is
+// header) and, when summary is not "", the summary the hall writes beside
+// it, into the store's replay folder.
+func writeReplay(t *testing.T, ts *testServer, id, header, summary string, mtime time.Time) {
+	t.Helper()
+	path := filepath.Join(ts.store.ReplayDir(), id+".sbr")
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	gz.Write([]byte(header + "\n{\"r\":1}\n"))
+	gz.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if summary != "" {
+		if err := os.WriteFile(path+".json", []byte(summary), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chtimes(path, mtime, mtime)
+}
+
+// TestReplaysSayWhatWasPlayed: replays lists, besides each replay's id,
+// date and size, its game, rounds, result and players, from the summary
+// the hall wrote beside it or, without one, the replay's header line (no
+// result then); columns line up by display width with CJK and emoji
+// names; names a file holds are escaped; a file that is not a replay, or
+// whose header is past the bound, is listed with question marks.
+func TestReplaysSayWhatWasPlayed(t *testing.T) {
+	ts := startServer(t, nil)
+	now := time.Now()
+	writeReplay(t, ts, "20260101-120000-1", `{"squarebattle_replay":1,"rounds":500,"players":[{"name":"Explorer"},{"name":"Pinwheel"}]}`,
+		`{"players":["Explorer","Pinwheel"],"winner":"Pinwheel","round":412,"rounds":500,"over":true}`, now.Add(-4*time.Minute))
+	writeReplay(t, ts, "20260101-120500-2", `{"squarebattle_replay":1,"game":"snake","rounds":300,"players":[{"name":"忍者 Ninja"},{"name":"🐍 Hiss\u001b[2J"}]}`,
+		"", now.Add(-3*time.Minute))
+	writeReplay(t, ts, "20260101-121000-3", `{"squarebattle_replay":1,"rounds":1000,"players":[{"name":"A"},{"name":"B"},{"name":"C"}]}`,
+		`{"players":["A","B","C"],"round":37,"rounds":1000,"over":false}`, now.Add(-2*time.Minute))
+	writeReplay(t, ts, "20260101-121500-4", `{"squarebattle_replay":1,"rounds":10,"pad":"`+strings.Repeat("x", 300<<10)+`"}`, "", now.Add(-time.Minute))
+	os.WriteFile(filepath.Join(ts.store.ReplayDir(), "junk.sbr"), []byte("not a replay"), 0o644)
+
+	out, errOut, st := run(t, dial(t, ts.addr, "x", nil), "replays", nil)
+	if st != 0 {
+		t.Fatalf("replays: status %d %q", st, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("replays:\n%s", out)
+	}
+	want := map[string][]string{
+		"20260101-120000-1": {"SquareBattle", "412/500 rounds", "won by Pinwheel", "Explorer vs Pinwheel"},
+		"20260101-120500-2": {"snake", "?/300 rounds", "?", `忍者 Ninja vs 🐍 Hiss\x1b[2J`},
+		"20260101-121000-3": {"SquareBattle", "37/1000 rounds", "stopped", "A vs B vs C"},
+		"20260101-121500-4": {"? rounds", "?"},
+		"junk":              {"? rounds", "?"},
+	}
+	row := regexp.MustCompile(`^(\S+)\s+(\S+ \S+ UTC)\s+(\d+ bytes)  (\S+)\s+(\S+ rounds)\s+(\S+(?: by \S+)?)\s+(.*)$`)
+	var starts []int
+	for i, l := range lines {
+		if strings.ContainsRune(l, 0x1b) {
+			t.Errorf("line %d holds a raw ESC: %q", i, l)
+		}
+		id, _, _ := strings.Cut(l, " ")
+		for _, w := range want[id] {
+			if !strings.Contains(l, w) {
+				t.Errorf("%s: no %q in %q", id, w, l)
+			}
+		}
+		delete(want, id)
+		// Where each column starts (the size: ends), in display cells:
+		// the same on every line.
+		m := row.FindStringSubmatchIndex(l)
+		if m == nil {
+			t.Errorf("line %d is not in columns: %q", i, l)
+			continue
+		}
+		at := []int{uniseg.StringWidth(l[:m[4]]), uniseg.StringWidth(l[:m[7]]), uniseg.StringWidth(l[:m[8]]),
+			uniseg.StringWidth(l[:m[10]]), uniseg.StringWidth(l[:m[12]]), uniseg.StringWidth(l[:m[14]])}
+		if starts == nil {
+			starts = at
+		} else if fmt.Sprint(at) != fmt.Sprint(starts) {
+			t.Errorf("line %d's columns are at %v, the first line's at %v:\n%s", i, at, starts, out)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not listed: %v\n%s", want, out)
+	}
+	if !strings.HasPrefix(lines[0], "junk") && !strings.HasPrefix(lines[0], "20260101-121500-4") {
+		t.Errorf("not newest first:\n%s", out)
 	}
 }
