@@ -185,3 +185,18 @@ func TestSessionTakesUpItsName(t *testing.T) {
 		t.Errorf("the menu still shows %s:\n%s", prov, menu)
 	}
 }
+
+// TestHelpScreenShowsTheRealCommand: the menu's help says how to hand in
+// a player with the command that reaches this server.
+func TestHelpScreenShowsTheRealCommand(t *testing.T) {
+	h := newHall(t, HallOptions{})
+	s := join(t, h, 100, 30, SessionOptions{Reach: "ssh -p 2200 192.0.2.7"}, nil)
+	s.waitText("Watch the featured battle")
+	s.keys("jjjjj")
+	s.key(tcell.KeyEnter)
+	text := s.waitText("Ctrl-C quits")
+	flat := strings.Join(strings.Fields(text), " ")
+	if !strings.Contains(flat, "ssh -p 2200 192.0.2.7 submit NAME < player.lua") || strings.Contains(flat, "ssh HOST") {
+		t.Errorf("help:\n%s", text)
+	}
+}
