@@ -3,6 +3,7 @@ package ssh
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -12,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 // lastLine is the last line of out.
@@ -201,4 +205,65 @@ func TestReplaysSayWhatWasPlayed(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "junk") && !strings.HasPrefix(lines[0], "20260101-121500-4") {
 		t.Errorf("not newest first:\n%s", out)
 	}
+}
+
+// whoUI is a session runner that shows, at every key, who the session
+// is now (Whoami) and whether it may read alice.hunter's log (MayRead).
+func whoUI(ctx context.Context, scr tcell.Screen, o tui.SessionOptions) error {
+	if err := scr.Init(); err != nil {
+		return err
+	}
+	defer scr.Fini()
+	draw := func() {
+		scr.Clear()
+		who := o.User
+		if o.Whoami != nil {
+			who = o.Whoami()
+		}
+		line := fmt.Sprintf("who=%s reads=%v account=%v.", who, o.MayRead("alice.hunter"), o.Account != "")
+		for i, r := range line {
+			scr.SetContent(i, 0, r, nil, tcell.StyleDefault)
+		}
+		scr.Sync()
+	}
+	draw()
+	for {
+		ev := scr.PollEvent()
+		switch ev := ev.(type) {
+		case nil:
+			return nil
+		case *tcell.EventKey:
+			if ev.Rune() == 'q' {
+				return nil
+			}
+			draw()
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+}
+
+// TestSessionSeesItsNewName: a terminal session opened before the key's
+// first submit (under the provisional name, reading no upload's log) is,
+// after a submit from another connection and without reconnecting, the
+// user the submit named, and reads that user's own players' logs; help
+// in a later command says so too.
+func TestSessionSeesItsNewName(t *testing.T) {
+	ts := startServer(t, func(o *Options) { o.Session = whoUI })
+	key := newKey(t)
+	early := dial(t, ts.addr, "alice", key)
+	tm := openTerminal(t, early, "xterm", 80, 24, "")
+	tm.waitFor(t, "who=alice~")
+	tm.waitFor(t, "reads=false")
+	if _, e, st := run(t, dial(t, ts.addr, "alice", key), "submit hunter", []byte("function run() end")); st != 0 {
+		t.Fatalf("submit: %d %q", st, e)
+	}
+	tm.in.Write([]byte("x"))
+	tm.waitFor(t, "who=alice reads=true account=true.")
+	if out, _, _ := run(t, early, "help", nil); !strings.Contains(out, "user alice.") {
+		t.Errorf("help on the early connection: %q", out)
+	}
+	tm.in.Write([]byte("q"))
+	tm.wait(t)
 }
