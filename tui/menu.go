@@ -449,10 +449,11 @@ func (a *App) drawReplays(w, h int) {
 		if len(sum.Players) > 0 {
 			players = strings.Join(sum.Players, " vs ")
 		}
-		rows = append(rows, []string{r.ID, r.When.UTC().Format("2006-01-02 15:04"), game, rounds, sum.Result(), players})
+		rows = append(rows, []string{r.ID, game, rounds, sum.Result(), players})
 	}
-	a.drawTable([]column{{head: "ID", min: 8}, {head: "saved (UTC)", min: 10}, {head: "game", min: 5}, {head: "rounds", right: true, min: 5},
-		{head: "result", min: 6}, {head: "players", min: 24}}, rows, 2, w, h)
+	// The ID is the date and time it was saved (UTC) and a number.
+	a.drawTable([]column{{head: "ID (saved, UTC)", min: 8}, {head: "game", min: 5}, {head: "rounds", right: true, min: 5},
+		{head: "result", min: 6}, {head: "players", min: 20}}, rows, 2, w, h)
 }
 
 func (a *App) drawQueue(w, h int) {

@@ -146,3 +146,38 @@ func TestTablesUseTheRoom(t *testing.T) {
 		})
 	}
 }
+
+// TestTableLayout: columns are as wide as their widest cell (display
+// width) when the screen has room; when not, the last gives up room first
+// down to its min, then the widest of the others; a table never runs past
+// the screen while the mins fit.
+func TestTableLayout(t *testing.T) {
+	cols := []column{{head: "ID", min: 2}, {head: "owner", min: 8}, {head: "round", right: true, min: 5}, {head: "players", min: 20}}
+	rows := safeRows([][]string{
+		{"1", "averyveryverylongloginname~AbCdEfGh", "10/100", "忍者忍者 Shadow Ninja vs 🐍🐍 The Serpent Of Many Coils"},
+		{"12", "bo", "7/100000", "explorer vs pinwheel"},
+	})
+	full := []int{2, 35, 8, uniseg.StringWidth(rows[0][3])}
+	for _, tt := range []struct {
+		w      int
+		widths []int
+	}{
+		{200, full},
+		{120, full},
+		{80, []int{2, 35, 8, 80 - 2 - 6 - 2 - 35 - 8}},
+		{60, []int{2, 60 - 2 - 6 - 2 - 8 - 20, 8, 20}},
+		{40, []int{2, 8, 5, 20}}, // narrower than the mins: cut at the screen's edge
+	} {
+		t.Run(fmt.Sprint(tt.w), func(t *testing.T) {
+			xs, widths := tableLayout(cols, rows, tt.w)
+			if fmt.Sprint(widths) != fmt.Sprint(tt.widths) {
+				t.Errorf("widths %v, want %v", widths, tt.widths)
+			}
+			for i := 1; i < len(xs); i++ {
+				if xs[i] != xs[i-1]+widths[i-1]+tableGap {
+					t.Errorf("column %d starts at %d after %d+%d", i, xs[i], xs[i-1], widths[i-1])
+				}
+			}
+		})
+	}
+}
