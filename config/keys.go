@@ -119,6 +119,7 @@ var keys = []keySpec{
 	intKey("serve.uploads_per_hour", 0, 100_000, func(c *Config) any { return &c.Serve.UploadsPerHour }),
 	intKey("serve.players_per_user", 0, 10_000, func(c *Config) any { return &c.Serve.PlayersPerUser }),
 	intKey("serve.private_battles", 0, 10_000, func(c *Config) any { return &c.Serve.PrivateBattles }),
+	intKey("serve.private_battles_per_user", 1, 10_000, func(c *Config) any { return &c.Serve.PrivateBattlesPerUser }),
 	intKey("serve.max_size", 2, 2000, func(c *Config) any { return &c.Serve.MaxSize }),
 	intKey("serve.max_rounds", 1, 10_000_000, func(c *Config) any { return &c.Serve.MaxRounds }),
 	intKey("serve.fps", 1, 240, func(c *Config) any { return &c.Serve.FPS }),

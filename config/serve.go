@@ -29,9 +29,12 @@ type Serve struct {
 	UploadsPerHour       int `mapstructure:"uploads_per_hour" yaml:"uploads_per_hour" json:"uploads_per_hour"`                   // submits per user per hour
 	PlayersPerUser       int `mapstructure:"players_per_user" yaml:"players_per_user" json:"players_per_user"`                   // player names one user may hold
 	PrivateBattles       int `mapstructure:"private_battles" yaml:"private_battles" json:"private_battles"`                      // private battles running at once; more wait
-	MaxSize              int `mapstructure:"max_size" yaml:"max_size" json:"max_size"`                                           // largest arena of a private battle
-	MaxRounds            int `mapstructure:"max_rounds" yaml:"max_rounds" json:"max_rounds"`                                     // longest private battle, in rounds
-	FPS                  int `mapstructure:"fps" yaml:"fps" json:"fps"`                                                          // frame cap per viewer
+	// PrivateBattlesPerUser is how many private battles one user (one
+	// key, whatever its sessions) may have running or waiting at once.
+	PrivateBattlesPerUser int `mapstructure:"private_battles_per_user" yaml:"private_battles_per_user" json:"private_battles_per_user"`
+	MaxSize               int `mapstructure:"max_size" yaml:"max_size" json:"max_size"`       // largest arena of a private battle
+	MaxRounds             int `mapstructure:"max_rounds" yaml:"max_rounds" json:"max_rounds"` // longest private battle, in rounds
+	FPS                   int `mapstructure:"fps" yaml:"fps" json:"fps"`                      // frame cap per viewer
 
 	// Anonymous lets clients without a key (or with any key) watch;
 	// uploads always need a key.
@@ -54,21 +57,22 @@ type Serve struct {
 // DefaultServe returns the built-in serve section.
 func DefaultServe() Serve {
 	return Serve{
-		Listen:               "127.0.0.1:2222",
-		Sessions:             200,
-		SessionsPerIP:        10,
-		ConnectionsPerMinute: 30,
-		HandshakeTimeout:     10,
-		IdleTimeout:          900,
-		MaxSession:           4 * 3600,
-		WriteTimeout:         10,
-		UploadsPerHour:       20,
-		PlayersPerUser:       5,
-		PrivateBattles:       2,
-		MaxSize:              150,
-		MaxRounds:            10000,
-		FPS:                  15,
-		Anonymous:            true,
+		Listen:                "127.0.0.1:2222",
+		Sessions:              200,
+		SessionsPerIP:         10,
+		ConnectionsPerMinute:  30,
+		HandshakeTimeout:      10,
+		IdleTimeout:           900,
+		MaxSession:            4 * 3600,
+		WriteTimeout:          10,
+		UploadsPerHour:        20,
+		PlayersPerUser:        5,
+		PrivateBattles:        2,
+		PrivateBattlesPerUser: 1,
+		MaxSize:               150,
+		MaxRounds:             10000,
+		FPS:                   15,
+		Anonymous:             true,
 	}
 }
 

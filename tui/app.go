@@ -315,6 +315,7 @@ func (a *App) housekeep() {
 		a.note, a.dirty = "", true
 	}
 	if a.hall != nil {
+		a.followIdentity()
 		a.followHall()
 	}
 	a.followCountdown()

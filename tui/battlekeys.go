@@ -171,6 +171,14 @@ func confirmPrompt(asked action) []string {
 			"q again (or y) quits, other keys stay",
 		}
 	}
+	if asked == actStopAll {
+		return []string{
+			"stop this battle for everyone watching? x again (or y) stops it, any other key keeps it",
+			"stop it for everyone? x again (or y) stops it, other keys keep it",
+			"stop for all? x/y stops, other keys keep it",
+			"x/y stop for all, else keep",
+		}
+	}
 	return []string{
 		"leave without saving? Esc again (or y) leaves, w saves first, any other key stays",
 		"leave without saving? Esc again (or y) leaves, w saves first, other keys stay",
@@ -190,6 +198,10 @@ func gotoPrompt(typing string) []string {
 func (a *App) doLeave(act action) error {
 	if act == actQuit {
 		return errQuit
+	}
+	if act == actStopAll && a.hall != nil {
+		a.stopForAll()
+		return nil
 	}
 	v := a.w
 	a.leave()

@@ -43,6 +43,12 @@ func layoutFor(w, h int, snap *engine.Snapshot) battleLayout {
 	l := battleLayout{status: h - 1}
 	const side = tableMinW + 14
 	if w >= 2*side-10 {
+		// Beside the arena: wider than its least when the names need it,
+		// up to half the screen.
+		side := side
+		if snap != nil {
+			side = max(side, min(tableWidth(snap), w/2))
+		}
 		l.table = rect{w - side, 0, side, h - 1}
 		l.arena = rect{0, 0, w - side - 1, h - 1}
 		return l

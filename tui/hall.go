@@ -43,6 +43,20 @@ func (e *CapError) Error() string {
 
 func (e *CapError) Unwrap() error { return ErrOverCap }
 
+// UserCapError: a user asked for a private battle while holding as many
+// as one user may (HallOptions.MaxPerUser), running or waiting, in this
+// session or another. It unwraps to ErrOverCap.
+type UserCapError struct{ Have, Cap int }
+
+func (e *UserCapError) Error() string {
+	if e.Have == 1 {
+		return "you have a private battle already, the limit per user: end it to start another"
+	}
+	return fmt.Sprintf("you have %d private battles already, the limit per user: end one to start another", e.Have)
+}
+
+func (e *UserCapError) Unwrap() error { return ErrOverCap }
+
 // FeaturedOptions describe the featured battle: the one the hall keeps
 // running so that there is always something to watch.
 type FeaturedOptions struct {
@@ -76,6 +90,11 @@ type HallOptions struct {
 	// CPU); more wait in a queue, their position shown to their owners.
 	// 0 means 2.
 	MaxPrivate int
+	// MaxPerUser is how many private battles one user (SessionOptions'
+	// Account: a key, over all its sessions) may have running or waiting
+	// at once (serve.private_battles_per_user); 0: no cap beyond
+	// MaxPrivate's queue.
+	MaxPerUser int
 	// MaxSize and MaxRounds cap private battles' setups (0: no cap).
 	MaxSize, MaxRounds int
 	// MaxTeams caps a private battle's teams (each is a Lua VM): 0 means
@@ -114,9 +133,11 @@ type BattleInfo struct {
 // viewer has a mailbox of one frame that a newer frame replaces.
 //
 // A private battle holds one of MaxPrivate running slots from its start
-// until it ends or its owner leaves it (which stops it: a battle nobody
-// owns would hold a slot for ever); further requests wait in a queue, in
-// order.
+// until it ends or nobody watches it any more: its owner leaving stops it
+// unless others watch it (shared), who then see it on to its end or
+// until the last of them leaves (a battle nobody watches would hold a
+// slot for nothing). Further requests wait in a queue, in order. One user
+// holds at most MaxPerUser of the slots and the queue's places.
 //
 // Concurrency: every method is safe for concurrent use. mu guards the
 // fields below it; no driver is ever stopped while mu is held (a driver
@@ -137,8 +158,10 @@ type Hall struct {
 	seq      int
 	featured *liveBattle
 	live     map[string]*liveBattle
-	running  int       // private battles holding a slot
-	queue    []*ticket // private battles waiting for a slot, in order
+	running  int            // private battles holding a slot
+	queue    []*ticket      // private battles waiting for a slot, in order
+	perUser  map[string]int // account -> battles and tickets counted against MaxPerUser
+	renames  map[string]string
 	ended    []*liveBattle
 	sessions map[*App]struct{} // running sessions, for Reload
 }
@@ -146,16 +169,27 @@ type Hall struct {
 // liveBattle is a battle in the hall: its driver and who may watch it.
 // The fields above the line never change after it starts.
 type liveBattle struct {
-	id, title, owner string
-	featured         bool
-	setup            Setup
-	d                *driver
+	id, title string
+	featured  bool
+	setup     Setup
+	d         *driver
+	record    string // its replay file ("" none)
 
-	shared  atomic.Bool
-	viewers atomic.Int32
-	share   frameShare // pictures its viewers share
-	over    atomic.Bool
-	slot    bool // holds a running slot (Hall.mu)
+	// owner is who started it, by user name ("" the featured battle):
+	// the name a session knows itself by, which becomes the user name
+	// its key is given by a first upload (Hall.rename).
+	owner   atomic.Pointer[string]
+	account string // the owner's account (Hall.MaxPerUser), set before it is listed
+	counted bool   // counts against its account's cap (Hall.mu)
+	// left: its owner left it while others watched; the last of them to
+	// leave stops it.
+	left      atomic.Bool
+	summarise sync.Once // its replay's summary is written once
+	shared    atomic.Bool
+	viewers   atomic.Int32
+	share     frameShare // pictures its viewers share
+	over      atomic.Bool
+	slot      bool // holds a running slot (Hall.mu)
 	// human is the team its owner plays at the keys (nil none): only the
 	// owner's session, which alone may hold it, gives it keys.
 	human *humanSide
@@ -193,7 +227,7 @@ func NewHall(o HallOptions) (*Hall, error) {
 	}
 	h := &Hall{o: o, log: log, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}),
 		drawing: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1)),
-		live:    map[string]*liveBattle{}, sessions: map[*App]struct{}{}}
+		live:    map[string]*liveBattle{}, sessions: map[*App]struct{}{}, perUser: map[string]int{}, renames: map[string]string{}}
 	if err := h.startFeatured(); err != nil {
 		return nil, err
 	}
@@ -230,6 +264,7 @@ func (h *Hall) Close() error {
 		if err := b.d.stop(); err != nil {
 			errs = append(errs, fmt.Errorf("battle %s: %w", b.id, err))
 		}
+		h.saveSummary(b)
 		h.logEvent("battle stopped", b, "why", "closing")
 	}
 	return errors.Join(errs...)
@@ -290,6 +325,7 @@ func (h *Hall) Stop(id string) error {
 	}
 	h.mu.Unlock()
 	err := b.d.stop()
+	h.saveSummary(b)
 	h.logEvent("battle stopped", b, "why", "admin")
 	if featured {
 		if ferr := h.startFeatured(); ferr != nil {
@@ -316,6 +352,29 @@ func (h *Hall) Reload() {
 	}
 }
 
+// rename gives the battles and requests of owner old to name: a
+// session's provisional name became the user name its key was given by an
+// upload (SessionOptions.Whoami). A request being started meanwhile is
+// renamed as it joins the live battles.
+func (h *Hall) rename(old, name string) {
+	if old == "" || name == "" || old == name {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.renames[old] = name
+	for _, b := range h.live {
+		if b.ownerName() == old {
+			b.owner.Store(&name)
+		}
+	}
+	for _, t := range h.queue {
+		if t.owner == old {
+			t.owner = name
+		}
+	}
+}
+
 // join and part keep the set of running sessions.
 func (h *Hall) join(a *App) {
 	h.mu.Lock()
@@ -331,12 +390,20 @@ func (h *Hall) part(a *App) {
 
 // visibleTo reports whether user may watch b.
 func (b *liveBattle) visibleTo(user string) bool {
-	return b.featured || b.shared.Load() || (user != "" && b.owner == user)
+	return b.featured || b.shared.Load() || (user != "" && b.ownerName() == user)
+}
+
+// ownerName is who owns b now ("" nobody: the featured battle).
+func (b *liveBattle) ownerName() string {
+	if p := b.owner.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 func (b *liveBattle) info() BattleInfo {
 	f := b.d.latest()
-	return BattleInfo{ID: b.id, Title: b.title, Owner: b.owner, Shared: b.shared.Load(), Featured: b.featured,
+	return BattleInfo{ID: b.id, Title: b.title, Owner: b.ownerName(), Shared: b.shared.Load(), Featured: b.featured,
 		Round: f.snap.Round, Rounds: f.snap.Rounds, Viewers: int(b.viewers.Load()), Players: slices.Clone(b.setup.Players),
 		Over: b.over.Load()}
 }
@@ -410,7 +477,8 @@ func (h *Hall) launch(owner string, su Setup, p pace, featured bool) (*liveBattl
 		battle.Close()
 		return nil, err
 	}
-	b := &liveBattle{id: id, title: titleOf(su.Players), owner: owner, featured: featured, setup: su, d: d, human: hs}
+	b := &liveBattle{id: id, title: titleOf(su.Players), featured: featured, setup: su, d: d, human: hs, record: record}
+	b.owner.Store(&owner)
 	d.hideDir = true
 	d.onEnd = func() { h.battleEnded(b) }
 	go d.loop()
@@ -418,10 +486,16 @@ func (h *Hall) launch(owner string, su Setup, p pace, featured bool) (*liveBattl
 	return b, nil
 }
 
-// battleEnded runs on the battle's driver goroutine when it ends: it only
-// queues the news for the supervisor.
+// battleEnded runs on the battle's driver goroutine when it ends, its
+// replay written: it writes the replay's summary and queues the news for
+// the supervisor.
 func (h *Hall) battleEnded(b *liveBattle) {
 	b.over.Store(true)
+	h.writeSummary(b, func() ReplaySummary {
+		sum := summaryOf(b, b.d.battle.Snapshot())
+		sum.Over = true
+		return sum
+	})
 	h.mu.Lock()
 	h.ended = append(h.ended, b)
 	h.mu.Unlock()
@@ -430,6 +504,6 @@ func (h *Hall) battleEnded(b *liveBattle) {
 
 // logEvent writes one line about a battle.
 func (h *Hall) logEvent(msg string, b *liveBattle, kv ...any) {
-	args := append([]any{"battle", b.id, "owner", b.owner, "players", b.title}, kv...)
+	args := append([]any{"battle", b.id, "owner", b.ownerName(), "players", b.title}, kv...)
 	h.log.Info(msg, args...)
 }

@@ -384,9 +384,9 @@ func TestHallSavesReplays(t *testing.T) {
 	h := newHall(t, HallOptions{ReplayDir: dir, Settings: Settings{Size: 12, Rounds: 25, Speed: 0, FPS: 30}, Featured: FeaturedOptions{Linger: time.Hour}})
 	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
 	var files []string
-	waitHall(t, "the replay file", func() bool {
+	waitHall(t, "the replay file and its summary", func() bool {
 		files, _ = filepath.Glob(filepath.Join(dir, "*"))
-		return len(files) == 1 && strings.HasSuffix(files[0], "-1.sbr")
+		return len(files) == 2 && strings.HasSuffix(files[0], "-1.sbr") && files[1] == files[0]+".json"
 	})
 	rep, err := replay.Open(files[0])
 	if err != nil {
@@ -394,6 +394,18 @@ func TestHallSavesReplays(t *testing.T) {
 	}
 	if rep.Result == nil || rep.Damage != nil {
 		t.Fatalf("the saved replay is incomplete: result %v damage %v", rep.Result, rep.Damage)
+	}
+	sum, err := ReadReplaySummary(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	winner := ""
+	if w := rep.Result.Winner; w >= 0 {
+		winner = rep.Header.Players[w].Name
+	}
+	if !sum.Known || !sum.Over || sum.Round != rep.Result.Round || sum.Rounds != 25 || sum.Winner != winner ||
+		strings.Join(sum.Players, ",") != "Explorer,Pinwheel" {
+		t.Errorf("summary %+v, replay: round %d winner %q", sum, rep.Result.Round, winner)
 	}
 	s := join(t, h, 80, 24, SessionOptions{Replays: func() []ReplayInfo {
 		return []ReplayInfo{{ID: "r1", Title: "explorer vs pinwheel", Open: func() (*replay.Replay, error) { return replay.Open(files[0]) }}}

@@ -152,6 +152,10 @@ func lookup(table []binding, ev *tcell.EventKey) action {
 // private again).
 const actShare = actStart + 1
 
+// actStopAll is the owner's x in the hall: stop the battle for everyone
+// watching it (asks first). Leaving (Esc, q) never stops it for others.
+const actStopAll = actStart + 2
+
 // hallTail are the keys a battle screen has in an SSH session: Esc goes
 // back to the menu, q and Ctrl-C quit the session.
 var hallTail = []binding{
@@ -163,6 +167,7 @@ var hallTail = []binding{
 // local table, with s to share and without writing files on the server.
 var ownerKeys = concat(viewKeys, []binding{
 	{[]key{r('s')}, "s", "share the battle: others can watch it (again: private)", actShare},
+	{[]key{r('x')}, "x", "stop the battle for everyone watching (asks); leaving never does", actStopAll},
 	{[]key{r('r')}, "r", "replay with the same seed (after the end)", actReplay},
 	{[]key{r('n')}, "n", "new battle with a new seed (after the end)", actNewSeed},
 }, hallTail)
@@ -183,7 +188,7 @@ var spectatorKeys = concat([]binding{
 var controls = map[action]bool{
 	actPause: true, actStep: true, actBack: true, actStep10: true, actBack10: true, actStep100: true, actBack100: true,
 	actOldest: true, actLive: true, actGoto: true, actFaster: true, actSlower: true, actSave: true,
-	actReplay: true, actNewSeed: true, actShare: true,
+	actReplay: true, actNewSeed: true, actShare: true, actStopAll: true,
 }
 
 // without is table less the rows doing one of acts (and help-only rows).

@@ -3,10 +3,13 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // The SSH session's menu and the screens it opens: the live battles, the
@@ -220,7 +223,7 @@ func (a *App) drawMenu(w, h int) {
 	case replaysScreen:
 		a.drawReplays(w, h)
 	case helpScreen:
-		for i, l := range wrap(hallHelp, max(w-4, 10)) {
+		for i, l := range wrap(a.hallHelp(), max(w-4, 10)) {
 			if 2+i < h-1 {
 				c.text(2, 2+i, w-4, l, tcell.StyleDefault)
 			}
@@ -240,34 +243,144 @@ func (a *App) drawMenu(w, h int) {
 	c.text(0, h-1, w, " "+msg, st)
 }
 
-// drawRows paints rows of a list from y, keeping the cursor in view.
-func (a *App) drawRows(rows []string, y, w, h int) {
+// listWindow keeps the cursor (menu.row) on a list of n rows shown from
+// screen row y of h: it returns the first row shown and how many are.
+func (a *App) listWindow(n, y, h int) (first, shown int) {
 	m := &a.menu
-	n := h - 1 - y
-	m.row = min(m.row, max(len(rows)-1, 0))
+	room := h - 1 - y
+	m.row = min(m.row, max(n-1, 0))
 	if m.row < m.top {
 		m.top = m.row
 	}
-	if m.row >= m.top+n {
-		m.top = m.row - n + 1
+	if m.row >= m.top+room {
+		m.top = m.row - room + 1
 	}
-	for i := 0; i < n && m.top+i < len(rows); i++ {
+	return m.top, max(0, min(room, n-m.top))
+}
+
+// column is one column of a menu table.
+type column struct {
+	head  string
+	right bool // right-aligned (numbers)
+	min   int  // the narrowest it is squeezed to when the screen is narrow
+}
+
+// tableGap is the blank between two columns; tableMark the cursor's room
+// before the first.
+const (
+	tableGap  = 2
+	tableMark = 2
+)
+
+// tableLayout places the columns of a table on a screen w columns wide:
+// each as wide as its widest cell (heading included), by display width,
+// so that nothing is cut while the screen has room. When it has not, the
+// last column (the players) gives up room first, down to its min, then
+// the widest of the others, one column at a time, down to theirs; cells
+// are then cut (with an ellipsis) where they are drawn. It returns where
+// each column starts and how wide it is. Cells are safe text already
+// (safeRows).
+func tableLayout(cols []column, rows [][]string, w int) (xs, widths []int) {
+	widths = make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = max(uniseg.StringWidth(c.head), 1)
+	}
+	for _, r := range rows {
+		for i := range cols {
+			if i < len(r) {
+				widths[i] = max(widths[i], uniseg.StringWidth(r[i]))
+			}
+		}
+	}
+	total := func() int {
+		n := tableMark + tableGap*(len(cols)-1)
+		for _, x := range widths {
+			n += x
+		}
+		return n
+	}
+	last := len(cols) - 1
+	if over := total() - w; over > 0 {
+		widths[last] = max(widths[last]-over, min(widths[last], cols[last].min))
+	}
+	for total() > w {
+		wide := -1
+		for i := 0; i < last; i++ {
+			if widths[i] > max(cols[i].min, 1) && (wide < 0 || widths[i] > widths[wide]) {
+				wide = i
+			}
+		}
+		if wide < 0 {
+			break // the screen is narrower than every column's min: cut at its edge
+		}
+		widths[wide]--
+	}
+	xs = make([]int, len(cols))
+	x := tableMark
+	for i := range cols {
+		xs[i] = x
+		x += widths[i] + tableGap
+	}
+	return xs, widths
+}
+
+// safeRows makes every cell safe to show (engine.SafeText) before it is
+// measured: escaping makes text wider.
+func safeRows(rows [][]string) [][]string {
+	for _, r := range rows {
+		for i, c := range r {
+			r[i] = engine.SafeText(c)
+		}
+	}
+	return rows
+}
+
+// drawTable paints a table: its heading at y, its rows below (the
+// cursor's row reversed, kept in view), laid out by tableLayout.
+func (a *App) drawTable(cols []column, rows [][]string, y, w, h int) {
+	rows = safeRows(rows)
+	xs, widths := tableLayout(cols, rows, w)
+	cell := func(i, y int, s string, st tcell.Style) {
+		if xs[i] >= w {
+			return
+		}
+		width := min(widths[i], w-xs[i])
+		if cols[i].right {
+			a.c.right(xs[i], y, width, s, st)
+		} else {
+			a.c.text(xs[i], y, width, s, st)
+		}
+	}
+	a.c.blank(0, y, w, a.th.dim())
+	for i, c := range cols {
+		cell(i, y, c.head, a.th.dim())
+	}
+	first, n := a.listWindow(len(rows), y+1, h)
+	for k := 0; k < n; k++ {
+		r := rows[first+k]
 		st, mark := tcell.StyleDefault, "  "
-		if m.top+i == m.row {
+		if first+k == a.menu.row {
 			st, mark = st.Reverse(true), "> "
 		}
-		a.c.text(0, y+i, w, mark+rows[m.top+i], st)
+		a.c.text(0, y+1+k, w, mark, st) // the whole row in the row's style
+		for i := range cols {
+			if i < len(r) {
+				cell(i, y+1+k, r[i], st)
+			}
+		}
 	}
 }
 
 func (a *App) drawBattleList(w, h int) {
 	m := &a.menu
-	a.c.text(0, 2, w, fmt.Sprintf("  %-4s %-9s %-10s %-11s %-7s %s", "ID", "state", "owner", "round", "viewers", "players"), a.th.dim())
+	cols := []column{{head: "ID", min: 2}, {head: "state", min: 6}, {head: "owner", min: 8}, {head: "round", right: true, min: 5},
+		{head: "viewers", right: true, min: 3}, {head: "players", min: 24}}
 	if len(m.battles) == 0 {
+		a.drawTable(cols, nil, 2, w, h)
 		a.c.text(2, 3, w-2, "no battles yet", a.th.dim())
 		return
 	}
-	var rows []string
+	var rows [][]string
 	for _, b := range m.battles {
 		state := "private"
 		switch {
@@ -284,29 +397,32 @@ func (a *App) drawBattleList(w, h int) {
 		if owner == "" {
 			owner = "-"
 		}
-		round := fmt.Sprintf("%d/%d", b.Round, b.Rounds)
-		rows = append(rows, fmt.Sprintf("%-4s %-9s %-10s %-11s %-7d %s", b.ID, state, owner, round, b.Viewers, b.Title))
+		id := b.ID
+		if id == "" {
+			id = "-"
+		}
+		rows = append(rows, []string{id, state, owner, fmt.Sprintf("%d/%d", b.Round, b.Rounds), strconv.Itoa(b.Viewers), b.Title})
 	}
-	a.drawRows(rows, 3, w, h)
+	a.drawTable(cols, rows, 2, w, h)
 }
 
 func (a *App) drawPlayers(w, h int) {
-	var rows []string
+	var rows [][]string
 	for _, e := range a.source().Entries() {
 		switch {
 		case e.Problem != "":
-			rows = append(rows, fmt.Sprintf("%-24s broken: %s", filepath.Base(e.File), e.Problem))
+			rows = append(rows, []string{e.ID, filepath.Base(e.File), "broken: " + oneLine(e.Problem)})
 		case e.Name == "":
-			rows = append(rows, fmt.Sprintf("%-24s (replicated into only)", e.ID))
+			rows = append(rows, []string{e.ID, filepath.Base(e.File), "(replicated into only)"})
 		default:
-			rows = append(rows, fmt.Sprintf("%-24s %s", e.Name, filepath.Base(e.File)))
+			rows = append(rows, []string{e.Name, filepath.Base(e.File), ""})
 		}
 	}
 	if len(rows) == 0 {
 		a.c.text(2, 2, w-2, "no players", a.th.dim())
 		return
 	}
-	a.drawRows(rows, 2, w, h)
+	a.drawTable([]column{{head: "player", min: 12}, {head: "file", min: 12}, {head: "", min: 24}}, rows, 2, w, h)
 }
 
 func (a *App) drawReplays(w, h int) {
@@ -315,11 +431,29 @@ func (a *App) drawReplays(w, h int) {
 		a.c.text(2, 2, w-2, "no replays yet: battles are saved here when they end", a.th.dim())
 		return
 	}
-	var rows []string
+	var rows [][]string
 	for _, r := range m.replays {
-		rows = append(rows, fmt.Sprintf("%-24s %s  %s", r.ID, r.When.UTC().Format("2006-01-02 15:04"), r.Title))
+		sum := r.Summary
+		game := sum.Game
+		if game == "" {
+			game = "SquareBattle"
+		}
+		rounds := "?"
+		if sum.Rounds > 0 {
+			rounds = fmt.Sprintf("?/%d", sum.Rounds)
+			if sum.Known {
+				rounds = fmt.Sprintf("%d/%d", sum.Round, sum.Rounds)
+			}
+		}
+		players := r.Title
+		if len(sum.Players) > 0 {
+			players = strings.Join(sum.Players, " vs ")
+		}
+		rows = append(rows, []string{r.ID, game, rounds, sum.Result(), players})
 	}
-	a.drawRows(rows, 2, w, h)
+	// The ID is the date and time it was saved (UTC) and a number.
+	a.drawTable([]column{{head: "ID (saved, UTC)", min: 8}, {head: "game", min: 5}, {head: "rounds", right: true, min: 5},
+		{head: "result", min: 6}, {head: "players", min: 20}}, rows, 2, w, h)
 }
 
 func (a *App) drawQueue(w, h int) {
@@ -334,12 +468,20 @@ func (a *App) drawQueue(w, h int) {
 	}
 }
 
-// hallHelp is the help screen's text.
-const hallHelp = "This is a SquareBattle arena: teams of squares, each programmed in Lua, fight on a grid. " +
-	"Watch the featured battle (a new one starts when it ends), pick a live battle from the list, " +
-	"or start a private battle from the lobby: it is yours alone until you press s to share it, " +
-	"then others find it in the live battles. Its owner may pause (Space), step (. and Left), rewind and " +
-	"change the speed (+ -); viewers of a shared battle see the same round and may pan (hjkl), fit (f), " +
-	"change the colours (c) and read the script problems (e). ? shows the keys on any battle. " +
-	"Hand in a player with: ssh HOST submit NAME < player.lua. " +
-	"Esc goes back, q quits, Ctrl-C quits from anywhere."
+// hallHelp is the help screen's text, with the command that reaches this
+// server (SessionOptions.Reach).
+func (a *App) hallHelp() string {
+	reach := a.so.Reach
+	if reach == "" {
+		reach = "ssh HOST"
+	}
+	return "This is a SquareBattle arena: teams of squares, each programmed in Lua, fight on a grid. " +
+		"Watch the featured battle (a new one starts when it ends), pick a live battle from the list, " +
+		"or start a private battle from the lobby: it is yours alone until you press s to share it, " +
+		"then others find it in the live battles. Its owner may pause (Space), step (. and Left), rewind and " +
+		"change the speed (+ -); viewers of a shared battle see the same round and may pan (hjkl), fit (f), " +
+		"change the colours (c) and read the script problems (e). ? shows the keys on any battle. " +
+		"Leaving a shared battle (Esc) leaves it playing for those who watch it; its owner's x stops it for everyone. " +
+		"Hand in a player with: " + reach + " submit NAME < player.lua; " + reach + " help lists every command. " +
+		"Esc goes back, q quits, Ctrl-C quits from anywhere."
+}

@@ -6,14 +6,18 @@ import (
 )
 
 // Private battles: the ones sessions start. Each holds one of the hall's
-// MaxPrivate running slots from its start until it ends or its owner
-// leaves it; requests beyond wait in a queue, in order.
+// MaxPrivate running slots from its start until it ends or nobody watches
+// it any more (its owner left, and so did whoever watched it with them);
+// requests beyond wait in a queue, in order. Each account holds at most
+// MaxPerUser battles and requests at once.
 
 // ticket is a session's request for a private battle.
 type ticket struct {
-	owner string
-	su    Setup
-	p     pace
+	owner   string // Hall.mu while queued
+	account string
+	su      Setup
+	p       pace
+	counted bool // counts against its account's cap (Hall.mu) until its battle does
 	// set under Hall.mu once decided: the battle, or why it failed
 	b   *liveBattle
 	err error
@@ -54,19 +58,32 @@ func (h *Hall) seedSize(su Setup) (int, error) {
 	return 0, errors.New("the board size must be at least 2")
 }
 
-// request asks for a private battle for owner. It starts at once when a
-// slot is free (on the caller's goroutine: building a battle compiles its
-// players) or waits in the queue; ticketState tells which.
+// request asks for a private battle for owner, whose account is its name.
 func (h *Hall) request(owner string, su Setup, p pace) (*ticket, error) {
+	return h.requestFor(owner, owner, su, p)
+}
+
+// requestFor asks for a private battle for owner, counted against
+// account's cap (MaxPerUser). It starts at once when a slot is free (on
+// the caller's goroutine: building a battle compiles its players) or
+// waits in the queue; ticketState tells which.
+func (h *Hall) requestFor(owner, account string, su Setup, p pace) (*ticket, error) {
 	if err := h.checkCaps(su); err != nil {
 		return nil, err
 	}
-	t := &ticket{owner: owner, su: su, p: p}
+	t := &ticket{owner: owner, account: account, su: su, p: p}
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
 		return nil, ErrHallClosed
 	}
+	if n := h.perUser[account]; h.o.MaxPerUser > 0 && n >= h.o.MaxPerUser {
+		h.mu.Unlock()
+		h.log.Warn("private battle refused", "event", "limit", "owner", owner, "reason", "private battles per user (serve.private_battles_per_user)")
+		return nil, &UserCapError{Have: n, Cap: h.o.MaxPerUser}
+	}
+	h.perUser[account]++
+	t.counted = true
 	if h.running >= h.o.MaxPrivate || len(h.queue) > 0 {
 		h.queue = append(h.queue, t)
 		h.mu.Unlock()
@@ -88,13 +105,19 @@ func (h *Hall) begin(t *ticket) {
 	case err != nil:
 		t.err = err
 		h.running--
+		h.uncount(t.account, &t.counted)
 	case h.closed || t.err != nil: // closed, or cancelled while building
 		if t.err == nil {
 			t.err = ErrHallClosed
 		}
 		h.running--
+		h.uncount(t.account, &t.counted)
 	default:
 		b.slot = true
+		b.account, b.counted, t.counted = t.account, t.counted, false
+		if to, ok := h.renames[t.owner]; ok {
+			b.owner.Store(&to)
+		}
 		t.b = b
 		h.live[b.id] = b
 		b = nil
@@ -129,6 +152,7 @@ func (h *Hall) cancel(t *ticket) {
 	h.mu.Lock()
 	if i := slices.Index(h.queue, t); i >= 0 {
 		h.queue = slices.Delete(h.queue, i, i+1)
+		h.uncount(t.account, &t.counted)
 	}
 	b := t.b
 	if b == nil && t.err == nil {
@@ -140,9 +164,48 @@ func (h *Hall) cancel(t *ticket) {
 	}
 }
 
-// release is an owner leaving its battle: the battle stops (saved when
-// ReplayDir is set) and its slot goes to the next in the queue.
-func (h *Hall) release(b *liveBattle) {
+// leave is a session no longer watching b; own: the session that started
+// it. A private battle goes on while anyone watches it: its owner leaving
+// stops it only when nobody else watches (then it stops at once), and
+// once its owner has left, the last viewer to go stops it. The owner
+// leaving a battle others watch un-pauses it, so that it plays on to its
+// end for them. It returns how many others still watch b when its owner
+// leaves it to them (0 otherwise).
+func (h *Hall) leave(b *liveBattle, own bool) int {
+	if b.featured || b.d.stopped() {
+		b.viewers.Add(-1)
+		return 0
+	}
+	if own {
+		b.left.Store(true) // before the count: a viewer whose leaving empties it sees it
+	}
+	n := b.viewers.Add(-1)
+	switch {
+	case !b.left.Load():
+		return 0
+	case n <= 0:
+		why := "the last viewer left"
+		if own {
+			why = "owner left"
+		}
+		h.releaseWhy(b, why)
+		return 0
+	case own:
+		if f := b.d.latest(); f.paused {
+			b.d.send(command{kind: cmdPause})
+		}
+		h.logEvent("owner left", b, "viewers", n)
+		return int(n)
+	}
+	return 0
+}
+
+// release stops b for everyone (saved when ReplayDir is set), and its
+// slot goes to the next in the queue: its owner cancelled it, or stopped
+// it for everyone.
+func (h *Hall) release(b *liveBattle) { h.releaseWhy(b, "owner stopped it") }
+
+func (h *Hall) releaseWhy(b *liveBattle, why string) {
 	h.mu.Lock()
 	if h.live[b.id] == b {
 		delete(h.live, b.id)
@@ -150,16 +213,31 @@ func (h *Hall) release(b *liveBattle) {
 	h.freeSlot(b)
 	h.mu.Unlock()
 	if !b.d.stopped() {
-		h.logEvent("battle stopped", b, "why", "owner left")
+		h.logEvent("battle stopped", b, "why", why)
 	}
 	_ = b.d.stop()
+	h.saveSummary(b)
 	h.poke()
 }
 
-// freeSlot gives back b's running slot, once. Call with mu held.
+// freeSlot gives back b's running slot and its place in its account's
+// cap, once. Call with mu held.
 func (h *Hall) freeSlot(b *liveBattle) {
 	if b.slot {
 		b.slot = false
 		h.running--
+	}
+	h.uncount(b.account, &b.counted)
+}
+
+// uncount takes one battle or request of account off its cap, once (the
+// flag it counted with says whether it still counts). Call with mu held.
+func (h *Hall) uncount(account string, counted *bool) {
+	if !*counted {
+		return
+	}
+	*counted = false
+	if h.perUser[account]--; h.perUser[account] <= 0 {
+		delete(h.perUser, account)
 	}
 }

@@ -25,6 +25,9 @@ type ReplayInfo struct {
 	ID    string // what `replay ID` takes
 	Title string // the players, as the list shows them
 	When  time.Time
+	// Summary is what the list shows of the battle: its game, rounds,
+	// result and players (ReadReplaySummary).
+	Summary ReplaySummary
 	// Open loads the replay when the user picks it; its error is shown
 	// on the list, in one line.
 	Open func() (*replay.Replay, error)
@@ -38,6 +41,18 @@ type SessionOptions struct {
 	// User is who the session is: shown, and the owner of the battles it
 	// starts ("" an anonymous spectator).
 	User string
+	// Whoami, when set, says who the session is now: a first upload from
+	// another session gives the key a user name, which replaces User
+	// (and owns User's battles) without reconnecting. Called on the
+	// session's goroutine, a few times a second.
+	Whoami func() string
+	// Account is what the hall's per-user cap (HallOptions.MaxPerUser)
+	// counts by: the same for every session of one person (tui/ssh: the
+	// key's fingerprint) whatever name each logged in with; "" is User.
+	Account string
+	// Reach is the command that reaches the server, for the help screen
+	// ("ssh -p 2222 HOST"); "" says ssh HOST.
+	Reach string
 	// Start is where the session starts: StartMenu, StartLobby, StartWatch
 	// or StartReplay; "" is StartMenu with a Hall, else StartLobby.
 	Start string
@@ -162,6 +177,41 @@ func newSession(ctx context.Context, scr tcell.Screen, o SessionOptions) (*App, 
 	return a, nil
 }
 
+// account is what the hall's per-user cap counts the session's battles by.
+func (a *App) account() string {
+	if a.so.Account != "" {
+		return a.so.Account
+	}
+	return a.so.User
+}
+
+// followIdentity catches up with who the session is (Whoami): a user name
+// given to its key meanwhile replaces the provisional one, in the menu and
+// as the owner of its battles.
+func (a *App) followIdentity() {
+	if a.so.Whoami == nil || a.hall == nil {
+		return
+	}
+	now := a.so.Whoami()
+	if now == "" || now == a.so.User {
+		return
+	}
+	a.hall.rename(a.so.User, now)
+	a.so.User = now
+	a.dirty = true
+}
+
+// leftNote tells an owner who left a battle that others watch that it
+// goes on for them, and how to stop it.
+func (a *App) leftNote(b *liveBattle, viewers int) {
+	who := "its viewer"
+	if viewers > 1 {
+		who = fmt.Sprintf("its %d viewers", viewers)
+	}
+	a.note = fmt.Sprintf("battle %s goes on for %s: Live battles takes you back, x there stops it", b.id, who)
+	a.noteTil, a.dirty = time.Now().Add(10*time.Second), true
+}
+
 // openSession shows the session's first screen.
 func (a *App) openSession() error {
 	switch a.so.Start {
@@ -181,4 +231,17 @@ func (a *App) openSession() error {
 		a.initGames("") // the lobby is ready when the menu opens it
 	}
 	return nil
+}
+
+// stopForAll stops the session's battle for everyone watching it (its
+// owner's confirmed x) and goes back to the menu.
+func (a *App) stopForAll() {
+	v := a.w
+	if v == nil || v.b == nil || !v.control {
+		return
+	}
+	b := v.b
+	a.hall.release(b)
+	a.toMenu()
+	a.note, a.noteTil = "battle "+b.id+" stopped for everyone", time.Now().Add(5*time.Second)
 }

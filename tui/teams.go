@@ -66,17 +66,12 @@ func tableRows(s *engine.Snapshot) int {
 // sparkline.
 func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares [][]int32, r rect) {
 	heads, figures := columnsOf(s)
-	// Each column is numWidth wide; a rule mod's, at least its heading
-	// and a space.
-	xs := make([]int, len(heads)+1)
-	for i, h := range heads {
-		xs[i+1] = xs[i] + numWidth
-		if s.Marks != nil {
-			xs[i+1] = xs[i] + max(numWidth, uniseg.StringWidth(h)+1)
-		}
-	}
+	xs := numberColumns(s, heads)
 	nums := xs[len(heads)]
-	name := min(max(r.w-3-nums-12, minName), maxName)
+	// The names take what the table has beside the numbers and a trend
+	// of 11: as much as the longest name needs, at least minName, and
+	// maxName even when all are shorter (a stable layout).
+	name := min(max(r.w-3-nums-12, minName), max(maxName, longestName(s)))
 	trendX := r.x + 3 + name + nums + 1
 	trendW := r.x + r.w - trendX
 	head := th.dim()
@@ -127,6 +122,37 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 		}
 	}
 	c.fill(rect{r.x, y, r.w, r.y + r.h - y}, tcell.StyleDefault)
+}
+
+// numberColumns are where the table's number columns start, from the
+// end of the names, and (last) where they end: each numWidth wide; a rule
+// mod's, at least its heading and a space.
+func numberColumns(s *engine.Snapshot, heads []string) []int {
+	xs := make([]int, len(heads)+1)
+	for i, h := range heads {
+		xs[i+1] = xs[i] + numWidth
+		if s.Marks != nil {
+			xs[i+1] = xs[i] + max(numWidth, uniseg.StringWidth(h)+1)
+		}
+	}
+	return xs
+}
+
+// longestName is the display width of the longest team name, as shown.
+func longestName(s *engine.Snapshot) int {
+	n := 0
+	for _, t := range s.Teams {
+		n = max(n, uniseg.StringWidth(engine.SafeText(t.Player.Name)))
+	}
+	return n
+}
+
+// tableWidth is how wide the table beside the arena would like to be:
+// every name whole, the numbers and a trend of 11.
+func tableWidth(s *engine.Snapshot) int {
+	heads, _ := columnsOf(s)
+	xs := numberColumns(s, heads)
+	return 3 + max(longestName(s), minName) + xs[len(heads)] + 12
 }
 
 // sparkline draws counts over the battle in width columns: each column is

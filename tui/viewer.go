@@ -87,9 +87,8 @@ func (a *App) leave() {
 	a.unshare()
 	v.d.unsubscribe(v.box)
 	if v.b != nil {
-		v.b.viewers.Add(-1)
-		if v.own {
-			a.hall.release(v.b)
+		if n := a.hall.leave(v.b, v.own); n > 0 {
+			a.leftNote(v.b, n)
 		}
 		return
 	}

@@ -60,6 +60,10 @@ func (a *App) hallKey(act action) (done bool) {
 	case act == actSave:
 		a.flash("the server saves every battle when it ends")
 		return true
+	case act == actStopAll:
+		v.confirm = actStopAll
+		a.dirty = true
+		return true
 	}
 	return false
 }
@@ -86,7 +90,7 @@ func (a *App) watch(id string) error {
 func (a *App) watchBattle(b *liveBattle, follow bool) {
 	v := newViewer(b.d, defaultColours(len(b.setup.Players)))
 	v.b, v.follow, v.setup = b, follow, b.setup
-	v.control = b.owner != "" && b.owner == a.so.User
+	v.control = b.ownerName() != "" && b.ownerName() == a.so.User
 	b.viewers.Add(1)
 	a.attach(v)
 }
@@ -101,7 +105,7 @@ func (a *App) startPrivate(su Setup) error {
 	colours := a.teamColours(len(su.Players))
 	a.leave()
 	a.cancelTicket()
-	t, err := a.hall.request(a.so.User, su, a.pace())
+	t, err := a.hall.requestFor(a.so.User, a.account(), su, a.pace())
 	if err != nil {
 		a.lobby.message = err.Error()
 		a.screen = lobbyScreen

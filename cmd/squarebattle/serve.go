@@ -135,6 +135,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		Featured: tui.FeaturedOptions{Players: sc.FeaturedIDs(), Size: sc.FeaturedSize, Rounds: sc.FeaturedRounds,
 			Seed: uint64(sc.FeaturedSeed)},
 		MaxPrivate: max(sc.PrivateBattles, 1),
+		MaxPerUser: sc.PrivateBattlesPerUser,
 		MaxSize:    sc.MaxSize,
 		MaxRounds:  sc.MaxRounds,
 		ReplayDir:  store.ReplayDir(),

@@ -7,12 +7,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	gssh "github.com/gliderlabs/ssh"
+	"github.com/rivo/uniseg"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/tui"
 )
@@ -48,28 +53,66 @@ func init() {
 
 func (s *Server) help(_ context.Context, sess gssh.Session, id identity, _ []string, _ *slog.Logger) (int, string) {
 	w := sess
-	writeLines(w, "SquareBattle arena. With a terminal (ssh -t):",
-		"  ssh HOST                 the menu: the featured battle, live battles, a private battle, players, replays",
-		"  ssh HOST watch [ID]      spectate a live battle (the featured one without ID)",
-		"  ssh HOST replay ID       watch a recorded battle",
-		"Without one:")
+	ssh := reach(sess.LocalAddr())
+	tty := strings.Replace(ssh, "ssh", "ssh -t", 1)
+	rows := [][2]string{
+		{tty, "the menu: the featured battle, live battles, a private battle, players, replays"},
+		{tty + " watch [ID]", "spectate a live battle (the featured one without ID)"},
+		{tty + " replay ID", "watch a recorded battle"},
+	}
+	var plain [][2]string
 	for _, c := range commandList {
 		if c.admin && !id.admin {
 			continue
 		}
-		fmt.Fprintf(w, "  ssh HOST %-22s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		plain = append(plain, [2]string{strings.TrimSpace(ssh + " " + c.name + " " + c.args), c.summary})
 	}
-	writeLines(w, "Your identity is your SSH key; the name you log in with (ssh NAME@HOST) becomes your user name on your first submit.")
+	width := 0
+	for _, r := range append(rows, plain...) {
+		width = max(width, len(r[0]))
+	}
+	writeLines(w, "SquareBattle arena. With a terminal:")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	writeLines(w, "Without one:")
+	for _, r := range plain {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	i := strings.LastIndexByte(ssh, ' ')
+	login := ssh[:i+1] + "NAME@" + ssh[i+1:]
+	writeLines(w, "Your identity is your SSH key; the name you log in with ("+login+") becomes your user name on your first submit.")
 	if id.fingerprint == "" {
 		writeLines(w, "You connected without a key: you can watch, but not submit or start battles.")
 	} else {
-		u := id.user
+		u := s.userOf(id)
 		if u == "" {
 			u = "(none yet; would be " + orNone(id.login) + ")"
 		}
 		fmt.Fprintf(w, "You: key %s, user %s.\n", id.fingerprint, u)
 	}
 	return exitOK, ""
+}
+
+// reach is the ssh command that reaches this server, as a client would
+// type it: the address and port the connection arrived at (the server's
+// own port; `-p` left out for 22). SSH does not tell the server the name
+// the client typed, so the host is the address the client reached; when
+// there is none worth showing (unknown, unspecified, link-local) it is
+// HOST.
+func reach(local net.Addr) string {
+	host, port := "HOST", "2222"
+	if ap, err := netip.ParseAddrPort(local.String()); err == nil {
+		port = strconv.Itoa(int(ap.Port()))
+		ip := ap.Addr().Unmap().WithZone("")
+		if ip.IsValid() && !ip.IsUnspecified() && !ip.IsLinkLocalUnicast() && !ip.IsMulticast() {
+			host = ip.String()
+		}
+	}
+	if port == "22" {
+		return "ssh " + host
+	}
+	return "ssh -p " + port + " " + host
 }
 
 func orNone(s string) string {
@@ -81,11 +124,14 @@ func orNone(s string) string {
 
 // submit reads a player from stdin (at most ScriptBytes), checks it like
 // `squarebattle check` behind the process wall, and stores it as
-// user.NAME, which every lobby then offers.
+// user.NAME, which every lobby then offers. Its last line says what
+// became of the upload: stored (under which id, new or replacing), or
+// refused and why (on stderr, like every refusal).
 func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, args []string, log *slog.Logger) (int, string) {
+	what := "upload"
 	fail := func(status int, format string, a ...any) (int, string) {
 		msg := fmt.Sprintf(format, a...)
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %s\n", msg)
+		fmt.Fprintf(sess.Stderr(), "squarebattle: %s refused: %s\n", what, msg)
 		return status, msg
 	}
 	if len(args) != 1 {
@@ -114,6 +160,8 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 			return fail(exitBadInput, "user name %s belongs to another key; log in as another name (ssh OTHER@HOST)", user)
 		}
 	}
+	pid := PlayerInfo{User: user, Name: name}.ID()
+	what = "upload of " + pid
 	if !s.o.Store.Has(user, name) && s.o.Store.Count(user) >= s.o.Limits.PlayersPerUser {
 		log.Warn("upload refused", "event", "limit", "reason", "players per user")
 		return fail(exitFailure, "you hold %d players, this server's limit (serve.players_per_user); submit under one of their names to replace it", s.o.Limits.PlayersPerUser)
@@ -128,18 +176,25 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		log.Warn("upload refused", "event", "limit", "reason", oneLine(err.Error()))
 		return fail(exitBadInput, "%v", err)
 	}
-	pid := PlayerInfo{User: user, Name: name}.ID()
 	var report, problems bytes.Buffer
 	status := s.o.Check(ctx, pid, src, &report, &problems)
 	sess.Write(report.Bytes())
 	sess.Stderr().Write(problems.Bytes())
 	if status != exitOK {
 		log.Info("upload rejected", "event", "submit", "player", pid, "status", status)
+		fail(status, "%s; nothing was stored", verdict(problems.String(), status))
 		return status, "check failed"
 	}
 	if id.user == "" {
-		if _, err := s.o.Store.Claim(id.fingerprint, user); err != nil {
+		// Another session of this key may have claimed a name meanwhile
+		// (the check takes seconds): the upload was checked as user.NAME,
+		// so it is stored only under the name the key now holds.
+		bound, err := s.o.Store.Claim(id.fingerprint, user)
+		if err != nil {
 			return fail(exitBadInput, "%v", err)
+		}
+		if bound != user {
+			return fail(exitFailure, "your key was given the user name %s by another upload meanwhile; submit again (it will be %s.%s)", bound, bound, name)
 		}
 	}
 	replaced, err := s.o.Store.Put(user, name, src)
@@ -154,9 +209,28 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 	if replaced {
 		how = "replaces the older version (kept in the history)"
 	}
-	fmt.Fprintf(sess, "%s %s: every lobby offers it now.\n", pid, how)
+	fmt.Fprintf(sess, "upload stored: %s %s; every lobby offers it now.\n", pid, how)
 	log.Info("upload accepted", "event", "submit", "player", pid, "bytes", len(src), "replaced", replaced)
 	return exitOK, ""
+}
+
+// verdict is why a check refused an upload, in one line: the check's own
+// last word on stderr when it said one (`squarebattle check` ends with
+// its verdict), else what its exit status means.
+func verdict(stderr string, status int) string {
+	lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	last = strings.TrimPrefix(last, "squarebattle: ")
+	if last != "" {
+		if len(last) > 300 {
+			last = last[:300] + "…"
+		}
+		return engine.SafeText(strings.ToValidUTF8(last, "?"))
+	}
+	if status == exitBadInput {
+		return "the script does not load (see above)"
+	}
+	return "the player misbehaved in its trial battle (see the report above)"
 }
 
 // errTooBig is an upload past ScriptBytes.
@@ -221,11 +295,90 @@ func (s *Server) players(_ context.Context, sess gssh.Session, _ identity, _ []s
 	return exitOK, ""
 }
 
+// listReplays lists the recorded battles, newest first: each one's id,
+// date and size, and from its summary (tui.ReadReplaySummary: a few
+// kilobytes of each file at most) the game, the rounds played of the
+// limit, how it ended and the players, in columns; the id comes first
+// on each line, for scripts (`awk '{print $1}'`), and nothing else is
+// written to stdout.
 func (s *Server) listReplays(_ context.Context, sess gssh.Session, _ identity, _ []string, _ *slog.Logger) (int, string) {
+	var rows [][]string
 	for _, r := range s.o.Store.Replays(100) {
-		fmt.Fprintf(sess, "%-40s %s %8d bytes\n", r.ID, r.Saved.UTC().Format(time.DateTime), r.Bytes)
+		sum := s.summary(r.ID)
+		rows = append(rows, []string{r.ID, r.Saved.UTC().Format(time.DateTime) + " UTC", strconv.FormatInt(r.Bytes, 10) + " bytes",
+			gameName(sum.Game), roundsOf(sum), sum.Result(), strings.Join(sum.Players, " vs ")})
 	}
+	if len(rows) == 0 {
+		fmt.Fprintln(sess.Stderr(), "no replays yet: battles are saved here when they end")
+		return exitOK, ""
+	}
+	writeLines(sess, columns(rows, map[int]bool{2: true})...)
 	return exitOK, ""
+}
+
+// summary describes replay id; what cannot be read is "?".
+func (s *Server) summary(id string) tui.ReplaySummary {
+	path, err := s.o.Store.ReplayPath(id)
+	if err != nil {
+		return tui.ReplaySummary{Players: []string{"?"}}
+	}
+	sum, err := tui.ReadReplaySummary(path)
+	if err != nil {
+		return tui.ReplaySummary{Players: []string{"? (" + oneLine(err.Error()) + ")"}}
+	}
+	return sum
+}
+
+// gameName names a replay's game ("" is SquareBattle).
+func gameName(g string) string {
+	if g == "" {
+		return "SquareBattle"
+	}
+	return g
+}
+
+// roundsOf is "played/limit", or what is known of it.
+func roundsOf(sum tui.ReplaySummary) string {
+	switch {
+	case sum.Known && sum.Rounds > 0:
+		return fmt.Sprintf("%d/%d rounds", sum.Round, sum.Rounds)
+	case sum.Rounds > 0:
+		return fmt.Sprintf("?/%d rounds", sum.Rounds)
+	}
+	return "? rounds"
+}
+
+// columns lays rows out in columns two spaces apart, by display width
+// (names may be CJK or emoji), right-aligning the columns in right; the
+// last column is not padded. Every cell is made safe to print.
+func columns(rows [][]string, right map[int]bool) []string {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			r[i] = engine.SafeText(c)
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], uniseg.StringWidth(r[i]))
+		}
+	}
+	out := make([]string, 0, len(rows))
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-uniseg.StringWidth(c))
+			switch {
+			case i == len(r)-1:
+				b.WriteString(c)
+			case right[i]:
+				b.WriteString(pad + c + "  ")
+			default:
+				b.WriteString(c + pad + "  ")
+			}
+		}
+		out = append(out, strings.TrimRight(b.String(), " "))
+	}
+	return out
 }
 
 // get copies a replay file to stdout as it is on disk.
@@ -236,7 +389,7 @@ func (s *Server) get(_ context.Context, sess gssh.Session, _ identity, args []st
 	}
 	path, err := s.o.Store.ReplayPath(args[0])
 	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
+		fmt.Fprintf(sess.Stderr(), "squarebattle: %v (%s replays lists them)\n", err, reach(sess.LocalAddr()))
 		return exitBadInput, "no such replay"
 	}
 	f, err := os.Open(path)
@@ -301,7 +454,8 @@ func (s *Server) replays() []tui.ReplayInfo {
 	var out []tui.ReplayInfo
 	for _, r := range s.o.Store.Replays(50) {
 		id := r.ID
-		out = append(out, tui.ReplayInfo{ID: id, Title: id, When: r.Saved, Open: func() (*replay.Replay, error) {
+		sum := s.summary(id)
+		out = append(out, tui.ReplayInfo{ID: id, Title: strings.Join(sum.Players, " vs "), When: r.Saved, Summary: sum, Open: func() (*replay.Replay, error) {
 			rp, _, err := s.openReplay(id)
 			return rp, err
 		}})

@@ -28,8 +28,14 @@ func testLimits() Limits {
 
 // testCheck stands in for `squarebattle check` (which needs the whole
 // program; cmd/squarebattle's serve tests run the real one): a script is
-// good when it holds "function", broken otherwise.
+// good when it holds "function", broken otherwise; one that calls error(
+// loads but misbehaves in its trial battle (status 1, as check's).
 func testCheck(_ context.Context, id string, src []byte, stdout, stderr io.Writer) int {
+	if bytes.Contains(src, []byte("error(")) {
+		fmt.Fprintf(stdout, "%s.lua loads\n\nTrial battle against Explorer: 3 errors\n", id)
+		fmt.Fprintf(stderr, "squarebattle: %s.lua: 1 kind of problem while playing (0 timeouts, 3 errors)\n", id)
+		return 1
+	}
 	if bytes.Contains(src, []byte("function")) {
 		fmt.Fprintf(stdout, "%s.lua loads\n", id)
 		return 0

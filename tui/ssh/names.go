@@ -3,6 +3,7 @@ package ssh
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -32,23 +33,64 @@ const maxNameLen = 24
 // '_' and '-', starting with a letter or digit. Nothing else reaches the
 // file system, so "..", "/", NUL, control characters and upper case (which
 // would make two names one file on a case-insensitive disk) are refused
-// rather than rewritten: the client learns the name it would get.
+// rather than rewritten: the client learns the name it would get. The
+// refusal names the actual problem (nameProblem).
 func checkName(what, name string) error {
-	bad := func(reason string) error { return &NameError{What: what, Name: name, Reason: reason} }
-	switch {
-	case name == "":
-		return bad("is empty")
-	case len(name) > maxNameLen:
-		return bad(fmt.Sprintf("is longer than %d characters", maxNameLen))
-	case !isNameByte(name[0]) || name[0] == '-' || name[0] == '_':
-		return bad("must start with a letter or a digit")
-	}
-	for i := 0; i < len(name); i++ {
-		if !isNameByte(name[i]) {
-			return bad("may hold only a-z, 0-9, _ and -")
-		}
+	if why := nameProblem(name); why != "" {
+		return &NameError{What: what, Name: name, Reason: why}
 	}
 	return nil
+}
+
+// nameProblem says what is wrong with a name ("" nothing), the first of:
+// empty; a character that is never allowed (named, escaped when it is not
+// printable); upper case (with the lower-cased name when that one would
+// do); a first character that is '-' or '_'; too long.
+func nameProblem(name string) string {
+	if name == "" {
+		return "is empty"
+	}
+	upper := false
+	for i, r := range name {
+		switch {
+		case r == utf8.RuneError && isBadByte(name[i:]):
+			return fmt.Sprintf("may not hold the byte 0x%02x (not UTF-8): only a-z, 0-9, _ and -", name[i])
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= utf8.RuneSelf || !isNameByte(byte(r)):
+			return fmt.Sprintf("may not hold %s: only a-z, 0-9, _ and -", describeRune(r))
+		}
+	}
+	if upper {
+		lower := strings.ToLower(name)
+		if more := nameProblem(lower); more != "" {
+			return "has upper case (names are lower case only) and, lower-cased, " + more
+		}
+		return fmt.Sprintf("has upper case: names are lower case only; use %s", quote(lower))
+	}
+	if name[0] == '-' || name[0] == '_' {
+		return fmt.Sprintf("must start with a letter or a digit, not %s", describeRune(rune(name[0])))
+	}
+	if len(name) > maxNameLen {
+		return fmt.Sprintf("is %d characters long: at most %d", len(name), maxNameLen)
+	}
+	return ""
+}
+
+// isBadByte reports whether s starts with a byte that is not UTF-8 (a
+// real U+FFFD is three bytes).
+func isBadByte(s string) bool {
+	_, n := utf8.DecodeRuneInString(s)
+	return n == 1
+}
+
+// describeRune names a character for a message: a space by its name,
+// anything printable quoted, anything else escaped.
+func describeRune(r rune) string {
+	if r == ' ' {
+		return "a space"
+	}
+	return strconv.QuoteRuneToGraphic(r)
 }
 
 func isNameByte(c byte) bool {

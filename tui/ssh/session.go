@@ -12,6 +12,7 @@ import (
 	gssh "github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -40,6 +41,16 @@ func (s *Server) identify(sess gssh.Session) identity {
 		id.mayUpload = s.o.Allowlist == nil || s.o.Allowlist[id.fingerprint]
 	}
 	return id
+}
+
+// userOf is the user name id's key holds now ("" none, or no key): an
+// upload in another session may have bound one since id was made.
+func (s *Server) userOf(id identity) string {
+	if id.fingerprint == "" {
+		return ""
+	}
+	u, _ := s.o.Store.User(id.fingerprint)
+	return u
 }
 
 // handle serves one session channel: admitted by the gate, bounded in
@@ -112,14 +123,15 @@ func (s *Server) dispatch(ctx context.Context, sess gssh.Session, id identity, a
 	if screens[cmd] {
 		pty, winch, ok := sess.Pty()
 		if !ok {
-			fmt.Fprintf(sess.Stderr(), "squarebattle: this needs a terminal: ssh -t ... %s\n", strings.Join(args, " "))
+			tty := strings.Replace(reach(sess.LocalAddr()), "ssh", "ssh -t", 1)
+			fmt.Fprintf(sess.Stderr(), "squarebattle: this needs a terminal: %s\n", strings.TrimSpace(tty+" "+engine.SafeText(strings.Join(args, " "))))
 			return exitBadInput, "no terminal"
 		}
 		return s.screen(ctx, sess, id, args, pty, winch, notice, log)
 	}
 	c, ok := commandsByName[cmd]
 	if !ok {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: unknown command %s; ssh ... help lists them\n", quote(cmd))
+		fmt.Fprintf(sess.Stderr(), "squarebattle: unknown command %s; %s help lists them\n", quote(cmd), reach(sess.LocalAddr()))
 		return exitBadInput, "unknown command"
 	}
 	return c.run(s, ctx, sess, id, args[1:], log)
@@ -170,17 +182,21 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 	defer cancel(nil)
 	o := tui.SessionOptions{
 		Hall:     s.o.Hall,
-		User:     id.user,
+		User:     s.nameOf(id),
 		Start:    tui.StartMenu,
 		FPS:      s.o.Limits.FPS,
 		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
 		Replays:  s.replays,
 		Getenv:   getenv(sess.Environ()),
-		MayRead:  mayRead(id.user),
+		MayRead:  mayRead(func() string { return s.userOf(id) }),
+		Account:  id.fingerprint,
+		Reach:    reach(sess.LocalAddr()),
 	}
-	if o.User == "" && id.fingerprint != "" {
-		o.User = provisional(id)
+	if id.fingerprint != "" {
+		// An upload from another session may give the key its user name
+		// while this one runs: the session takes it up at once.
+		o.Whoami = func() string { return s.nameOf(id) }
 	}
 	switch args0(args) {
 	case "watch":
@@ -190,12 +206,12 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		}
 	case "replay":
 		if len(args) != 2 {
-			fmt.Fprintln(sess.Stderr(), "squarebattle: usage: replay ID (ssh ... replays lists them)")
+			fmt.Fprintf(sess.Stderr(), "squarebattle: usage: replay ID (%s replays lists them)\n", reach(sess.LocalAddr()))
 			return exitBadInput, "bad arguments"
 		}
 		r, name, err := s.openReplay(args[1])
 		if err != nil {
-			fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
+			fmt.Fprintf(sess.Stderr(), "squarebattle: %v (%s replays lists them)\n", err, reach(sess.LocalAddr()))
 			return exitBadInput, "no such replay"
 		}
 		o.Start, o.Replay, o.ReplayFile = tui.StartReplay, r, name
@@ -233,6 +249,15 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 	return exitOK, ""
 }
 
+// nameOf is who a session of id is now: the user name its key holds, else
+// its provisional name ("" without a key).
+func (s *Server) nameOf(id identity) string {
+	if u := s.userOf(id); u != "" || id.fingerprint == "" {
+		return u
+	}
+	return provisional(id)
+}
+
 // provisional names a key that has no user name yet (it has uploaded
 // nothing): its login and the start of its fingerprint, joined by '~',
 // which a user name never holds. The hall tells owners apart by this name,
@@ -257,13 +282,16 @@ func provisional(id identity) string {
 // the errors pane: a shipped player's (its class id has no '.') and the
 // user's own uploads (user.name); an unknown class's, nobody's. A session
 // without a user name (no upload yet) reads only the shipped players'.
-func mayRead(user string) func(class string) bool {
+// user is asked each time: the name the key holds now, which an upload
+// from another session may have given it since the session began.
+func mayRead(user func() string) func(class string) bool {
 	return func(class string) bool {
 		owner, _, upload := strings.Cut(class, ".")
 		if !upload {
 			return class != ""
 		}
-		return user != "" && owner == user
+		u := user()
+		return u != "" && owner == u
 	}
 }
 

@@ -352,7 +352,7 @@ func (s *Store) ReplayPath(id string) (string, error) {
 	}
 	st, err := os.Stat(p)
 	if err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%w: no replay %s (ssh HOST replays lists them)", ErrNotFound, id)
+		return "", fmt.Errorf("%w: no replay %s", ErrNotFound, id)
 	}
 	return p, nil
 }
