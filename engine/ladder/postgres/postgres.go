@@ -17,9 +17,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"slices"
-	"strconv"
 	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the database/sql driver "pgx"
@@ -43,38 +40,13 @@ type Store struct {
 	db *sql.DB
 }
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-func steps() ([]migration, error) {
-	entries, err := fs.ReadDir(migrations, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: no number", e.Name())
-		}
-		text, err := fs.ReadFile(migrations, "migrations/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{v, e.Name(), string(text)})
-	}
-	slices.SortFunc(out, func(a, b migration) int { return a.version - b.version })
-	return out, nil
-}
+// steps lists the embedded migrations in order.
+func steps() ([]sqlstore.Migration, error) { return sqlstore.Migrations(migrations, "migrations") }
 
 // Latest is the schema version this program writes.
 func Latest() int {
 	s, _ := steps()
-	return s[len(s)-1].version
+	return s[len(s)-1].Version
 }
 
 // Open connects to the database at url (postgres://…) and brings its
@@ -131,12 +103,12 @@ func version(ctx context.Context, q interface {
 // migrate applies the steps the database has not had, each in a
 // transaction that holds the ladder's lock (two processes starting at
 // once migrate one after the other).
-func migrate(ctx context.Context, db *sql.DB, all []migration) error {
+func migrate(ctx context.Context, db *sql.DB, all []sqlstore.Migration) error {
 	have, err := version(ctx, db)
 	if err != nil {
 		return err
 	}
-	latest := all[len(all)-1].version
+	latest := all[len(all)-1].Version
 	if have > latest {
 		return fmt.Errorf("%w (schema %d; this program knows up to %d)", ErrSchema, have, latest)
 	}
@@ -158,13 +130,13 @@ func migrate(ctx context.Context, db *sql.DB, all []migration) error {
 		return err
 	}
 	for _, m := range all {
-		if m.version <= have {
+		if m.Version <= have {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-			return fmt.Errorf("migration %s: %w", m.name, err)
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.version, m.name); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES ($1, $2)`, m.Version, m.Name); err != nil {
 			return err
 		}
 	}

@@ -23,8 +23,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/squarebattle/squarebattle/engine/ladder"
@@ -53,40 +51,13 @@ type Store struct {
 	write, reader *sql.DB
 }
 
-// migration is one numbered step of the schema.
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
 // steps lists the embedded migrations in order.
-func steps() ([]migration, error) {
-	entries, err := fs.ReadDir(migrations, "migrations")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, e := range entries {
-		num, _, ok := strings.Cut(e.Name(), "_")
-		v, err := strconv.Atoi(num)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("migration %s: no number", e.Name())
-		}
-		text, err := fs.ReadFile(migrations, "migrations/"+e.Name())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{v, e.Name(), string(text)})
-	}
-	slices.SortFunc(out, func(a, b migration) int { return a.version - b.version })
-	return out, nil
-}
+func steps() ([]sqlstore.Migration, error) { return sqlstore.Migrations(migrations, "migrations") }
 
 // Latest is the schema version this program writes.
 func Latest() int {
 	s, _ := steps()
-	return s[len(s)-1].version
+	return s[len(s)-1].Version
 }
 
 func dsn(path string, readOnly bool) string {
@@ -143,7 +114,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 }
 
 // check reads an existing file's schema version without writing to it.
-func check(ctx context.Context, path string, all []migration) error {
+func check(ctx context.Context, path string, all []sqlstore.Migration) error {
 	db, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return err
@@ -153,7 +124,7 @@ func check(ctx context.Context, path string, all []migration) error {
 	if err != nil {
 		return unreadable(err)
 	}
-	if latest := all[len(all)-1].version; v > latest {
+	if latest := all[len(all)-1].Version; v > latest {
 		return fmt.Errorf("%w (schema %d; this program knows up to %d)", ErrSchema, v, latest)
 	}
 	return nil
@@ -182,7 +153,7 @@ func version(ctx context.Context, db *sql.DB) (int, error) {
 }
 
 // migrate applies the steps the file has not had, each in a transaction.
-func migrate(ctx context.Context, db *sql.DB, all []migration) error {
+func migrate(ctx context.Context, db *sql.DB, all []sqlstore.Migration) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
 		return unreadable(err)
 	}
@@ -190,22 +161,22 @@ func migrate(ctx context.Context, db *sql.DB, all []migration) error {
 	if err != nil {
 		return unreadable(err)
 	}
-	if latest := all[len(all)-1].version; have > latest {
+	if latest := all[len(all)-1].Version; have > latest {
 		return fmt.Errorf("%w (schema %d; this program knows up to %d)", ErrSchema, have, latest)
 	}
 	for _, m := range all {
-		if m.version <= have {
+		if m.Version <= have {
 			continue
 		}
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", m.name, err)
+			return fmt.Errorf("migration %s: %w", m.Name, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.version, m.name); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name) VALUES (?, ?)`, m.Version, m.Name); err != nil {
 			tx.Rollback()
 			return err
 		}
