@@ -28,6 +28,10 @@ func callMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // around the script are the fixtures in testdata/check/hostile. A clean
 // player is checked too: its problems are none, and its exit status 0.
 func TestCheckHostile(t *testing.T) {
+	if raceOn {
+		t.Skip("check of six hostile players: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
+	}
+
 	hostile := func(name string) string { return filepath.Join("testdata", "check", "hostile", name) }
 	tests := []struct {
 		name string
@@ -121,6 +125,10 @@ func TestCheckHostile(t *testing.T) {
 // its end and reports its winner and scores, not a tie of 0 to 0 at an
 // arbitrary round; --option games=N plays a longer match instead.
 func TestCheckSnakeResult(t *testing.T) {
+	if raceOn {
+		t.Skip("a snake match to its result: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
+	}
+
 	src, err := scripts.FS.ReadFile("snake/hungry.lua")
 	if err != nil {
 		t.Fatal(err)

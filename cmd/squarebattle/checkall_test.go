@@ -13,6 +13,10 @@ import (
 // counts add up; a misspelt global is named with its line even though the
 // trial never reaches it.
 func TestCheckAll(t *testing.T) {
+	if raceOn {
+		t.Skip("check --all: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
+	}
+
 	dir := t.TempDir()
 	file := filepath.Join(dir, "lurker.lua")
 	writeLua(t, file, `return { name = "Lurker", run = function(self, team, view)
@@ -72,6 +76,10 @@ func writeLua(t *testing.T, name, src string) {
 // more than half its battles against the Explorer and the Pinwheel in
 // check --all (the newcomer's first yardstick), over fixed seeds.
 func TestReadmeHunter(t *testing.T) {
+	if raceOn {
+		t.Skip("the README Hunter against every player: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
+	}
+
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

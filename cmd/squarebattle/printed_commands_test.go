@@ -598,6 +598,10 @@ var newCases = []struct{ name, args string }{
 // help texts, README.md and docs/*.md, as printed (see the top of this
 // file), and wants each to exit 0.
 func TestPrintedCommands(t *testing.T) {
+	if raceOn {
+		t.Skip("every printed command: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
+	}
+
 	if testing.Short() {
 		t.Skip("runs some 80 commands, the terminal UI's on a pty")
 	}
