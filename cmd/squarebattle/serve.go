@@ -179,6 +179,8 @@ func limitsOfServe(cfg config.Config) tuissh.Limits {
 		Handshake: sec(sc.HandshakeTimeout), Idle: sec(sc.IdleTimeout), MaxSession: sec(sc.MaxSession),
 		Write: sec(sc.WriteTimeout), UploadsPerHour: sc.UploadsPerHour, PlayersPerUser: sc.PlayersPerUser,
 		ScriptBytes: cfg.Limits.ScriptBytes, FPS: sc.FPS,
+		ChannelsPerConn: sc.ChannelsPerConnection, EnvRequests: sc.EnvRequests, EnvBytes: sc.EnvBytes,
+		Command: sec(sc.CommandTimeout), Checks: sc.Checks, ChecksPerIP: sc.ChecksPerIP, ChecksPerKey: sc.ChecksPerKey,
 	}
 }
 

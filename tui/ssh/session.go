@@ -46,16 +46,9 @@ func (s *Server) identify(sess gssh.Session) identity {
 // time, then an exec command or a terminal screen.
 func (s *Server) handle(sess gssh.Session) {
 	remote := sess.RemoteAddr().String()
-	key := addrKey(sess.RemoteAddr())
 	id := s.identify(sess)
 	log := s.log.With("remote", remote, "key", id.fingerprint, "user", id.user, "login", oneLine(sess.User()))
-	if ok, why := s.gate.open(key); !ok {
-		log.Warn("session refused", "event", "limit", "reason", why)
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %s\r\n", why)
-		sess.Exit(exitFailure)
-		return
-	}
-	defer s.gate.close(key)
+	// The gate counted the session when its channel opened (doors.go).
 
 	ctx, cancel := context.WithCancelCause(sess.Context())
 	defer cancel(nil)
@@ -76,7 +69,7 @@ func (s *Server) handle(sess gssh.Session) {
 		s.mu.Unlock()
 		s.wg.Done()
 	}()
-	limit := time.AfterFunc(s.o.Limits.MaxSession, func() { cancel(errMaxSession) })
+	limit := time.AfterFunc(s.o.Limits.MaxSession-time.Since(openedAt(sess)), func() { cancel(errMaxSession) })
 	defer limit.Stop()
 
 	args := sess.Command()
