@@ -110,15 +110,20 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 			return fail(exitBadInput, "your login name %s has nothing usable as a user name: ssh NAME@HOST with a-z, 0-9, _ or -", quote(sess.User()))
 		}
 		user = id.login
-		if _, taken := s.o.Store.byNameLookup(user); taken {
-			return fail(exitBadInput, "user name %s belongs to another key; log in as another name (ssh OTHER@HOST)", user)
+	}
+	// Reserved before the work, by the key (checks.go).
+	release, err := s.held.hold(s.o.Store, id.fingerprint, user, name, id.user == "", s.o.Limits.PlayersPerUser)
+	if err != nil {
+		re := err.(*reserveError)
+		log.Warn("upload refused", "event", "limit", "reason", re.reason)
+		status := exitFailure
+		if re.reason != "players per user" {
+			status = exitBadInput
 		}
+		return fail(status, "%s", re.msg)
 	}
-	if !s.o.Store.Has(user, name) && s.o.Store.Count(user) >= s.o.Limits.PlayersPerUser {
-		log.Warn("upload refused", "event", "limit", "reason", "players per user")
-		return fail(exitFailure, "you hold %d players, this server's limit (serve.players_per_user); submit under one of their names to replace it", s.o.Limits.PlayersPerUser)
-	}
-	if ok, wait := s.ups.take(user); !ok {
+	defer release()
+	if ok, wait := s.ups.take(id.fingerprint); !ok {
 		log.Warn("upload refused", "event", "limit", "reason", "uploads per hour")
 		return fail(exitFailure, "%d uploads in the last hour is this server's limit (serve.uploads_per_hour); try again in %d min",
 			s.o.Limits.UploadsPerHour, int(wait.Minutes())+1)
@@ -129,6 +134,11 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		return fail(exitBadInput, "%v", err)
 	}
 	pid := PlayerInfo{User: user, Name: name}.ID()
+	done, err := s.waitForCheck(ctx, sess, id, log)
+	if err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	defer done()
 	var report, problems bytes.Buffer
 	status := s.o.Check(ctx, pid, src, &report, &problems)
 	sess.Write(report.Bytes())

@@ -68,6 +68,9 @@ type Server struct {
 	srv  *gssh.Server
 	gate *gate
 	ups  *uploads
+	// checks and held bound the submits at work (checks.go).
+	checks *checkSlots
+	held   *reservations
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -106,7 +109,8 @@ func New(o Options) (*Server, error) {
 		o.Logger.Warn("the server's environment overrides every client's terminal: run serve without it",
 			"event", "config", "variables", strings.Join(over, " "))
 	}
-	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour), sessions: map[*liveSession]struct{}{}}
+	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour), sessions: map[*liveSession]struct{}{},
+		checks: newCheckSlots(o.Limits), held: newReservations()}
 	s.srv = &gssh.Server{
 		Version:     "SquareBattle",
 		HostSigners: []gssh.Signer{o.HostKey},
