@@ -101,6 +101,7 @@ func (a *App) startPrivate(su Setup) error {
 	colours := a.teamColours(len(su.Players))
 	a.leave()
 	a.cancelTicket()
+	su.OwnerKey = a.so.Key
 	t, err := a.hall.request(a.so.User, su, a.pace())
 	if err != nil {
 		a.lobby.message = err.Error()

@@ -138,7 +138,13 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		MaxSize:    sc.MaxSize,
 		MaxRounds:  sc.MaxRounds,
 		ReplayDir:  store.ReplayDir(),
-		Logger:     log,
+		// Who may have each replay (tui/ssh/replays.go).
+		Recording: func(file string, featured bool, owner, key string) {
+			if err := store.NoteReplay(file, featured, owner, key); err != nil {
+				log.Error("replay owner", "event", "error", "reason", err.Error())
+			}
+		},
+		Logger: log,
 	})
 	if err != nil {
 		return nil, err

@@ -7,14 +7,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
 	gssh "github.com/gliderlabs/ssh"
-
-	"github.com/squarebattle/squarebattle/engine/replay"
-	"github.com/squarebattle/squarebattle/tui"
 )
 
 // command is one exec command: `ssh HOST NAME ARGS...`. run returns the
@@ -231,32 +227,25 @@ func (s *Server) players(_ context.Context, sess gssh.Session, _ identity, _ []s
 	return exitOK, ""
 }
 
-func (s *Server) listReplays(_ context.Context, sess gssh.Session, _ identity, _ []string, _ *slog.Logger) (int, string) {
-	for _, r := range s.o.Store.Replays(100) {
+func (s *Server) listReplays(_ context.Context, sess gssh.Session, id identity, _ []string, _ *slog.Logger) (int, string) {
+	for _, r := range s.replaysOf(id, 100) { // the ones id may have (replays.go)
 		fmt.Fprintf(sess, "%-40s %s %8d bytes\n", r.ID, r.Saved.UTC().Format(time.DateTime), r.Bytes)
 	}
 	return exitOK, ""
 }
 
-// get copies a replay file to stdout as it is on disk.
-func (s *Server) get(_ context.Context, sess gssh.Session, _ identity, args []string, _ *slog.Logger) (int, string) {
+// get writes a replay to stdout as id may have it (replays.go).
+func (s *Server) get(_ context.Context, sess gssh.Session, id identity, args []string, _ *slog.Logger) (int, string) {
 	if len(args) != 1 {
 		fmt.Fprintln(sess.Stderr(), "squarebattle: usage: get ID > FILE.sbr")
 		return exitBadInput, "bad arguments"
 	}
-	path, err := s.o.Store.ReplayPath(args[0])
-	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
-		return exitBadInput, "no such replay"
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: replay %s cannot be read\n", args[0])
-		return exitFailure, oneLine(err.Error())
-	}
-	defer f.Close()
 	out := deadlineWriter{w: sess, d: s.o.Limits.Write, drop: func() { closeConn(sess) }}
-	if _, err := io.Copy(out, f); err != nil {
+	if err := s.writeReplay(out, args[0], id); err != nil {
+		fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
+		if errors.Is(err, ErrNotFound) || errors.As(err, new(*NameError)) {
+			return exitBadInput, "no such replay"
+		}
 		return exitFailure, oneLine(err.Error())
 	}
 	return exitOK, ""
@@ -304,29 +293,4 @@ func (s *Server) remove(_ context.Context, sess gssh.Session, id identity, args 
 	log.Info("player removed", "event", "admin", "player", user+"."+name)
 	fmt.Fprintf(sess, "removed %s.%s (its history stays)\n", user, name)
 	return exitOK, ""
-}
-
-// replays lists recent replays for the menu.
-func (s *Server) replays() []tui.ReplayInfo {
-	var out []tui.ReplayInfo
-	for _, r := range s.o.Store.Replays(50) {
-		id := r.ID
-		out = append(out, tui.ReplayInfo{ID: id, Title: id, When: r.Saved, Open: func() (*replay.Replay, error) {
-			rp, _, err := s.openReplay(id)
-			return rp, err
-		}})
-	}
-	return out
-}
-
-func (s *Server) openReplay(id string) (*replay.Replay, string, error) {
-	path, err := s.o.Store.ReplayPath(id)
-	if err != nil {
-		return nil, "", err
-	}
-	r, err := replay.Open(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("replay %s cannot be read", id)
-	}
-	return r, id + ".sbr", nil
 }

@@ -159,23 +159,6 @@ func TestAnonymousOff(t *testing.T) {
 	dial(t, ts.addr, "guest", newKey(t))
 }
 
-// TestGet downloads a replay byte for byte.
-func TestGet(t *testing.T) {
-	ts := startServer(t, nil)
-	data := bytes.Repeat([]byte("round data\n"), 50000)
-	if err := os.WriteFile(filepath.Join(ts.store.ReplayDir(), "b-1.sbr"), data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c := dial(t, ts.addr, "x", nil)
-	out, e, st := run(t, c, "get b-1", nil)
-	if st != 0 || out != string(data) {
-		t.Fatalf("get: status %d, %d bytes (want %d), stderr %q", st, len(out), len(data), e)
-	}
-	if out, _, _ := run(t, c, "replays", nil); !strings.Contains(out, "b-1") {
-		t.Fatalf("replays: %q", out)
-	}
-}
-
 // TestGarbageAndHalfOpen: bytes that are not SSH, and connections that
 // never finish the handshake, cost the server nothing lasting.
 func TestGarbageAndHalfOpen(t *testing.T) {

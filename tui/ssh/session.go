@@ -168,7 +168,8 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		FPS:      s.o.Limits.FPS,
 		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
-		Replays:  s.replays,
+		Replays:  s.replaysFor(id), // the ones id may have, as it may have them (replays.go)
+		Key:      id.fingerprint,
 		Getenv:   getenv(sess.Environ()),
 		MayRead:  mayRead(id.user),
 	}
@@ -186,7 +187,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 			fmt.Fprintln(sess.Stderr(), "squarebattle: usage: replay ID (ssh ... replays lists them)")
 			return exitBadInput, "bad arguments"
 		}
-		r, name, err := s.openReplay(args[1])
+		r, name, err := s.openReplayFor(args[1], id)
 		if err != nil {
 			fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
 			return exitBadInput, "no such replay"
