@@ -36,6 +36,20 @@ type Serve struct {
 	MaxRounds             int `mapstructure:"max_rounds" yaml:"max_rounds" json:"max_rounds"` // longest private battle, in rounds
 	FPS                   int `mapstructure:"fps" yaml:"fps" json:"fps"`                      // frame cap per viewer
 
+	// The doors before a command runs (tui/ssh/doors.go): what one
+	// connection and one session channel may hold before the server knows
+	// what it is for.
+	ChannelsPerConnection int `mapstructure:"channels_per_connection" yaml:"channels_per_connection" json:"channels_per_connection"` // session channels open at once on one connection
+	EnvRequests           int `mapstructure:"env_requests" yaml:"env_requests" json:"env_requests"`                                  // environment variables one session may set
+	EnvBytes              int `mapstructure:"env_bytes" yaml:"env_bytes" json:"env_bytes"`                                           // bytes of their names and values
+	CommandTimeout        int `mapstructure:"command_timeout" yaml:"command_timeout" json:"command_timeout"`                         // seconds from a channel's opening to its command
+
+	// The checks of uploads (tui/ssh/checks.go) running at once: in all,
+	// from one address, for one key; more wait in a queue.
+	Checks       int `mapstructure:"checks" yaml:"checks" json:"checks"`
+	ChecksPerIP  int `mapstructure:"checks_per_ip" yaml:"checks_per_ip" json:"checks_per_ip"`
+	ChecksPerKey int `mapstructure:"checks_per_key" yaml:"checks_per_key" json:"checks_per_key"`
+
 	// Anonymous lets clients without a key (or with any key) watch;
 	// uploads always need a key.
 	Anonymous bool `mapstructure:"anonymous" yaml:"anonymous" json:"anonymous"`
@@ -72,7 +86,17 @@ func DefaultServe() Serve {
 		MaxSize:               150,
 		MaxRounds:             10000,
 		FPS:                   15,
-		Anonymous:             true,
+
+		ChannelsPerConnection: 10,
+		EnvRequests:           16,
+		EnvBytes:              4096,
+		CommandTimeout:        10,
+
+		Checks:       2,
+		ChecksPerIP:  1,
+		ChecksPerKey: 1,
+
+		Anonymous: true,
 	}
 }
 

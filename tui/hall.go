@@ -104,6 +104,11 @@ type HallOptions struct {
 	// ReplayDir, when set, receives every finished battle as a replay,
 	// written atomically (temp + rename); "" saves none.
 	ReplayDir string
+	// Recording, when set, is told of every battle whose replay will be
+	// saved, as it starts: the file, whether it is the featured battle,
+	// and its owner with the owner's key (Setup.OwnerKey); the embedding
+	// program decides from it who may have the replay.
+	Recording func(file string, featured bool, owner, ownerKey string)
 	// NewSeed draws seeds (nil: math/rand); tests fix it.
 	NewSeed func() uint64
 	// Logger receives one line per battle event (start, end, saved,
@@ -458,6 +463,9 @@ func (h *Hall) launch(owner string, su Setup, p pace, featured bool) (*liveBattl
 	record := ""
 	if h.o.ReplayDir != "" {
 		record = filepath.Join(h.o.ReplayDir, time.Now().UTC().Format("20060102-150405")+"-"+id+".sbr")
+	}
+	if record != "" && h.o.Recording != nil {
+		h.o.Recording(record, featured, owner, su.OwnerKey)
 	}
 	keep := h.o.Settings.Rewind
 	if keep == 0 {

@@ -84,6 +84,10 @@ type SessionOptions struct {
 	// the errors pane, by the team's class id ("" when unknown); of the
 	// other teams it shows only how many there are. nil reads them all.
 	MayRead func(class string) bool
+	// Key is the session's proven identity (tui/ssh: the SSH key's
+	// fingerprint; "" without one); the private battles it starts are
+	// recorded as its (Setup.OwnerKey).
+	Key string
 	// Terminfo is the terminal's description the screen was made with
 	// (tcell.NewTerminfoScreenFromTtyTerminfo); with it, viewers of a hall
 	// battle on the same kind of terminal share each frame's drawing and

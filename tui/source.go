@@ -46,6 +46,10 @@ type Setup struct {
 	// names it; a new battle from the lobby has none.
 	Map     *engine.Map
 	MapFile string
+	// OwnerKey is who asked for a private battle as the embedding program
+	// proves it (tui/ssh: the SSH key's fingerprint; SessionOptions.Key);
+	// the hall hands it to HallOptions.Recording with the battle's replay.
+	OwnerKey string
 }
 
 // HumanPlayer is the player id of the team a person plays at the keys: a

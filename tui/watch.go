@@ -105,6 +105,7 @@ func (a *App) startPrivate(su Setup) error {
 	colours := a.teamColours(len(su.Players))
 	a.leave()
 	a.cancelTicket()
+	su.OwnerKey = a.so.Key
 	t, err := a.hall.requestFor(a.so.User, a.account(), su, a.pace())
 	if err != nil {
 		a.lobby.message = err.Error()

@@ -139,7 +139,13 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		MaxSize:    sc.MaxSize,
 		MaxRounds:  sc.MaxRounds,
 		ReplayDir:  store.ReplayDir(),
-		Logger:     log,
+		// Who may have each replay (tui/ssh/replays.go).
+		Recording: func(file string, featured bool, owner, key string) {
+			if err := store.NoteReplay(file, featured, owner, key); err != nil {
+				log.Error("replay owner", "event", "error", "reason", err.Error())
+			}
+		},
+		Logger: log,
 	})
 	if err != nil {
 		return nil, err
@@ -180,6 +186,8 @@ func limitsOfServe(cfg config.Config) tuissh.Limits {
 		Handshake: sec(sc.HandshakeTimeout), Idle: sec(sc.IdleTimeout), MaxSession: sec(sc.MaxSession),
 		Write: sec(sc.WriteTimeout), UploadsPerHour: sc.UploadsPerHour, PlayersPerUser: sc.PlayersPerUser,
 		ScriptBytes: cfg.Limits.ScriptBytes, FPS: sc.FPS,
+		ChannelsPerConn: sc.ChannelsPerConnection, EnvRequests: sc.EnvRequests, EnvBytes: sc.EnvBytes,
+		Command: sec(sc.CommandTimeout), Checks: sc.Checks, ChecksPerIP: sc.ChecksPerIP, ChecksPerKey: sc.ChecksPerKey,
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/squarebattle/squarebattle/config"
@@ -287,6 +288,7 @@ func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Repl
 		}
 		got := rec.Next()
 		want, _ := rep.Timeline.Log(r)
+		withheld(&got, &want, h.Withheld)
 		// The wall's events first, then lost turns: when they differ they
 		// are the likely cause.
 		if !reflect.DeepEqual(got.Backstops, want.Backstops) {
@@ -359,6 +361,30 @@ func firstCell(got, want []int32, size int) string {
 		}
 	}
 	return "the arena differs"
+}
+
+// withheld makes the re-run's round say what a copy that withholds some
+// teams' words says (replay.Withhold): their problems and backstop events
+// are compared without their messages, which the copy left out. Their
+// print logs are never compared.
+func withheld(got, want *engine.RoundLog, teams []int) {
+	if len(teams) == 0 {
+		return
+	}
+	for _, l := range []*engine.RoundLog{got, want} {
+		l.Problems = slices.Clone(l.Problems)
+		for i := range l.Problems {
+			if slices.Contains(teams, l.Problems[i].Team) {
+				l.Problems[i].Message = replay.WithheldText
+			}
+		}
+		l.Backstops = slices.Clone(l.Backstops)
+		for i := range l.Backstops {
+			if slices.Contains(teams, l.Backstops[i].Team) {
+				l.Backstops[i].Message = replay.WithheldText
+			}
+		}
+	}
 }
 
 // compareRounds describes the first difference between a re-run round and

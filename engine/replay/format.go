@@ -59,6 +59,9 @@ type Header struct {
 	// pairs of (mark, count), and every team's score columns.
 	StartMarks  []int32 `json:"start_marks,omitempty"`
 	StartValues [][]int `json:"start_values,omitempty"`
+	// Withheld are the teams whose print log and problem messages this
+	// copy leaves out (Withhold), ascending; none in a replay as recorded.
+	Withheld []int `json:"withheld,omitempty"`
 }
 
 // Class is one script class of the battle; its index is its engine.ClassID.

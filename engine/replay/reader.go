@@ -80,6 +80,11 @@ func Read(r io.Reader, name string) (*Replay, error) {
 	if err != nil {
 		return nil, fail(1, "%v", err)
 	}
+	for i, t := range h.Withheld {
+		if t < 0 || t >= len(h.Players) || (i > 0 && t <= h.Withheld[i-1]) {
+			return nil, fail(1, "withheld: team %d is not a team, or out of order", t)
+		}
+	}
 	rep.Timeline = engine.NewTimeline(start, 0)
 	kept := make([]int, len(h.Players)) // printed lines per team so far
 

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +17,6 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
-	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -156,17 +154,22 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 			return fail(exitBadInput, "your login name %s has nothing usable as a user name: ssh NAME@HOST with a-z, 0-9, _ or -", quote(sess.User()))
 		}
 		user = id.login
-		if _, taken := s.o.Store.byNameLookup(user); taken {
-			return fail(exitBadInput, "user name %s belongs to another key; log in as another name (ssh OTHER@HOST)", user)
-		}
 	}
 	pid := PlayerInfo{User: user, Name: name}.ID()
 	what = "upload of " + pid
-	if !s.o.Store.Has(user, name) && s.o.Store.Count(user) >= s.o.Limits.PlayersPerUser {
-		log.Warn("upload refused", "event", "limit", "reason", "players per user")
-		return fail(exitFailure, "you hold %d players, this server's limit (serve.players_per_user); submit under one of their names to replace it", s.o.Limits.PlayersPerUser)
+	// Reserved before the work, by the key (checks.go).
+	release, err := s.held.hold(s.o.Store, id.fingerprint, user, name, id.user == "", s.o.Limits.PlayersPerUser)
+	if err != nil {
+		re := err.(*reserveError)
+		log.Warn("upload refused", "event", "limit", "reason", re.reason)
+		status := exitFailure
+		if re.reason != "players per user" {
+			status = exitBadInput
+		}
+		return fail(status, "%s", re.msg)
 	}
-	if ok, wait := s.ups.take(user); !ok {
+	defer release()
+	if ok, wait := s.ups.take(id.fingerprint); !ok {
 		log.Warn("upload refused", "event", "limit", "reason", "uploads per hour")
 		return fail(exitFailure, "%d uploads in the last hour is this server's limit (serve.uploads_per_hour); try again in %d min",
 			s.o.Limits.UploadsPerHour, int(wait.Minutes())+1)
@@ -176,6 +179,11 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		log.Warn("upload refused", "event", "limit", "reason", oneLine(err.Error()))
 		return fail(exitBadInput, "%v", err)
 	}
+	done, err := s.waitForCheck(ctx, sess, id, log)
+	if err != nil {
+		return fail(exitFailure, "%v", err)
+	}
+	defer done()
 	var report, problems bytes.Buffer
 	status := s.o.Check(ctx, pid, src, &report, &problems)
 	sess.Write(report.Bytes())
@@ -295,15 +303,15 @@ func (s *Server) players(_ context.Context, sess gssh.Session, _ identity, _ []s
 	return exitOK, ""
 }
 
-// listReplays lists the recorded battles, newest first: each one's id,
+// listReplays lists the recorded battles id may have, newest first: each one's id,
 // date and size, and from its summary (tui.ReadReplaySummary: a few
 // kilobytes of each file at most) the game, the rounds played of the
 // limit, how it ended and the players, in columns; the id comes first
 // on each line, for scripts (`awk '{print $1}'`), and nothing else is
 // written to stdout.
-func (s *Server) listReplays(_ context.Context, sess gssh.Session, _ identity, _ []string, _ *slog.Logger) (int, string) {
+func (s *Server) listReplays(_ context.Context, sess gssh.Session, id identity, _ []string, _ *slog.Logger) (int, string) {
 	var rows [][]string
-	for _, r := range s.o.Store.Replays(100) {
+	for _, r := range s.replaysOf(id, 100) { // the ones id may have (replays.go)
 		sum := s.summary(r.ID)
 		rows = append(rows, []string{r.ID, r.Saved.UTC().Format(time.DateTime) + " UTC", strconv.FormatInt(r.Bytes, 10) + " bytes",
 			gameName(sum.Game), roundsOf(sum), sum.Result(), strings.Join(sum.Players, " vs ")})
@@ -381,25 +389,18 @@ func columns(rows [][]string, right map[int]bool) []string {
 	return out
 }
 
-// get copies a replay file to stdout as it is on disk.
-func (s *Server) get(_ context.Context, sess gssh.Session, _ identity, args []string, _ *slog.Logger) (int, string) {
+// get writes a replay to stdout as id may have it (replays.go).
+func (s *Server) get(_ context.Context, sess gssh.Session, id identity, args []string, _ *slog.Logger) (int, string) {
 	if len(args) != 1 {
 		fmt.Fprintln(sess.Stderr(), "squarebattle: usage: get ID > FILE.sbr")
 		return exitBadInput, "bad arguments"
 	}
-	path, err := s.o.Store.ReplayPath(args[0])
-	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %v (%s replays lists them)\n", err, reach(sess.LocalAddr()))
-		return exitBadInput, "no such replay"
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(sess.Stderr(), "squarebattle: replay %s cannot be read\n", args[0])
-		return exitFailure, oneLine(err.Error())
-	}
-	defer f.Close()
 	out := deadlineWriter{w: sess, d: s.o.Limits.Write, drop: func() { closeConn(sess) }}
-	if _, err := io.Copy(out, f); err != nil {
+	if err := s.writeReplay(out, args[0], id); err != nil {
+		fmt.Fprintf(sess.Stderr(), "squarebattle: %v\n", err)
+		if errors.Is(err, ErrNotFound) || errors.As(err, new(*NameError)) {
+			return exitBadInput, "no such replay"
+		}
 		return exitFailure, oneLine(err.Error())
 	}
 	return exitOK, ""
@@ -447,30 +448,4 @@ func (s *Server) remove(_ context.Context, sess gssh.Session, id identity, args 
 	log.Info("player removed", "event", "admin", "player", user+"."+name)
 	fmt.Fprintf(sess, "removed %s.%s (its history stays)\n", user, name)
 	return exitOK, ""
-}
-
-// replays lists recent replays for the menu.
-func (s *Server) replays() []tui.ReplayInfo {
-	var out []tui.ReplayInfo
-	for _, r := range s.o.Store.Replays(50) {
-		id := r.ID
-		sum := s.summary(id)
-		out = append(out, tui.ReplayInfo{ID: id, Title: strings.Join(sum.Players, " vs "), When: r.Saved, Summary: sum, Open: func() (*replay.Replay, error) {
-			rp, _, err := s.openReplay(id)
-			return rp, err
-		}})
-	}
-	return out
-}
-
-func (s *Server) openReplay(id string) (*replay.Replay, string, error) {
-	path, err := s.o.Store.ReplayPath(id)
-	if err != nil {
-		return nil, "", err
-	}
-	r, err := replay.Open(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("replay %s cannot be read", id)
-	}
-	return r, id + ".sbr", nil
 }

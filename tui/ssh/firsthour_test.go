@@ -52,7 +52,7 @@ func TestSubmitSaysWhatBecameOfIt(t *testing.T) {
 			"upload stored: alice.hunter replaces the older version (kept in the history); every lobby offers it now."},
 		{"second", "submit two", good, 0, "upload stored: alice.two is new; every lobby offers it now."},
 		{"over the cap", "submit three", good, 1,
-			"squarebattle: upload of alice.three refused: you hold 2 players, this server's limit (serve.players_per_user); submit under one of their names to replace it"},
+			"squarebattle: upload of alice.three refused: you hold or are submitting 2 players, this server's limit (serve.players_per_user); submit under one of their names to replace it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,6 +136,9 @@ func writeReplay(t *testing.T, ts *testServer, id, header, summary string, mtime
 		}
 	}
 	os.Chtimes(path, mtime, mtime)
+	if err := ts.store.NoteReplay(path, true, "", ""); err != nil { // a featured battle's: anybody's
+		t.Fatal(err)
+	}
 }
 
 // TestReplaysSayWhatWasPlayed: replays lists, besides each replay's id,
@@ -155,6 +158,7 @@ func TestReplaysSayWhatWasPlayed(t *testing.T) {
 		`{"players":["A","B","C"],"round":37,"rounds":1000,"over":false}`, now.Add(-2*time.Minute))
 	writeReplay(t, ts, "20260101-121500-4", `{"squarebattle_replay":1,"rounds":10,"pad":"`+strings.Repeat("x", 300<<10)+`"}`, "", now.Add(-time.Minute))
 	os.WriteFile(filepath.Join(ts.store.ReplayDir(), "junk.sbr"), []byte("not a replay"), 0o644)
+	ts.store.NoteReplay(filepath.Join(ts.store.ReplayDir(), "junk.sbr"), true, "", "")
 
 	out, errOut, st := run(t, dial(t, ts.addr, "x", nil), "replays", nil)
 	if st != 0 {

@@ -23,6 +23,15 @@ type Limits struct {
 	PlayersPerUser       int           // player names one user may hold
 	ScriptBytes          int           // the largest upload (limits.script_bytes)
 	FPS                  int           // frames per second drawn for each viewer
+
+	// The doors before a command (doors.go) and the checks (checks.go).
+	ChannelsPerConn int           // session channels open at once on one connection
+	EnvRequests     int           // environment variables one session may set (0: none)
+	EnvBytes        int           // bytes of their names and values (0: none)
+	Command         time.Duration // from a channel's opening to its command
+	Checks          int           // checks of uploads running at once
+	ChecksPerIP     int           // of them, for one address
+	ChecksPerKey    int           // of them, for one key
 }
 
 func (l Limits) check() error {

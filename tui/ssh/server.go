@@ -68,6 +68,9 @@ type Server struct {
 	srv  *gssh.Server
 	gate *gate
 	ups  *uploads
+	// checks and held bound the submits at work (checks.go).
+	checks *checkSlots
+	held   *reservations
 
 	mu       sync.Mutex
 	listener net.Listener
@@ -93,6 +96,9 @@ func New(o Options) (*Server, error) {
 	if err := o.Limits.check(); err != nil {
 		return nil, err
 	}
+	if err := o.Limits.checkDoors(); err != nil {
+		return nil, err
+	}
 	if o.Session == nil {
 		o.Session = tui.RunSession
 	}
@@ -103,7 +109,8 @@ func New(o Options) (*Server, error) {
 		o.Logger.Warn("the server's environment overrides every client's terminal: run serve without it",
 			"event", "config", "variables", strings.Join(over, " "))
 	}
-	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour), sessions: map[*liveSession]struct{}{}}
+	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour), sessions: map[*liveSession]struct{}{},
+		checks: newCheckSlots(o.Limits), held: newReservations()}
 	s.srv = &gssh.Server{
 		Version:     "SquareBattle",
 		HostSigners: []gssh.Signer{o.HostKey},
@@ -180,7 +187,7 @@ func (s *Server) Counts() (conns, sessions int) { return s.gate.counts() }
 // connect admits a TCP connection (or refuses it with one plain line: no
 // SSH exchange has happened yet, so that is all a client can be told;
 // OpenSSH shows it with -v) and arms the handshake deadline, which the
-// first session disarms.
+// first command disarms (doors.go).
 func (s *Server) connect(ctx gssh.Context, c net.Conn) net.Conn {
 	key := addrKey(c.RemoteAddr())
 	if ok, why := s.gate.connect(key); !ok {
@@ -189,17 +196,10 @@ func (s *Server) connect(ctx gssh.Context, c net.Conn) net.Conn {
 		io.WriteString(c, "squarebattle: "+why+"\r\n")
 		return nil
 	}
-	timer := time.AfterFunc(s.o.Limits.Handshake, func() {
-		s.log.Info("handshake timeout", "event", "limit", "remote", c.RemoteAddr().String(), "reason", "no session within the handshake timeout")
-		c.Close()
-	})
-	ctx.SetValue(ctxHandshake, timer)
-	return &countedConn{Conn: c, done: func() { timer.Stop(); s.gate.disconnect(key) }}
+	door := s.newConnDoor(c)
+	ctx.SetValue(ctxDoorKey{}, door)
+	return &countedConn{Conn: c, done: func() { door.closed(); s.gate.disconnect(key) }}
 }
-
-type ctxKey int
-
-const ctxHandshake ctxKey = iota
 
 // countedConn gives its slot in the gate back once, when closed.
 type countedConn struct {
@@ -211,15 +211,6 @@ type countedConn struct {
 func (c *countedConn) Close() error {
 	c.once.Do(c.done)
 	return c.Conn.Close()
-}
-
-// sessionChannel disarms the handshake deadline, then serves the channel
-// as gliderlabs does.
-func (s *Server) sessionChannel(srv *gssh.Server, conn *gossh.ServerConn, ch gossh.NewChannel, ctx gssh.Context) {
-	if t, ok := ctx.Value(ctxHandshake).(*time.Timer); ok {
-		t.Stop()
-	}
-	gssh.DefaultSessionHandler(srv, conn, ch, ctx)
 }
 
 // oneLine makes text from a client or an error safe for one log field.

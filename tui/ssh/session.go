@@ -57,16 +57,9 @@ func (s *Server) userOf(id identity) string {
 // time, then an exec command or a terminal screen.
 func (s *Server) handle(sess gssh.Session) {
 	remote := sess.RemoteAddr().String()
-	key := addrKey(sess.RemoteAddr())
 	id := s.identify(sess)
 	log := s.log.With("remote", remote, "key", id.fingerprint, "user", id.user, "login", oneLine(sess.User()))
-	if ok, why := s.gate.open(key); !ok {
-		log.Warn("session refused", "event", "limit", "reason", why)
-		fmt.Fprintf(sess.Stderr(), "squarebattle: %s\r\n", why)
-		sess.Exit(exitFailure)
-		return
-	}
-	defer s.gate.close(key)
+	// The gate counted the session when its channel opened (doors.go).
 
 	ctx, cancel := context.WithCancelCause(sess.Context())
 	defer cancel(nil)
@@ -87,7 +80,7 @@ func (s *Server) handle(sess gssh.Session) {
 		s.mu.Unlock()
 		s.wg.Done()
 	}()
-	limit := time.AfterFunc(s.o.Limits.MaxSession, func() { cancel(errMaxSession) })
+	limit := time.AfterFunc(s.o.Limits.MaxSession-time.Since(openedAt(sess)), func() { cancel(errMaxSession) })
 	defer limit.Stop()
 
 	args := sess.Command()
@@ -187,7 +180,8 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		FPS:      s.o.Limits.FPS,
 		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
-		Replays:  s.replays,
+		Replays:  s.replaysFor(id), // the ones id may have, as it may have them (replays.go)
+		Key:      id.fingerprint,
 		Getenv:   getenv(sess.Environ()),
 		MayRead:  mayRead(func() string { return s.userOf(id) }),
 		Account:  id.fingerprint,
@@ -209,7 +203,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 			fmt.Fprintf(sess.Stderr(), "squarebattle: usage: replay ID (%s replays lists them)\n", reach(sess.LocalAddr()))
 			return exitBadInput, "bad arguments"
 		}
-		r, name, err := s.openReplay(args[1])
+		r, name, err := s.openReplayFor(args[1], id)
 		if err != nil {
 			fmt.Fprintf(sess.Stderr(), "squarebattle: %v (%s replays lists them)\n", err, reach(sess.LocalAddr()))
 			return exitBadInput, "no such replay"

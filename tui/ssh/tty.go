@@ -74,7 +74,7 @@ func newTty(sess gssh.Session, win gssh.Window, winch <-chan gssh.Window, deadli
 	pr, pw := io.Pipe()
 	t := &tty{sess: sess, pr: pr, pw: pw, deadline: deadline, drop: drop, ascii: ascii, finished: make(chan struct{})}
 	t.w, t.h = clampWindow(win.Width, win.Height)
-	t.lastInput.Store(time.Now().UnixNano())
+	t.lastInput.Store(openedAt(sess).UnixNano()) // the idle clock runs from the channel's opening
 	go t.pump()
 	go t.watchWindow(winch)
 	return t
