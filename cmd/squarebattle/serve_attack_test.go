@@ -44,6 +44,7 @@ func TestServeAttackFigures(t *testing.T) {
 	}{
 		{"env", atkEnv},
 		{"channels", atkChannels},
+		{"idle", atkIdleChannels},
 		{"smallpackets", atkSmallPackets},
 		{"ptyhangup", atkPtyHangup},
 		{"nocommand", atkNoCommand},
@@ -148,11 +149,13 @@ func atkChannels(t *testing.T) {
 	defer c.Close()
 	opened, filled := 0, 0
 	chunk := make([]byte, 32<<10)
+	var chans []gossh.Channel
 	for range 200 {
 		ch, err := atkSession(c)
 		if err != nil {
 			continue
 		}
+		chans = append(chans, ch)
 		opened++
 		sent := 0
 		for sent < 2<<20 {
@@ -165,7 +168,34 @@ func atkChannels(t *testing.T) {
 			filled++
 		}
 	}
-	t.Logf("channels: 200 asked, %d opened, %d took 2 MiB of stdin; server while open: %s", opened, filled, f.now())
+	alive := 0
+	for _, ch := range chans {
+		if _, err := ch.SendRequest("alive@test", true, nil); err == nil {
+			alive++
+		}
+	}
+	t.Logf("channels: 200 asked, %d opened, %d took 2 MiB of stdin, %d still open at the end; server while open: %s", opened, filled, alive, f.now())
+}
+
+// atkIdleChannels: 200 session channels on one connection, no command,
+// nothing sent.
+func atkIdleChannels(t *testing.T) {
+	addr, _ := atkArena(t)
+	f := atkStart()
+	c, err := atkAnon(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	opened, refused := 0, ""
+	for range 200 {
+		if _, err := atkSession(c); err != nil {
+			refused = err.Error()
+			continue
+		}
+		opened++
+	}
+	t.Logf("idle channels: 200 asked on one connection, %d opened (refusal: %q); server while open: %s", opened, refused, f.now())
 }
 
 // atkSmallPackets: 5 session channels, each sent 2 MiB of stdin in
