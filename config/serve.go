@@ -22,7 +22,7 @@ type Serve struct {
 	Sessions             int `mapstructure:"sessions" yaml:"sessions" json:"sessions"`                                           // sessions at once, all clients
 	SessionsPerIP        int `mapstructure:"sessions_per_ip" yaml:"sessions_per_ip" json:"sessions_per_ip"`                      // sessions at once from one address
 	ConnectionsPerMinute int `mapstructure:"connections_per_minute" yaml:"connections_per_minute" json:"connections_per_minute"` // new connections per address per minute
-	HandshakeTimeout     int `mapstructure:"handshake_timeout" yaml:"handshake_timeout" json:"handshake_timeout"`                // seconds to finish the SSH handshake
+	HandshakeTimeout     int `mapstructure:"handshake_timeout" yaml:"handshake_timeout" json:"handshake_timeout"`                // seconds from connecting to the first command
 	IdleTimeout          int `mapstructure:"idle_timeout" yaml:"idle_timeout" json:"idle_timeout"`                               // seconds without input before a session ends
 	MaxSession           int `mapstructure:"max_session" yaml:"max_session" json:"max_session"`                                  // seconds a session may last
 	WriteTimeout         int `mapstructure:"write_timeout" yaml:"write_timeout" json:"write_timeout"`                            // seconds one write to a client may take

@@ -132,6 +132,12 @@ func watch(tb testing.TB, addr string, w, h int, stalled bool) *viewer {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return watchOn(tb, c, w, h, stalled)
+}
+
+// watchOn watches the featured battle over client c.
+func watchOn(tb testing.TB, c *gossh.Client, w, h int, stalled bool) *viewer {
+	tb.Helper()
 	s, err := c.NewSession()
 	if err != nil {
 		tb.Fatal(err)

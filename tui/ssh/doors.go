@@ -247,8 +247,7 @@ func (d *doorSession) serve(reqs <-chan *gossh.Request) {
 	noCommand.Stop()
 	d.mu.Lock()
 	if d.winch != nil {
-		close(d.winch)
-		d.winch = nil
+		close(d.winch) // left in place: a command that asks for it later sees it closed
 	}
 	started := d.started
 	d.closed = true
@@ -344,7 +343,7 @@ func (d *doorSession) windowChange(payload []byte) bool {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.pty == nil || d.winch == nil {
+	if d.pty == nil {
 		return false
 	}
 	win := gssh.Window{Width: int(min(w, 1<<20)), Height: int(min(h, 1<<20))}

@@ -394,13 +394,14 @@ func TestWindowDoor(t *testing.T) {
 		pty     bool
 		before  int    // window changes before the command
 		cmd     string // "-": none, hang up
-		during  int    // window changes while it runs
+		during  int    // window changes while it runs (-1: none, and hang up at once)
 		resized bool   // window changes accepted
 	}{
 		{"hang up before a command", true, 50, "-", 0, true},
 		{"help while resizing (ssh -t HOST help)", true, 5, "help", 200, true},
 		{"unknown command while resizing", true, 5, "nothing", 200, true},
 		{"no pty", false, 5, "help", 5, false},
+		{"a shell, then hang up at once", true, 5, "", -1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -427,6 +428,11 @@ func TestWindowDoor(t *testing.T) {
 				}
 				if tt.cmd != "-" {
 					rc.exec(tt.cmd)
+					if tt.during < 0 {
+						rc.ch.Close()
+						c.Close()
+						continue
+					}
 					for i := range tt.during {
 						rc.ch.SendRequest("window-change", false, gossh.Marshal(struct{ W, H, PW, PH uint32 }{uint32(90 + i%5), 30, 0, 0}))
 					}
