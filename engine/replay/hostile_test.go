@@ -96,6 +96,7 @@ func TestWhatAReaderAllocates(t *testing.T) {
 		{"tiny-14142.sbr", gzipped(hugeArena(14142, 0))},
 		{"tiny-16384.sbr", gzipped(hugeArena(16384, 128))},
 		{"players-2M.sbr", gzipped(manyPlayers(2_000_000))},
+		{"quiet-2000.sbr", gzipped(hugeArena(2000, 20_000))},
 	}
 	for _, c := range cases {
 		var err error
