@@ -1,10 +1,19 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
+
+// MaxArenaSize is the largest arena side a battle may be played on: the
+// bound of the arena.size setting (package config), which the readers of
+// map and replay files hold those files to as well. A file names a size;
+// nothing the size of it is built before the size is checked against this.
+const MaxArenaSize = 2000
 
 // Map is a starting arena written in the original game's notation.
 type Map struct {
@@ -21,49 +30,134 @@ type Map struct {
 // map must be square. A '#' starts a comment that runs to the end of the
 // line; blank lines are ignored, so a board diagram can be pasted in as is.
 // file names the source in errors.
+//
+// The text may come from anyone: the first row's width is the arena's
+// side, and it is held to MaxArenaSize before anything of that size is
+// made, and the arena is made only when the text is long enough to fill
+// it; a row of another width, or a row past the last, is refused on its
+// line. Memory is the cells of the arena (8 bytes a cell, for at least two
+// bytes of text a cell) and does not grow with the text otherwise: a file
+// of any length or shape is read in a bounded amount.
 func ParseMap(file string, text []byte) (*Map, error) {
-	var rows [][]int
-	var rowLines []int
-	for i, line := range strings.Split(string(text), "\n") {
-		lineNo := i + 1
-		if c := strings.IndexByte(line, '#'); c >= 0 {
+	fail := func(line int, format string, args ...any) (*Map, error) {
+		return nil, &MapError{File: file, Line: line, Reason: fmt.Sprintf(format, args...)}
+	}
+	var m *Map
+	rows := 0
+	lineNo := 0
+	for rest := text; len(rest) > 0; {
+		lineNo++
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if c := bytes.IndexByte(line, '#'); c >= 0 {
 			line = line[:c]
 		}
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
+		n := countFields(line)
+		if n == 0 {
 			continue
 		}
-		row := make([]int, len(fields))
-		for j, f := range fields {
-			v, err := strconv.Atoi(f)
+		if m == nil { // the first row: its width is the arena's side
+			if n > MaxArenaSize {
+				return fail(lineNo, "the first row has %d cells; an arena is at most %d×%d (arena.size)", n, MaxArenaSize, MaxArenaSize)
+			}
+			m = &Map{Size: n, lines: make([]int, n)}
+			// n×n fields, each a byte or more and a space or newline after
+			// it: a text too short for them cannot be a map of this side,
+			// and the rows say where it goes wrong; the arena is made only
+			// for a text that can fill it.
+			if len(text) >= 2*n*n-1 {
+				m.Cells = make([]int, n*n)
+			}
+		}
+		if n != m.Size {
+			return fail(lineNo, "row has %d cells, the first row has %d", n, m.Size)
+		}
+		if rows == m.Size {
+			return fail(lineNo, "the arena must be square: more than %d rows of %d cells", m.Size, m.Size)
+		}
+		r := m.Size - 1 - rows // the first line is the top row
+		var row []int
+		if m.Cells != nil {
+			row = m.Cells[r*m.Size : (r+1)*m.Size]
+		}
+		j := 0
+		for f := range fields(line) {
+			v, err := strconv.Atoi(string(f))
 			if err != nil {
-				return nil, &MapError{File: file, Line: lineNo, Reason: fmt.Sprintf("column %d: %q is not an integer", j+1, f)}
+				return fail(lineNo, "column %d: %q is not an integer", j+1, clipField(f))
 			}
 			if v < Empty {
-				return nil, &MapError{File: file, Line: lineNo, Reason: fmt.Sprintf("column %d: %d is neither -1 (empty) nor a team index", j+1, v)}
+				return fail(lineNo, "column %d: %d is neither -1 (empty) nor a team index", j+1, v)
 			}
-			row[j] = v
+			if row != nil {
+				row[j] = v
+			}
+			j++
 		}
-		if len(rows) > 0 && len(row) != len(rows[0]) {
-			return nil, &MapError{File: file, Line: lineNo, Reason: fmt.Sprintf("row has %d cells, the first row has %d", len(row), len(rows[0]))}
-		}
-		rows = append(rows, row)
-		rowLines = append(rowLines, lineNo)
+		m.lines[r] = lineNo
+		rows++
 	}
-	if len(rows) == 0 {
-		return nil, &MapError{File: file, Reason: "no rows"}
+	if m == nil {
+		return fail(0, "no rows")
 	}
-	if len(rows) != len(rows[0]) {
-		return nil, &MapError{File: file, Line: rowLines[len(rowLines)-1], Reason: fmt.Sprintf("the arena must be square: %d rows of %d cells", len(rows), len(rows[0]))}
-	}
-	size := len(rows)
-	m := &Map{Size: size, Cells: make([]int, size*size), lines: make([]int, size)}
-	for i, row := range rows {
-		r := size - 1 - i // the first line is the top row
-		copy(m.Cells[r*size:], row)
-		m.lines[r] = rowLines[i]
+	if rows != m.Size || m.Cells == nil {
+		return fail(m.lines[m.Size-rows], "the arena must be square: %d rows of %d cells", rows, m.Size)
 	}
 	return m, nil
+}
+
+// countFields counts the whitespace-separated fields of line.
+func countFields(line []byte) int {
+	n := 0
+	for range fields(line) {
+		n++
+	}
+	return n
+}
+
+// fields yields the fields of line that strings.Fields would, without
+// copying them.
+func fields(line []byte) func(yield func([]byte) bool) {
+	space := func(i int) (bool, int) { // whether a space starts at i, and its length
+		if c := line[i]; c < utf8.RuneSelf {
+			return asciiSpace[c], 1
+		}
+		r, n := utf8.DecodeRune(line[i:])
+		return unicode.IsSpace(r), n
+	}
+	return func(yield func([]byte) bool) {
+		start := -1
+		for i := 0; i < len(line); {
+			sp, n := space(i)
+			switch {
+			case sp && start >= 0:
+				if !yield(line[start:i]) {
+					return
+				}
+				start = -1
+			case !sp && start < 0:
+				start = i
+			}
+			i += n
+		}
+		if start >= 0 {
+			yield(line[start:])
+		}
+	}
+}
+
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// clipField shortens a field quoted in an error.
+func clipField(f []byte) string {
+	if len(f) > 24 {
+		return string(f[:24]) + "…"
+	}
+	return string(f)
 }
 
 // Format writes m back in the seed's notation, top row first, tab separated.

@@ -197,23 +197,16 @@ func encodeCells(cells []int32) []int32 {
 	return out
 }
 
-func decodeCells(rle []int32, n int) ([]int32, error) {
-	if len(rle)%2 != 0 {
-		return nil, errors.New("start: odd number of values")
-	}
+// decodeCells unpacks a run-length encoded board of n cells that
+// Header.check accepted.
+func decodeCells(rle []int32, n int) []int32 {
 	cells := make([]int32, 0, n)
 	for i := 0; i < len(rle); i += 2 {
-		if rle[i+1] < 0 || len(cells)+int(rle[i+1]) > n {
-			return nil, fmt.Errorf("start: more than %d cells", n)
-		}
 		for k := int32(0); k < rle[i+1]; k++ {
 			cells = append(cells, rle[i])
 		}
 	}
-	if len(cells) != n {
-		return nil, fmt.Errorf("start: %d cells for a %d-cell arena", len(cells), n)
-	}
-	return cells, nil
+	return cells
 }
 
 // encodeRound packs a round log into its line.
@@ -318,6 +311,10 @@ func decodeRound(r *round, cols, teams int, mod bool) (engine.RoundLog, error) {
 	if l.Answers, err = decodeAnswers(r.R, r.A, teams); err != nil {
 		return l, err
 	}
+	// Each list is made once, at the size the line's own numbers give.
+	l.Changes, l.Marks, l.Values = sized[engine.CellChange](len(r.C)/2), sized[engine.MarkChange](len(r.M)/2), sized[engine.TeamValues](len(r.V)/(cols+1))
+	l.Births, l.Deaths, l.Faults = sized[engine.BirthEvent](len(r.B)/3), sized[engine.DeathEvent](len(r.D)/4), sized[engine.FaultEvent](len(r.F)/3)
+	l.Problems = sized[engine.Problem](len(r.P))
 	if err := gaps(r.C, func(cell, team int32) {
 		l.Changes = append(l.Changes, engine.CellChange{Cell: cell, Team: team})
 	}); err != nil {
@@ -353,6 +350,15 @@ func decodeRound(r *round, cols, teams int, mod bool) (engine.RoundLog, error) {
 			Square: engine.SquareID(p.Square), Kind: engine.Fault(p.Kind), Message: p.Message})
 	}
 	return l, nil
+}
+
+// sized is an empty list with room for n, or nil for none (a round
+// without events has nil lists, as the engine's).
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }
 
 // backstopKinds are the kinds of backstop event by their names in a file.

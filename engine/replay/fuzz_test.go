@@ -2,6 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -26,7 +29,15 @@ func FuzzRead(f *testing.F) {
 	outsideMod, _ := recordOutsideMod(f)
 	f.Add(plain(f, outsideMod))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rep, err := Read(bytes.NewReader(data), "fuzz.sbr")
+		var rep *Replay
+		var err error
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		rep, err = Read(bytes.NewReader(data), "fuzz.sbr")
+		runtime.ReadMemStats(&after)
+		if n, bound := after.TotalAlloc-before.TotalAlloc, fuzzBound(data, rep); n > bound {
+			t.Errorf("reading %d bytes allocated %d, over %d", len(data), n, bound)
+		}
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
@@ -44,4 +55,20 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// fuzzBound is what reading data may allocate: 64 times its text (once
+// decompressed: lines of honest shape are kept whatever their compression)
+// and 4 MiB, and for a replay read its arena and rounds (limits_test.go).
+func fuzzBound(data []byte, rep *Replay) uint64 {
+	text := uint64(len(data))
+	if zr, err := gzip.NewReader(bytes.NewReader(data)); err == nil {
+		n, _ := io.Copy(io.Discard, zr)
+		text = max(text, uint64(n))
+	}
+	bound := 64*text + 4<<20
+	if rep != nil {
+		bound += readBound(nil, rep.Header.Size*rep.Header.Size, rep.Timeline.Last()) + keyframeBudget
+	}
+	return bound
 }

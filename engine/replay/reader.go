@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 
@@ -27,9 +28,9 @@ type Replay struct {
 	Damage error
 }
 
-// MaxLine bounds one line of a replay, so a damaged file cannot make a
-// reader allocate without end. A round of a 1000×1000 arena in which every
-// cell changes fits.
+// MaxLine bounds one round line of a replay, so a damaged file cannot make
+// a reader allocate without end. A round of a 1000×1000 arena in which
+// every cell changes fits.
 const MaxLine = 64 << 20
 
 // Open reads a replay file.
@@ -45,55 +46,58 @@ func Open(name string) (*Replay, error) {
 // Read reads a replay from r; name is used in messages. It fails only when
 // not even the header can be read. Damage after the header is reported in
 // Replay.Damage and the rounds before it are kept.
+//
+// r may be hostile: what Read holds grows with the bytes of r (see
+// limits.go), whatever the numbers in them say.
 func Read(r io.Reader, name string) (*Replay, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	src := io.Reader(br)
+	file := &counter{r: r}
+	br := bufio.NewReaderSize(file, 64<<10)
+	src := &source{file: file, slack: lineSlack(0, 0)}
+	text := io.Reader(br)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, &FormatError{File: name, Reason: "not a gzip stream: " + err.Error(), Err: ErrCorrupt}
 		}
-		src = gz
+		text, src.gz = gz, true
 	}
-	lr := &lineReader{r: bufio.NewReaderSize(src, 64<<10)}
+	src.r = bufio.NewReaderSize(text, 64<<10)
 	fail := func(line int, format string, args ...any) *FormatError {
 		return &FormatError{File: name, Line: line, Reason: fmt.Sprintf(format, args...), Err: ErrCorrupt}
 	}
 
-	line, err := lr.next()
-	if err != nil {
-		if err == io.EOF {
-			return nil, fail(0, "empty file: not a replay")
-		}
+	h, err := src.header()
+	var ve *versionError
+	switch {
+	case err == io.EOF:
+		return nil, fail(0, "empty file: not a replay")
+	case errors.As(err, &ve):
+		return nil, &FormatError{File: name, Line: 1, Reason: ve.Error(), Err: ErrVersion}
+	case err != nil:
 		return nil, fail(1, "%v", err)
 	}
-	rep := &Replay{}
-	h := &rep.Header
-	if err := json.Unmarshal(line, h); err != nil || h.Replay == 0 {
-		return nil, fail(1, "not a SquareBattle replay header")
-	}
+	rep := &Replay{Header: *h}
+	h = &rep.Header
 	h.safeText()
-	if h.Replay > Version {
-		return nil, &FormatError{File: name, Line: 1, Reason: fmt.Sprintf("replay format %d is newer than this program reads (%d); update squarebattle", h.Replay, Version), Err: ErrVersion}
-	}
-	start, err := h.startSnapshot()
-	if err != nil {
-		return nil, fail(1, "%v", err)
-	}
 	for i, t := range h.Withheld {
 		if t < 0 || t >= len(h.Players) || (i > 0 && t <= h.Withheld[i-1]) {
 			return nil, fail(1, "withheld: team %d is not a team, or out of order", t)
 		}
 	}
-	rep.Timeline = engine.NewTimeline(start, 0)
+	start := h.startSnapshot()
+	rep.Timeline = engine.NewTimeline(start, keyframeEvery(h))
+	start = nil
 	kept := make([]int, len(h.Players)) // printed lines per team so far
+	src.slack = lineSlack(h.Size*h.Size, len(h.Players))
+	seen := map[[3]int]bool{} // the (team, class, kind) of every problem so far
+	var rd round              // each line's, reused: decodeRound copies what it keeps
 
 	for {
-		line, err := lr.next()
+		line, err := src.next(MaxLine)
 		if err == io.EOF {
 			return rep, nil
 		}
-		n := lr.n
+		n := src.n
 		if err != nil {
 			rep.Damage = fail(n, "%v; the battle plays up to round %d", err, rep.Timeline.Last())
 			return rep, nil
@@ -121,12 +125,19 @@ func Read(r io.Reader, name string) (*Replay, error) {
 			}
 			continue
 		}
-		var rd round
+		rd = round{}
 		if err := json.Unmarshal(line, &rd); err != nil {
 			rep.Damage = fail(n, "unreadable round: %v; the battle plays up to round %d", err, rep.Timeline.Last())
 			return rep, nil
 		}
+		if rd.R > h.Rounds && rd.R == rep.Timeline.Last()+1 {
+			rep.Damage = fail(n, "round %d is past the battle's round limit, %d; the battle plays up to round %d", rd.R, h.Rounds, rep.Timeline.Last())
+			return rep, nil
+		}
 		l, err := decodeRound(&rd, len(h.Columns), len(h.Players), h.Game != "")
+		if err == nil {
+			err = checkProblems(rd.P, len(rd.W), len(h.Players), seen)
+		}
 		for i := range l.Problems {
 			l.Problems[i].Message = engine.SafeText(l.Problems[i].Message)
 		}
@@ -151,35 +162,41 @@ func Read(r io.Reader, name string) (*Replay, error) {
 	}
 }
 
-// startSnapshot turns the header into the picture before round 1.
-func (h *Header) startSnapshot() (*engine.Snapshot, error) {
-	if h.Size < 1 || h.Size > 1<<14 {
-		return nil, fmt.Errorf("size %d is out of range", h.Size)
+// checkProblems holds a round's problems to what the engine records: the
+// first problem of each (team, class, kind), which seen remembers, and at
+// most recentProblems others, with the problems of the round's backstop
+// events (backstops of them). A line of many problems is refused before
+// the timeline keeps them.
+func checkProblems(ps []problem, backstops, teams int, seen map[[3]int]bool) error {
+	again := 0
+	for _, p := range ps {
+		if p.Team < 0 || p.Team >= teams || p.Kind < int(engine.FaultTimeout) || p.Kind > int(engine.FaultError) ||
+			p.Class < int(engine.NoClass) || p.Class > math.MaxInt32 || p.Square < -1 || p.Square > math.MaxInt32 {
+			return fmt.Errorf("a problem of team %d, class %d, square %d, kind %d is out of range", p.Team, p.Class, p.Square, p.Kind)
+		}
+		key := [3]int{p.Team, p.Class, p.Kind}
+		if seen[key] {
+			again++
+		}
+		seen[key] = true
 	}
-	if len(h.Players) == 0 {
-		return nil, errors.New("no players")
+	if again > recentProblems+backstops {
+		return fmt.Errorf("%d problems in a round, of which %d are not the first of their team, class and kind; a replay keeps at most %d such", len(ps), again, recentProblems+backstops)
 	}
-	cells, err := decodeCells(h.Start, h.Size*h.Size)
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+// startSnapshot turns the header, checked (Header.check), into the picture
+// before round 1.
+func (h *Header) startSnapshot() *engine.Snapshot {
+	cells := decodeCells(h.Start, h.Size*h.Size)
 	s := &engine.Snapshot{Size: h.Size, Rounds: h.Rounds, Seed: h.Seed, Winner: -1, Cells: cells}
 	for _, c := range h.Classes {
 		s.Classes = append(s.Classes, c.ID)
 	}
+	s.Teams = make([]engine.TeamView, 0, len(h.Players))
 	for i, p := range h.Players {
-		if p.Team != i {
-			return nil, fmt.Errorf("player %d is listed as team %d", i, p.Team)
-		}
-		if p.Outside != "" && p.Outside != engine.OutsideBot && p.Outside != engine.OutsideHuman {
-			return nil, fmt.Errorf("player %d is decided outside by %q, neither %q nor %q", i, clip(p.Outside), engine.OutsideBot, engine.OutsideHuman)
-		}
 		s.Teams = append(s.Teams, engine.TeamView{Team: i, Player: engine.Player{Class: engine.ClassID(p.Class), Name: p.Name, Victory: p.Victory, Defeat: p.Defeat, Outside: p.Outside}})
-	}
-	for _, c := range cells {
-		if c < engine.Empty || int(c) >= len(s.Teams) {
-			return nil, fmt.Errorf("start: team %d is not a player", c)
-		}
 	}
 	if h.Game != "" {
 		return h.modStart(s)
@@ -189,35 +206,23 @@ func (h *Header) startSnapshot() (*engine.Snapshot, error) {
 			s.Teams[c].Stats.Squares++
 		}
 	}
-	return s, nil
+	return s
 }
 
 // modStart adds a rule mod's marks and score columns to the picture
 // before round 1; a team's squares are its units.
-func (h *Header) modStart(s *engine.Snapshot) (*engine.Snapshot, error) {
+func (h *Header) modStart(s *engine.Snapshot) *engine.Snapshot {
 	s.Columns = h.Columns
 	s.Marks = make([]engine.Mark, len(s.Cells))
-	if h.StartMarks != nil {
-		marks, err := decodeCells(h.StartMarks, len(s.Cells))
-		if err != nil {
-			return nil, fmt.Errorf("start_marks: %v", err)
+	for i, j := 0, 0; i < len(h.StartMarks); i += 2 {
+		for k := int32(0); k < h.StartMarks[i+1]; k++ {
+			s.Marks[j] = engine.Mark(h.StartMarks[i])
+			j++
 		}
-		for i, m := range marks {
-			s.Marks[i] = engine.Mark(m)
-			if m < 0 || m > 0xffff || !s.Marks[i].Valid() {
-				return nil, fmt.Errorf("start_marks: mark %d is not a mark", m)
-			}
-		}
-	}
-	if h.StartValues != nil && len(h.StartValues) != len(s.Teams) {
-		return nil, fmt.Errorf("start_values: %d rows for %d teams", len(h.StartValues), len(s.Teams))
 	}
 	for t := range s.Teams {
 		s.Teams[t].Values = make([]int, len(h.Columns))
 		if h.StartValues != nil {
-			if len(h.StartValues[t]) != len(h.Columns) {
-				return nil, fmt.Errorf("start_values: team %d has %d columns, the game %d", t, len(h.StartValues[t]), len(h.Columns))
-			}
 			copy(s.Teams[t].Values, h.StartValues[t])
 		}
 	}
@@ -226,7 +231,7 @@ func (h *Header) modStart(s *engine.Snapshot) (*engine.Snapshot, error) {
 			s.Teams[c].Stats.Squares++
 		}
 	}
-	return s, nil
+	return s
 }
 
 // checkResult compares the result line with what the rounds add up to, so
@@ -260,43 +265,6 @@ func (r *Replay) checkResult(res *Result) error {
 		}
 	}
 	return nil
-}
-
-// lineReader reads newline-terminated lines and counts them. A last line
-// without its newline is damage: the writer ends every line.
-type lineReader struct {
-	r *bufio.Reader
-	n int
-}
-
-func (l *lineReader) next() ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > MaxLine {
-			l.n++
-			return nil, fmt.Errorf("line longer than %d bytes", MaxLine)
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == nil:
-			l.n++
-			return line, nil
-		case err == io.EOF && len(line) == 0:
-			return nil, io.EOF
-		case err == io.EOF:
-			l.n++
-			return nil, errors.New("the file ends in the middle of a line (cut short?)")
-		case errors.Is(err, io.ErrUnexpectedEOF):
-			l.n++
-			return nil, errors.New("the file ends early (cut short?)")
-		default:
-			l.n++
-			return nil, fmt.Errorf("damaged data (%v)", err)
-		}
-	}
 }
 
 // safeText escapes every text of a header that is shown to people. A

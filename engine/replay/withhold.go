@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -129,6 +130,43 @@ func (rd *round) withhold(hidden map[int]bool) {
 	for i := range rd.W {
 		if hidden[rd.W[i].Team] {
 			rd.W[i].Message = WithheldText
+		}
+	}
+}
+
+// lineReader reads a replay's lines one at a time, each at most MaxLine
+// bytes, for Withhold's copy.
+type lineReader struct {
+	r *bufio.Reader
+	n int
+}
+
+func (l *lineReader) next() ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > MaxLine {
+			l.n++
+			return nil, fmt.Errorf("line longer than %d bytes", MaxLine)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == nil:
+			l.n++
+			return line, nil
+		case err == io.EOF && len(line) == 0:
+			return nil, io.EOF
+		case err == io.EOF:
+			l.n++
+			return nil, errors.New("the file ends in the middle of a line (cut short?)")
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			l.n++
+			return nil, errors.New("the file ends early (cut short?)")
+		default:
+			l.n++
+			return nil, fmt.Errorf("damaged data (%v)", err)
 		}
 	}
 }
