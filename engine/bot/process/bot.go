@@ -25,16 +25,26 @@ import (
 // at any time, also while Send or Receive is blocked, which it then ends
 // (they return an error wrapping bot.ErrClosed).
 type Bot struct {
-	o     Options
-	cmd   *exec.Cmd // nil for Connect
+	o Options
+	// cmd is the launcher, the bot's reaper (on Linux), or the bot's
+	// process (elsewhere); nil for Connect.
+	cmd   *exec.Cmd
 	in    deadlineWriter
 	lines lineReader
 	// closers are closed by Close after the process is gone: the read
 	// end of stdout, the connection, the listener.
 	closers []io.Closer
 	logR    *os.File      // read end of the log pipe; nil for Connect
-	exited  chan struct{} // closed when the process is reaped
+	exited  chan struct{} // closed when the bot's own process has ended (or its reaper)
+	done    chan struct{} // closed when cmd is reaped: nothing of the bot runs
 	logged  chan struct{} // closed when the log copier is done
+	status  string        // how the bot's own process ended, from its reaper; set before exited closes
+
+	control     *os.File // the reaper's control pipe: closing it ends the bot's tree
+	endOnce     sync.Once
+	cgroup      *cgroup // nil: none
+	inCgroup    bool    // the reaper, so the tree, is in cgroup
+	containment string
 
 	sendDeadline time.Time
 	sendBuf      []byte // line and newline, reused
@@ -175,17 +185,25 @@ func (b *Bot) exitState() string {
 	}
 	select {
 	case <-b.exited:
+	case <-time.After(100 * time.Millisecond):
+		return ""
+	}
+	if b.status != "" {
+		return b.status
+	}
+	select {
+	case <-b.done:
 		return b.cmd.ProcessState.String()
 	case <-time.After(100 * time.Millisecond):
 		return ""
 	}
 }
 
-// kill ends the bot's process group at once (or, for Connect, the
-// connection); Close still reaps it.
+// kill ends the bot and everything it started at once (or, for Connect,
+// the connection); Close still reaps it.
 func (b *Bot) kill() {
 	if b.cmd != nil {
-		oslimit.Kill(b.cmd)
+		b.end()
 		return
 	}
 	for _, c := range b.closers {
@@ -193,16 +211,50 @@ func (b *Bot) kill() {
 	}
 }
 
+// end tells the reaper to kill the bot's whole tree (on Linux; elsewhere
+// it kills the bot's process). It does not wait.
+func (b *Bot) end() {
+	b.endOnce.Do(func() {
+		if b.control == nil {
+			oslimit.Kill(b.cmd)
+			return
+		}
+		_ = b.control.Close()
+		wake(b.cmd.Process)
+	})
+}
+
+// reapTimeout bounds how long Close waits for the reaper to have killed
+// the bot's tree before it kills the reaper itself (one a bot of the same
+// user stopped or hangs; the cgroup, if any, then still holds the tree).
+const reapTimeout = 5 * time.Second
+
+// Containment says what holds the bot's processes: on Linux "subreaper
+// and cgroup DIR", or "subreaper (no cgroup: WHY)" where no cgroup v2 is
+// mounted or this program may not make one; elsewhere "its process
+// only"; "" for Connect.
+func (b *Bot) Containment() string { return b.containment }
+
+// dropCgroup removes the bot's cgroup before anything ran in it.
+func (b *Bot) dropCgroup() {
+	if b.cgroup != nil {
+		_ = b.cgroup.remove(0)
+		b.cgroup = nil
+	}
+}
+
 // Close ends the bot: it closes the bot's input, gives it Options.Grace to
-// exit, kills its whole process group, reaps the process, and closes every
-// descriptor. It waits until the log copier has written its last line.
-// Safe to call more than once and from any goroutine; it always returns
-// nil (the bot's fate is Receive's to report).
+// exit, then kills every process the bot started and is still running,
+// also those that left its process group or session or whose parent
+// exited (its reaper kills its tree; its cgroup, when it has one, is
+// killed after), waits for them to be gone, and closes every descriptor.
+// It waits until the log copier has written its last line. Safe to call
+// more than once and from any goroutine; it always returns nil (the bot's
+// fate is Receive's to report).
 //
-// What Close cannot reach: a process the bot started that left the
-// process group (setsid, setpgid) outlives it, bounded only by its own
-// limits. Run bots as a user of their own (Options.RunAs) where that
-// matters.
+// What Close cannot reach, without a cgroup: the descendants of a bot of
+// this program's user that killed its own reaper (they go to init). Run
+// bots as a user of their own (Options.RunAs) where that matters.
 func (b *Bot) Close() error {
 	b.closeOnce.Do(b.close)
 	return nil
@@ -220,8 +272,19 @@ func (b *Bot) close() {
 		case <-b.exited:
 		case <-time.After(b.o.Grace):
 		}
-		oslimit.Kill(b.cmd) // the group, also when the leader is gone
-		<-b.exited
+		b.end()
+		select {
+		case <-b.done:
+		case <-time.After(reapTimeout):
+			oslimit.Kill(b.cmd) // the reaper does not answer
+			<-b.done
+		}
+		if b.cgroup != nil {
+			b.cgroup.kill()
+			if err := b.cgroup.remove(reapTimeout); err != nil {
+				b.note(fmt.Sprintf("(the bot's cgroup stays: %v)", err))
+			}
+		}
 	}
 	if c, ok := b.in.(io.Closer); ok {
 		_ = c.Close()
@@ -230,9 +293,9 @@ func (b *Bot) close() {
 		_ = c.Close()
 	}
 	if b.logR != nil {
-		// The group is dead, so the log pipe ends as soon as the copier
-		// has read what is left; a process that escaped the group may
-		// still hold it open, so do not wait for ever.
+		// The tree is dead, so the log pipe ends as soon as the copier
+		// has read what is left; a process that escaped it (see above)
+		// may still hold it open, so do not wait for ever.
 		select {
 		case <-b.logged:
 		case <-time.After(b.o.Grace):

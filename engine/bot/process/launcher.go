@@ -21,13 +21,36 @@ const LauncherCommand = "__bot"
 // run its own main as the launcher, start bots in turn, and so on.
 const launcherEnv = "SQUAREBATTLE_BOT_LAUNCHER"
 
-// LauncherMain is the bot launcher: it sets the limits its flags name on
-// its own process (and, as root, the user to run as), then replaces itself
-// with the bot's program, so the bot runs under limits from its first
-// instruction; there is no moment in which it is unlimited, as there
-// would be if the parent set them with prlimit after the start. It
-// returns only when it fails (exit code 127 for a program it cannot run,
-// 2 for bad flags).
+// The launcher's descriptors beyond stdin, stdout and stderr, which Start
+// passes it (exec.Cmd.ExtraFiles): the reaper reports on the first and
+// ends the bot's whole tree when the second reaches its end (Start closes
+// its end, or this program died).
+const (
+	statusFD  = 3
+	controlFD = 4
+)
+
+// LauncherMain is the bot launcher. It runs in two stages, both this
+// program's hidden subcommand:
+//
+//   - The reaper (what Start runs): it becomes a child subreaper, moves
+//     itself into the bot's cgroup when Start made one, starts the second
+//     stage as its child, and then stays between this program and the bot
+//     until the bot's whole tree of processes has ended: every process the
+//     bot starts, also one that leaves its process group or session or
+//     whose parent exits, remains its descendant, and it kills them all
+//     when told to (its control descriptor ends: Close, or this program
+//     died) or by SIGTERM (this program's death signal to it). It exits as
+//     the bot did. See reap.
+//   - The exec stage (-exec): it sets the limits its flags name on its own
+//     process (and, as root, the user to run as), then replaces itself with
+//     the bot's program, so the bot runs under limits from its first
+//     instruction; there is no moment in which it is unlimited, as there
+//     would be if the parent set them with prlimit after the start.
+//
+// It returns only when it fails (exit code 127 for a program it cannot
+// run, 2 for bad flags); the reaper ends its process itself, as the bot
+// ended.
 func LauncherMain(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet(LauncherCommand, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -41,6 +64,8 @@ func LauncherMain(args []string, stderr io.Writer) int {
 	uid := fs.Int64("uid", -1, "")
 	gid := fs.Int64("gid", -1, "")
 	parent := fs.Int("parent", 0, "")
+	exec := fs.Bool("exec", false, "")
+	cgroup := fs.String("cgroup", "", "")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -48,6 +73,13 @@ func LauncherMain(args []string, stderr io.Writer) int {
 	if len(argv) < 2 {
 		fmt.Fprintln(stderr, "bot launcher: no program")
 		return 2
+	}
+	if !*exec {
+		flags := args[:len(args)-len(argv)]
+		if n := len(flags); n > 0 && flags[n-1] == "--" {
+			flags = flags[:n-1]
+		}
+		return reap(launcherPrefix(args), flags, argv, *parent, *cgroup, stderr)
 	}
 	env := make([]string, 0, len(os.Environ()))
 	for _, e := range os.Environ() {
@@ -62,6 +94,26 @@ func LauncherMain(args []string, stderr io.Writer) int {
 	err := become(as, l, *parent, argv[0], argv[1:], env)
 	fmt.Fprintf(stderr, "bot launcher: %s: %v\n", strconv.Quote(argv[0]), err)
 	return 127
+}
+
+// launcherPrefix is the part of this process's arguments before args, the
+// launcher's own: the words that run LauncherMain again (this program and
+// LauncherCommand, or a test binary's equivalent).
+func launcherPrefix(args []string) []string {
+	n := len(os.Args) - len(args)
+	if n >= 1 {
+		same := true
+		for i, a := range args {
+			if os.Args[n+i] != a {
+				same = false
+				break
+			}
+		}
+		if same {
+			return append([]string(nil), os.Args[:n]...)
+		}
+	}
+	return []string{os.Args[0], LauncherCommand}
 }
 
 // launcherArgs are the flags LauncherMain reads for l and as.

@@ -1,9 +1,13 @@
 package process
 
 import (
+	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -14,7 +18,7 @@ import (
 
 // become drops to user as (when not nil), applies l and executes path
 // with argv and env. It returns only on failure. parent is the pid of the
-// program that started the launcher.
+// process that started it: the reaper.
 //
 // The parent-death signal and no-new-privileges are attributes of a
 // thread, not of the process, and the process that execve makes keeps
@@ -61,7 +65,7 @@ func become(as *User, l oslimit.Limits, parent int, path string, argv, env []str
 		return fmt.Errorf("PR_SET_PDEATHSIG: %w", err)
 	}
 	if parent > 0 && os.Getppid() != parent {
-		return fmt.Errorf("the program that started the bot is gone")
+		return fmt.Errorf("the bot's reaper is gone")
 	}
 	if err := oslimit.Apply(l); err != nil {
 		return err
@@ -73,3 +77,44 @@ func become(as *User, l oslimit.Limits, parent int, path string, argv, env []str
 
 // launched says whether this platform starts bots through the launcher.
 const launched = true
+
+// reaperDeathSignal: the reaper must outlive this program by the moment
+// it takes to kill the bot's tree, so its parent-death signal is
+// SIGTERM, which it catches, not SIGKILL.
+func reaperDeathSignal(c *exec.Cmd) { c.SysProcAttr.Pdeathsig = syscall.SIGTERM }
+
+// wake continues the reaper in case it was stopped (a bot of the same
+// user may SIGSTOP it), so that it can end the tree.
+func wake(p *os.Process) { _ = p.Signal(syscall.SIGCONT) }
+
+// waitExit reads the reaper's lines until the one saying how the bot's
+// own process ended, and says it as os.ProcessState does; "" when the
+// reaper ended first.
+func waitExit(br *bufio.Reader) string {
+	for {
+		line, err := br.ReadString('\n')
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "exit "); ok {
+			if n, err := strconv.ParseUint(v, 10, 32); err == nil {
+				return waitString(syscall.WaitStatus(n))
+			}
+		}
+		if err != nil {
+			return ""
+		}
+	}
+}
+
+// waitString says how a process ended as os.ProcessState.String does.
+func waitString(ws syscall.WaitStatus) string {
+	switch {
+	case ws.Exited():
+		return "exit status " + strconv.Itoa(ws.ExitStatus())
+	case ws.Signaled():
+		s := "signal: " + ws.Signal().String()
+		if ws.CoreDump() {
+			s += " (core dumped)"
+		}
+		return s
+	}
+	return fmt.Sprintf("wait status %#x", uint32(ws))
+}

@@ -3,7 +3,11 @@
 package process
 
 import (
+	"bufio"
 	"errors"
+	"io"
+	"os"
+	"os/exec"
 
 	"github.com/squarebattle/squarebattle/engine/oslimit"
 )
@@ -16,3 +20,10 @@ func become(*User, oslimit.Limits, int, string, []string, []string) error {
 
 // launched: off Linux no limit can be set, so bots start directly.
 const launched = false
+
+// reap is never called off Linux.
+func reap(_, _, _ []string, _ int, _ string, _ io.Writer) int { return 127 }
+
+func reaperDeathSignal(*exec.Cmd)   {}
+func wake(*os.Process)              {}
+func waitExit(*bufio.Reader) string { return "" }

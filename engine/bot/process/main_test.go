@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	if p := os.Getenv("FAULTBOT_PATH"); p != "" { // a test's child (TestProgramDies)
+		faultBot = p
+		return m.Run()
+	}
 	dir, err := os.MkdirTemp("", "faultbot-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

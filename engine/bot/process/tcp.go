@@ -8,14 +8,21 @@ import (
 	"time"
 )
 
-// accept waits for the bot's one connection until deadline, refusing any
-// from an address that is not loopback (the listener is bound to
-// 127.0.0.1, so none should come) and, on Linux, any whose socket belongs
-// to another user than uid or is held by a process outside the bot's
-// process group pgid (fromBot): loopback is shared by every user of the
-// machine, and another local process could connect first. It gives up as
-// soon as the bot exits.
-func accept(ln *net.TCPListener, deadline time.Time, uid uint32, pgid int, exited <-chan struct{}) (*net.TCPConn, error) {
+// maxRefused bounds the connections accept refuses before it gives up:
+// each costs a look at the kernel's tables, and a process that connects
+// without end should not keep the engine at it until the deadline.
+const maxRefused = 1000
+
+// accept waits for the bot's one connection until deadline. It refuses,
+// closing each at once (with a reset, so that none lingers), any from an
+// address that is not loopback (the listener is bound to 127.0.0.1, so
+// none should come) and, on Linux, any that is not the bot's (fromBot):
+// loopback is shared by every user of the machine, and another local
+// process could connect first, hang up, or stay. It keeps accepting until
+// the bot's connection comes, the deadline passes, maxRefused connections
+// were refused, or the bot exits. note is told of the first refusals and
+// of their number.
+func accept(ln *net.TCPListener, deadline time.Time, id botID, exited <-chan struct{}, note func(string)) (*net.TCPConn, error) {
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
@@ -31,6 +38,12 @@ func accept(ln *net.TCPListener, deadline time.Time, uid uint32, pgid int, exite
 	if err := ln.SetDeadline(deadline); err != nil {
 		return nil, err
 	}
+	refused := 0
+	defer func() {
+		if refused > 3 {
+			note(fmt.Sprintf("(%d connections to the bot's port were refused in all)", refused))
+		}
+	}()
 	for {
 		c, err := ln.AcceptTCP()
 		if err != nil {
@@ -44,11 +57,22 @@ func accept(ln *net.TCPListener, deadline time.Time, uid uint32, pgid int, exite
 			}
 			return nil, err
 		}
-		if !loopback(c.RemoteAddr()) || !fromBot(c, uid, pgid) {
-			_ = c.Close()
-			continue
+		ok, why := loopback(c.RemoteAddr()), "not a loopback address"
+		if ok {
+			ok, why = fromBot(c, id)
 		}
-		return c, nil
+		if ok {
+			return c, nil
+		}
+		refused++
+		if refused <= 3 {
+			note(fmt.Sprintf("(refused a connection from %s to the bot's port: %s)", c.RemoteAddr(), why))
+		}
+		_ = c.SetLinger(0)
+		_ = c.Close()
+		if refused >= maxRefused {
+			return nil, fmt.Errorf("refused %d connections that were not the bot's: giving up", refused)
+		}
 	}
 }
 

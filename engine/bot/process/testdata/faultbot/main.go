@@ -2,6 +2,12 @@
 // tests of package process: faultbot MODE [ADDRESS PORT TEAM]. With an
 // address it connects there (the TCP transport) and talks over the
 // connection, else over stdin and stdout.
+//
+// The modes that start processes meant to escape the bot's process group
+// (setsid, daemon, setpgid, termproof, spawner, killreaper) run them as
+// "faultbot sleep TOKEN" (or "faultbot termproof TOKEN"), TOKEN being the
+// environment's FAULTBOT_TOKEN, so that a test finds every one of them
+// in /proc whatever became of their ancestry.
 package main
 
 import (
@@ -11,6 +17,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
 	"strings"
 	"syscall"
@@ -29,10 +36,39 @@ func main() {
 	mode := os.Args[1]
 	var in io.Reader = os.Stdin
 	var out io.Writer = os.Stdout
+	token := os.Getenv("FAULTBOT_TOKEN")
 	switch mode {
 	case "sleep":
 		time.Sleep(time.Hour)
 		return
+	case "termproof": // a process that only SIGKILL ends
+		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
+		time.Sleep(time.Hour)
+		return
+	case "daemonize": // faultbot daemonize CHILDMODE TOKEN: the middle of a double fork
+		c := exec.Command(os.Args[0], os.Args[2], os.Args[3])
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if err := c.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(c.Process.Pid)
+		os.Exit(0) // the grandchild is an orphan now
+	case "impostor": // faultbot impostor ADDRESS: connects, writes, stays until refused
+		c, err := net.Dial("tcp", os.Args[2])
+		if err != nil {
+			fmt.Println(err)
+			os.Exit(1)
+		}
+		c.Write([]byte("impostor\n"))
+		fmt.Println("connected")
+		c.SetReadDeadline(time.Now().Add(time.Minute))
+		if _, err := c.Read(make([]byte, 10)); err != nil {
+			fmt.Println("closed")
+			os.Exit(0)
+		}
+		fmt.Println("read something")
+		os.Exit(1)
 	case "noconnect":
 		time.Sleep(time.Hour)
 		return
@@ -81,6 +117,13 @@ func main() {
 		time.Sleep(time.Hour)
 	case "nonewline":
 		say("partial")
+		if c, ok := out.(*net.TCPConn); ok {
+			// Over TCP a bot holds its connection until the engine has
+			// taken it (a closed socket is no one's): end the output,
+			// wait for the end of the input.
+			c.CloseWrite()
+			io.Copy(io.Discard, c)
+		}
 		os.Exit(0)
 	case "closeout":
 		os.Stdout.Close()
@@ -119,6 +162,53 @@ func main() {
 			pids = append(pids, fmt.Sprint(c.Process.Pid))
 		}
 		say(strings.Join(pids, " ") + "\n")
+		os.Exit(0)
+	case "setsid", "setpgid", "daemon", "termproof-daemon", "killreaper":
+		// Starts a process that leaves the bot's process group (and for
+		// all but setpgid its session), says its pid, then echoes.
+		var pid int
+		switch mode {
+		case "setsid", "setpgid", "killreaper":
+			c := exec.Command(os.Args[0], "sleep", token)
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: mode != "setpgid", Setpgid: mode == "setpgid"}
+			if err := c.Start(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			pid = c.Process.Pid
+		default: // a double fork: the middle process exits
+			child := "sleep"
+			if mode == "termproof-daemon" {
+				child = "termproof"
+			}
+			c := exec.Command(os.Args[0], "daemonize", child, token)
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			out, err := c.Output()
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Sscan(string(out), &pid)
+		}
+		say(fmt.Sprintf("%d\n", pid))
+		if mode == "killreaper" { // the bot's parent is its reaper
+			syscall.Kill(os.Getppid(), syscall.SIGKILL)
+		}
+		for {
+			say(read() + "\n")
+		}
+	case "spawner": // once its input ends, starts processes in new sessions until killed
+		say("ready\n")
+		r.ReadString('\n') // to the end
+		for range 100 {
+			c := exec.Command(os.Args[0], "sleep", token)
+			c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			c.Start()
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(time.Hour)
+	case "exitfast": // says one line and exits at once, also over TCP
+		say("hello\n")
 		os.Exit(0)
 	case "forkbomb": // starts children until the kernel refuses (or 500)
 		n := 0
