@@ -16,6 +16,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 	"github.com/squarebattle/squarebattle/luabind/worker"
 	"github.com/squarebattle/squarebattle/luabind/worker/testhooks"
 	"github.com/squarebattle/squarebattle/scripts"
@@ -156,7 +157,7 @@ func TestKilledWorkerReplays(t *testing.T) {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "killed.sbr")
-	f, err := replay.Create(file, replayHeader(cfg, cat, b), b.Snapshot())
+	f, err := replay.Create(file, battle.Header(cfg, cat, b), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/squarebattle/squarebattle/engine/tournament"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 const challengeUsage = `usage: squarebattle tournament challenge --game NAME [flags] [PLAYER...]
@@ -44,11 +45,11 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	classes := teamPlayers(teams)
+	classes := battle.TeamPlayers(teams)
 	if len(classes) < 2 {
 		return bad(errors.New("a challenge needs at least two players"))
 	}
-	seed := battleSeed(cfg)
+	seed := battle.Seed(cfg)
 	if cfg.Seed == 0 {
 		fmt.Fprintf(stderr, "challenge: seed %d\n", seed)
 	}
@@ -62,13 +63,13 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tb := newTournamentBots(cfg, g.Catalog, g, *game, teams, timingOf(cfg, bf.noTimeout))
+	tb := battle.NewTournamentBots(cfg, g.Catalog, g, *game, teams, battle.Timing(cfg, bf.noTimeout))
 	play := playModGame(g, *game, classes, o, cfg.Limits.RulesInstructions, seat, rs, nil, tb)
 	scores := func(format tournament.Format) ([]int, error) {
 		p := tournament.Params{Format: format, Games: 1, Seed: seed, Players: players}
 		schedule := p.Schedule()
 		out := make([]int, len(players))
-		for _, r := range tournament.Run(schedule, play, tournament.RunOptions{Workers: workers(cfg)}) {
+		for _, r := range tournament.Run(schedule, play, tournament.RunOptions{Workers: battle.Workers(cfg)}) {
 			if r.Error != "" {
 				return nil, fmt.Errorf("%s battle %d failed: %s", format, r.Game, r.Error)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 const checkHelp = `usage: squarebattle check [flags] FILE.lua
@@ -176,7 +177,7 @@ func readInput(file string, limit int, why string) ([]byte, error) {
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, bad(fmt.Errorf("%s is a folder, not a file", file))
 	}
-	data, err := readAtMost(f, limit)
+	data, err := battle.ReadAtMost(f, limit)
 	if err != nil {
 		return nil, bad(fmt.Errorf("%s: %w (%s)", file, err, why))
 	}
@@ -202,11 +203,11 @@ func newChecker(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, dir fs
 	ck := &checker{cfg: cfg, flags: flags}
 	if g == nil || g.Info.Protocol == luabind.SquareBattleProtocol {
 		ck.rules = g
-		cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: dir, Dir: named, Limits: limitsOf(cfg)})
+		cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: dir, Dir: named, Limits: battle.Limits(cfg)})
 		ck.cat = cat
 		return ck, err
 	}
-	mod, err := luabind.LoadGame(dir, named, limitsOf(cfg))
+	mod, err := luabind.LoadGame(dir, named, battle.Limits(cfg))
 	if err != nil {
 		return nil, bad(err)
 	}
@@ -246,7 +247,7 @@ func (ck *checker) loadError(err error, guessed bool, cfg config.Config) error {
 	if ferr != nil {
 		return err
 	}
-	return fmt.Errorf("%w (a rule mod's player? name its game with --game: %s)", err, strings.Join(games(fsys), ", "))
+	return fmt.Errorf("%w (a rule mod's player? name its game with --game: %s)", err, strings.Join(battle.Games(fsys), ", "))
 }
 
 // opponent is who the trial battle is against: Explorer in SquareBattle,
@@ -281,7 +282,7 @@ func (ck *checker) report(w io.Writer, file string, mine *luabind.Class, all boo
 			fmt.Fprintf(w, "  %s:%d: %s\n", safe(file), u.Line, safe(u.Error()))
 		}
 	}
-	seed := battleSeed(ck.cfg)
+	seed := battle.Seed(ck.cfg)
 	other := ck.opponent(mine)
 	t, err := ck.start([]*luabind.Class{mine, other}, seed)
 	if err != nil {
@@ -358,7 +359,7 @@ func (ck *checker) describe(s *engine.Snapshot) string {
 
 // trial is a battle check plays, SquareBattle's or a rule mod's.
 type trial struct {
-	stepper
+	battle.Stepper
 	rec   *engine.Recorder
 	seats []luabind.Seat
 	close func()
@@ -386,7 +387,7 @@ func (ck *checker) start(players []*luabind.Class, seed uint64) (*trial, error) 
 		if err != nil {
 			return nil, bad(err)
 		}
-		return &trial{stepper: b, rec: engine.NewModRecorder(b.ModBattle), seats: b.Seats, close: b.Close, err: b.Err, capped: capped}, nil
+		return &trial{Stepper: b, rec: engine.NewModRecorder(b.ModBattle), seats: b.Seats, close: b.Close, err: b.Err, capped: capped}, nil
 	}
 	size := ck.cfg.Arena.Size
 	if !ck.flags.Changed("size") {
@@ -400,7 +401,7 @@ func (ck *checker) start(players []*luabind.Class, seed uint64) (*trial, error) 
 	if err != nil {
 		return nil, bad(err)
 	}
-	return &trial{stepper: b, rec: engine.NewRecorder(b.Battle), seats: b.Seats, close: b.Close, err: b.Err}, nil
+	return &trial{Stepper: b, rec: engine.NewRecorder(b.Battle), seats: b.Seats, close: b.Close, err: b.Err}, nil
 }
 
 // trialMap is the arena a SquareBattle trial starts from: each of teams
@@ -451,7 +452,7 @@ func (ck *checker) playAll(w io.Writer, mine *luabind.Class, seed uint64) ([]all
 	errs := make([]error, len(battles))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(workers(ck.cfg), len(battles)) {
+	for range min(battle.Workers(ck.cfg), len(battles)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/squarebattle/squarebattle/engine/bot/process"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // Exit codes.
@@ -19,14 +20,10 @@ const (
 )
 
 // errBadInput marks errors that are the user's to fix; they exit with 2.
-var errBadInput = errors.New("bad input")
+var errBadInput = battle.ErrBadInput
 
-type badInput struct{ err error }
-
-func (e badInput) Error() string   { return e.err.Error() }
-func (e badInput) Unwrap() []error { return []error{e.err, errBadInput} }
-
-func bad(err error) error { return badInput{err} }
+// bad marks err as the user's to fix.
+func bad(err error) error { return battle.Bad(err) }
 
 type command struct {
 	name    string

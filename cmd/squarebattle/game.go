@@ -3,34 +3,18 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path"
-	"sort"
-	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // gameDefaults is the file in a game folder holding the game's defaults.
 const gameDefaults = "game.yaml"
-
-// games lists the rule mods of a scripts folder: its sub-folders that hold
-// a rules.lua.
-func games(fsys fs.FS) []string {
-	entries, _ := fs.ReadDir(fsys, ".")
-	var out []string
-	for _, e := range entries {
-		if _, err := fs.Stat(fsys, path.Join(e.Name(), luabind.RulesFile)); e.IsDir() && err == nil {
-			out = append(out, e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out
-}
 
 // loadConfigOrGame loads the configuration, and the game when one is
 // named (its game.yaml then sits under the configuration).
@@ -69,7 +53,7 @@ func loadGameWith(flags *pflag.FlagSet, c *commonFlags, name string, strict bool
 // and players, with the configured options applied (see loadGameWith for
 // strict).
 func loadGameIn(flags *pflag.FlagSet, c *commonFlags, cfg config.Config, sub fs.FS, gameDir string, strict bool) (config.Config, *luabind.Game, error) {
-	data, err := readBounded(sub, gameDefaults, maxGameDefaults)
+	data, err := battle.ReadBounded(sub, gameDefaults, maxGameDefaults)
 	switch {
 	case err == nil:
 		opts := configOptions(flags, c)
@@ -80,7 +64,7 @@ func loadGameIn(flags *pflag.FlagSet, c *commonFlags, cfg config.Config, sub fs.
 	case !errors.Is(err, fs.ErrNotExist):
 		return cfg, nil, bad(fmt.Errorf("%s: %w", path.Join(gameDir, gameDefaults), err))
 	}
-	g, err := luabind.LoadGame(sub, gameDir, limitsOf(cfg))
+	g, err := luabind.LoadGame(sub, gameDir, battle.Limits(cfg))
 	if err != nil {
 		return cfg, nil, bad(err)
 	}
@@ -102,27 +86,6 @@ func loadGameIn(flags *pflag.FlagSet, c *commonFlags, cfg config.Config, sub fs.
 // maxGameDefaults bounds a game.yaml: it is read whole before parsing.
 const maxGameDefaults = 64 << 10
 
-// readBounded reads a file of fsys that must be at most limit bytes; a
-// larger one is an error, and is never read whole.
-func readBounded(fsys fs.FS, name string, limit int) ([]byte, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readAtMost(f, limit)
-}
-
-// readAtMost reads r to its end if that is at most limit bytes away,
-// reading no more than limit+1 bytes of it in any case.
-func readAtMost(r io.Reader, limit int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err == nil && len(data) > limit {
-		err = fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, err
-}
-
 // modSize is the board side a rule mod battle asks for: --size when given,
 // else 0 (the rules choose, from the seed) for a game whose rules have a
 // size function, else arena.size (the game's game.yaml, the configuration).
@@ -139,22 +102,5 @@ func gameFS(cfg config.Config, name string) (fs.FS, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return gameIn(fsys, dir, name)
-}
-
-// gameIn finds the folder of the rule mod name in the scripts folder fsys,
-// named dir in messages.
-func gameIn(fsys fs.FS, dir, name string) (fs.FS, string, error) {
-	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
-		return nil, "", bad(fmt.Errorf("--game %q: a game is a folder name", name))
-	}
-	sub, err := fs.Sub(fsys, name)
-	if err == nil {
-		_, err = fs.Stat(sub, luabind.RulesFile)
-	}
-	if err != nil {
-		known := games(fsys)
-		return nil, "", bad(fmt.Errorf("no game %q in %s (games there: %s; without --game, SquareBattle)", name, dir, strings.Join(known, ", ")))
-	}
-	return sub, path.Join(dir, name), nil
+	return battle.GameIn(fsys, dir, name)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 	"github.com/squarebattle/squarebattle/luabind/worker"
 	"github.com/squarebattle/squarebattle/luabind/worker/testhooks"
 	"github.com/squarebattle/squarebattle/scripts"
@@ -118,7 +119,7 @@ func TestKilledModWorkerReplays(t *testing.T) {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "killed.sbr")
-	f, err := replay.Create(file, modReplayHeader(cfg, "orbs", g, players, o, nil, nil), b.Snapshot())
+	f, err := replay.Create(file, battle.ModHeader(cfg, "orbs", g, players, o, nil, nil), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}

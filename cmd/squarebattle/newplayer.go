@@ -16,6 +16,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 	"github.com/squarebattle/squarebattle/scripts"
 )
 
@@ -255,7 +256,7 @@ func gameStarter(flags *pflag.FlagSet, c *commonFlags, game, display string, h h
 	var sub iofs.FS
 	var gameDir string
 	if dir := filepath.Dir(filepath.Dir(h.file)); missing(dir) {
-		sub, gameDir, err = gameIn(scripts.FS, dir, game)
+		sub, gameDir, err = battle.GameIn(scripts.FS, dir, game)
 	} else {
 		sub, gameDir, err = gameFS(cfg, game)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 	"github.com/squarebattle/squarebattle/tui"
 	"github.com/squarebattle/squarebattle/tui/human"
 )
@@ -55,7 +56,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if fs.NArg() > 0 || *humanFlag {
-			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battleSeed(gcfg)}
+			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battle.Seed(gcfg)}
 			if g.Info.Protocol != luabind.SquareBattleProtocol {
 				su.Size = modSize(fs, gcfg, g) // 0: the rules choose, as run's do
 			}
@@ -80,7 +81,7 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		su := tui.Setup{Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds, Seed: battleSeed(cfg)}
+		su := tui.Setup{Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds, Seed: battle.Seed(cfg)}
 		for _, p := range players {
 			su.Players = append(su.Players, p.ID)
 		}
@@ -311,7 +312,7 @@ func (p *playSource) Games() []tui.Game {
 	if err != nil {
 		return out
 	}
-	for _, name := range games(fsys) {
+	for _, name := range battle.Games(fsys) {
 		cfg, g, err := p.game(name)
 		if err != nil {
 			continue
@@ -420,7 +421,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		Rounds:          su.Rounds,
 		ReplicateRounds: cfg.Rules.ReplicateRounds,
 		Seed:            su.Seed,
-		Workers:         workers(cfg),
+		Workers:         battle.Workers(cfg),
 		Map:             su.Map,
 		MapFile:         su.MapFile,
 	}
@@ -436,9 +437,9 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := replayHeader(cfg, cat, b)
+	h := battle.Header(cfg, cat, b)
 	if rules != nil {
-		h.Rules = rulesOf(rules)
+		h.Rules = battle.RulesOf(rules)
 	}
 	tb := tuiBattle{Battle: b, header: h}
 	if at >= 0 {
@@ -474,7 +475,7 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 		}
 		players = append(players, cls)
 	}
-	o := engine.ModOptions{Size: su.Size, Wrap: cfg.Arena.Wrap, Rounds: su.Rounds, Seed: su.Seed, Workers: workers(cfg)}
+	o := engine.ModOptions{Size: su.Size, Wrap: cfg.Arena.Wrap, Rounds: su.Rounds, Seed: su.Seed, Workers: battle.Workers(cfg)}
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return nil, err
@@ -488,7 +489,7 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 	if err != nil {
 		return nil, err
 	}
-	tb := tuiModBattle{ModBattle: b, header: modReplayHeader(cfg, su.Game, g, players, o, nil, nil)}
+	tb := tuiModBattle{ModBattle: b, header: battle.ModHeader(cfg, su.Game, g, players, o, nil, nil)}
 	if at >= 0 {
 		return tuiHumanModBattle{tuiModBattle: tb, team: at, h: steer}, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 const playersHelp = `usage: squarebattle players [flags]
@@ -57,12 +58,12 @@ func playersCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	fsys, dir, err := scriptsFS(cfg)
 	if err == nil && g != nil && g.Info.Protocol != luabind.SquareBattleProtocol {
-		fsys, dir, err = gameIn(fsys, dir, *game)
+		fsys, dir, err = battle.GameIn(fsys, dir, *game)
 	}
 	if err != nil {
 		return err
 	}
-	bots, broken := scriptBots(fsys, dir)
+	bots, broken := battle.ScriptBots(fsys, dir)
 	for _, b := range bots {
 		status := "bot: " + strings.Join(b.Command, " ")
 		if b.Connect != "" {

@@ -13,8 +13,8 @@ import (
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/bot"
-	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // runCommand plays one headless battle.
@@ -65,8 +65,8 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		Wrap:            cfg.Arena.Wrap,
 		Rounds:          cfg.Rules.Rounds,
 		ReplicateRounds: cfg.Rules.ReplicateRounds,
-		Seed:            battleSeed(cfg),
-		Workers:         workers(cfg),
+		Seed:            battle.Seed(cfg),
+		Workers:         battle.Workers(cfg),
 	}
 	if *mapFile != "" {
 		m, err := readMapFlag(fs, cfg, *mapFile)
@@ -75,28 +75,20 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		o.Map, o.MapFile, o.Size = m, *mapFile, m.Size
 	}
-	var snap *engine.Snapshot
-	var logs [][]string
+	seat, rs, err := wallsOf(cfg)
+	if err != nil {
+		return err
+	}
+	var res battle.Result
 	err = withLog(*logFile, stderr, func(logw io.Writer) (err error) {
-		players, bots := teamPlayers(teams), []*botTeam(nil)
-		if hasBots(teams) {
-			name := "squarebattle"
-			if rules != nil {
-				name = *game
-			}
-			hello := bot.Hello{Game: name, Kind: bot.KindSquares, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
-				Classes: battleClassIDs(cat, teams), Constants: map[string]any{"replicate_rounds": o.ReplicateRounds}}
-			if bots, err = startBots(teams, battleBots{hello: hello, timing: timingOf(cfg, bf.noTimeout), logw: logw, limits: botLimits(cfg)}); err != nil {
-				return err
-			}
-			players = botPlayers(teams, bots)
-		}
-		snap, logs, err = playBattle(cfg, cat, players, o, *record, rules, logw, bots, timingOf(cfg, bf.noTimeout))
+		res, err = battle.Play(battle.Setup{Config: cfg, Catalog: cat, Teams: teams, Game: rules, GameName: *game, Options: o,
+			Seat: seat, RulesSeat: rs, Timing: battle.Timing(cfg, bf.noTimeout), Record: *record, Log: logw})
 		return err
 	})
 	if err != nil {
 		return err
 	}
+	snap, logs := res.Final, res.Logs
 	if *asJSON {
 		return writeJSON(stdout, snap, logs)
 	}
@@ -154,53 +146,6 @@ func readMapFlag(fs *pflag.FlagSet, cfg config.Config, file string) (*engine.Map
 		return nil, bad(fmt.Errorf("--size %d disagrees with the %d×%d map %s", cfg.Arena.Size, m.Size, m.Size, file))
 	}
 	return m, nil
-}
-
-// playBattle runs a battle to its end with Lua controllers, recording it
-// to the file named by record unless that is empty. rules, when not nil,
-// replaces the built-in rules (a rules.lua of the SquareBattle protocol).
-// logw, when not nil, gets what the teams print as they print it (run --log).
-//
-// bots are the teams played by bots (nil for Lua teams), started and
-// greeted, which play under timing and are told how the battle ended.
-func playBattle(cfg config.Config, cat *luabind.Catalog, players []*luabind.Class, o engine.Options, record string, rules *luabind.Game, logw io.Writer, bots []*botTeam, timing bot.Timing) (*engine.Snapshot, [][]string, error) {
-	seat, rs, err := wallsOf(cfg)
-	if err != nil {
-		stopBots(bots)
-		return nil, nil, err
-	}
-	if bots != nil {
-		seat = withBots(seat, bots, timing, false)
-	}
-	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
-	if err != nil {
-		stopBots(bots)
-		return nil, nil, bad(err)
-	}
-	defer b.Close()
-	s := logged(b, b.Round, b.Seats, logw)
-	if record == "" {
-		for s.Step() {
-		}
-		snap := b.Snapshot()
-		finishBots(b.Seats, snap, replay.EndReason(snap))
-		return snap, b.Logs(), nil
-	}
-	h := replayHeader(cfg, cat, b)
-	if rules != nil {
-		h.Rules = rulesOf(rules)
-	}
-	f, err := replay.Create(record, h, b.Snapshot())
-	if err != nil {
-		return nil, nil, err
-	}
-	final, err := recordRounds(s, engine.NewRecorder(b.Battle), f.Writer, nil)
-	if err != nil {
-		f.Abort()
-		return nil, nil, fmt.Errorf("replay %s: %w", record, err)
-	}
-	finishBots(b.Seats, final, replay.EndReason(final))
-	return final, b.Logs(), f.Close()
 }
 
 // battleJSON is the contract of `run --json`.

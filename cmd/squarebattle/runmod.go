@@ -10,9 +10,8 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
-	"github.com/squarebattle/squarebattle/engine/bot"
-	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // runMod plays one headless battle of a rule mod (run --game NAME).
@@ -26,64 +25,25 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 	if err != nil {
 		return err
 	}
-	players := teamPlayers(teams)
 	o := modOptions(flags, cfg, g)
-	o.Seed, o.Workers = battleSeed(cfg), workers(cfg)
+	o.Seed, o.Workers = battle.Seed(cfg), battle.Workers(cfg)
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
 		return err
 	}
-	var bots []*botTeam
-	if hasBots(teams) {
-		// Every team is asked at once: a bot's wall-clock wait must not
-		// hold up the others.
-		o.Workers, o.Codec = max(o.Workers, len(teams)), luabind.PlainJSON
-		timing := timingOf(cfg, bf.noTimeout)
-		hello := bot.Hello{Game: name, Kind: bot.KindCalls, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
-			Classes: battleClassIDs(g.Catalog, teams), Constants: g.OptionValues(), Columns: g.Info.Columns}
-		if bots, err = startBots(teams, battleBots{hello: hello, timing: timing, logw: logw, limits: botLimits(cfg)}); err != nil {
-			return err
-		}
-		players = botPlayers(teams, bots)
-		seat = withBots(seat, bots, timing, true)
-	}
-	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
+	res, err := battle.PlayMod(battle.Setup{Config: cfg, Catalog: g.Catalog, Teams: teams, Game: g, GameName: name, ModOptions: o,
+		Seat: seat, RulesSeat: rs, Timing: battle.Timing(cfg, bf.noTimeout), Record: record, Log: logw})
 	if err != nil {
-		stopBots(bots)
-		return bad(err)
+		return err
 	}
-	defer b.Close()
-	var s *engine.Snapshot
-	st := logged(b, b.Round, b.Seats, logw)
-	if record == "" {
-		for st.Step() {
-		}
-		s = b.Snapshot()
-	} else {
-		f, err := replay.Create(record, modReplayHeader(cfg, name, g, players, o, battleClassIDs(g.Catalog, teams), b.Seats), b.Snapshot())
-		if err != nil {
-			return err
-		}
-		if s, err = recordRounds(st, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
-			f.Abort()
-			return fmt.Errorf("replay %s: %w", record, err)
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	reason := replay.EndReason(s)
-	if b.Err() != nil {
-		reason = "rules failed"
-	}
-	finishBots(b.Seats, s, reason)
+	s := res.Final
 	if asJSON {
 		err = writeModJSON(stdout, name, s)
 	} else {
 		writeModStandings(stdout, g, s)
 	}
-	if b.Err() != nil {
-		return fmt.Errorf("the battle stopped: %w", b.Err())
+	if res.RulesErr != nil {
+		return fmt.Errorf("the battle stopped: %w", res.RulesErr)
 	}
 	return err
 }

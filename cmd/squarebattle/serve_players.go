@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // The uploaded players of `serve` sit beside the shipped ones in one
@@ -67,7 +68,7 @@ func (a *serveArena) loadFiles(files map[string][]byte) (*luabind.Catalog, error
 	if err != nil {
 		return nil, err
 	}
-	return luabind.LoadCatalog(luabind.CatalogOptions{FS: m, Dir: "scripts", Limits: limitsOf(a.cfg), TopLevels: read})
+	return luabind.LoadCatalog(luabind.CatalogOptions{FS: m, Dir: "scripts", Limits: battle.Limits(a.cfg), TopLevels: read})
 }
 
 // catalog builds the catalog of the shipped and uploaded players.

@@ -1,21 +1,19 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 	"github.com/squarebattle/squarebattle/scripts"
 )
 
@@ -153,16 +151,6 @@ func scriptsFS(cfg config.Config) (fs.FS, string, error) {
 	return scripts.FS, "scripts", nil
 }
 
-func limitsOf(cfg config.Config) luabind.Limits {
-	return luabind.Limits{
-		Instructions: cfg.Limits.Instructions,
-		MemoryBytes:  cfg.Limits.MemoryMiB << 20,
-		StringBytes:  cfg.Limits.StringBytes,
-		ScriptBytes:  cfg.Limits.ScriptBytes,
-		CallDepth:    cfg.Limits.CallDepth,
-	}
-}
-
 // parseAndLoad is what every battle command starts with: parse the flags,
 // layer the configuration, load the scripts.
 func parseAndLoad(flags *pflag.FlagSet, c *commonFlags, args []string) (config.Config, *luabind.Catalog, error) {
@@ -189,28 +177,7 @@ func loadCatalog(cfg config.Config) (*luabind.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	return luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: limitsOf(cfg), TopLevels: read})
-}
-
-// battleSeed returns the configured seed, or a fresh random one.
-func battleSeed(cfg config.Config) uint64 {
-	if cfg.Seed != 0 {
-		return uint64(cfg.Seed)
-	}
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	s := binary.LittleEndian.Uint64(b[:]) & (1<<53 - 1) // fits a JSON number exactly
-	if s == 0 {
-		s = 1
-	}
-	return s
-}
-
-func workers(cfg config.Config) int {
-	if cfg.Workers > 0 {
-		return cfg.Workers
-	}
-	return runtime.GOMAXPROCS(0)
+	return luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: battle.Limits(cfg), TopLevels: read})
 }
 
 func defaultYAML() []byte { return config.DefaultYAML() }

@@ -21,6 +21,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // defaultGames is --games 0 for each format.
@@ -116,8 +117,8 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	classes = teamPlayers(teams)
-	tb := newTournamentBots(cfg, cat, g, *game, teams, timingOf(cfg, bf.noTimeout))
+	classes = battle.TeamPlayers(teams)
+	tb := battle.NewTournamentBots(cfg, cat, g, *game, teams, battle.Timing(cfg, bf.noTimeout))
 	shard := tournament.Whole
 	if *shardFlag != "" {
 		if shard, err = tournament.ParseShard(*shardFlag, os.Getenv); err != nil {
@@ -137,7 +138,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	p := tournament.Params{Format: format, Games: *gamesFlag, Seed: battleSeed(cfg)}
+	p := tournament.Params{Format: format, Games: *gamesFlag, Seed: battle.Seed(cfg)}
 	if p.Games == 0 {
 		p.Games = defaultGames[format]
 	}
@@ -162,7 +163,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		rec = &gameRecorder{cfg: cfg, dir: *recordDir}
 	}
-	parallel := workers(cfg) // battles at once
+	parallel := battle.Workers(cfg) // battles at once
 	// Build the first battle once: options no battle could use (too many
 	// teams for the arena) are one error now rather than one per battle.
 	if g != nil {
@@ -175,7 +176,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		if tb != nil {
 			o.Codec = luabind.PlainJSON
 		}
-		players, bseat, _ := tb.battle(classes, schedule[0], seat, o.Seed, o.Size, o.Wrap, o.Rounds, false)
+		players, bseat, _ := tb.Battle(classes, schedule[0], seat, o.Seed, o.Size, o.Wrap, o.Rounds, false)
 		b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, bseat, rs)
 		if err != nil {
 			return bad(err)
@@ -188,7 +189,7 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		players, bseat, _ := tb.battle(classes, schedule[0], seat, o.Seed, o.Size, o.Wrap, o.Rounds, false)
+		players, bseat, _ := tb.Battle(classes, schedule[0], seat, o.Seed, o.Size, o.Wrap, o.Rounds, false)
 		b, err := luabind.NewSeatedBattle(cat, players, o, bseat)
 		if err != nil {
 			return bad(err)
@@ -286,13 +287,9 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 // game adds its seed. One battle runs on one goroutine (Workers 1): the
 // tournament's parallelism is across battles.
 func battleOptions(cfg config.Config) engine.Options {
-	return engine.Options{
-		Size:            cfg.Arena.Size,
-		Wrap:            cfg.Arena.Wrap,
-		Rounds:          cfg.Rules.Rounds,
-		ReplicateRounds: cfg.Rules.ReplicateRounds,
-		Workers:         1,
-	}
+	o := battle.Options(cfg)
+	o.Workers = 1
+	return o
 }
 
 // setupOf lists everything besides the schedule that decides a battle: the
@@ -353,14 +350,14 @@ func setupOf(cfg config.Config, game string) (map[string]string, error) {
 //
 // tb, when not nil, starts the bots of each battle (each battle its own
 // processes) and tells them its end.
-func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, rec *gameRecorder, tb *tournamentBots) tournament.Play {
+func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, seat luabind.Seater, rec *gameRecorder, tb *battle.TournamentBots) tournament.Play {
 	return func(g tournament.Game) (tournament.Result, error) {
-		players, seat, bots := tb.battle(classes, g, seat, g.Seed, o.Size, o.Wrap, o.Rounds, true)
+		players, seat, bots := tb.Battle(classes, g, seat, g.Seed, o.Size, o.Wrap, o.Rounds, true)
 		o := o
 		o.Seed = g.Seed
 		b, err := luabind.NewSeatedBattle(cat, players, o, seat)
 		if err != nil {
-			stopBots(bots)
+			battle.StopBots(bots)
 			return tournament.Result{}, err
 		}
 		defer b.Close()
@@ -370,16 +367,16 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 		} else {
 			final = rec.play(cat, g, b)
 		}
-		finishBots(b.Seats, final, replay.EndReason(final))
+		battle.FinishBots(b.Seats, final, replay.EndReason(final))
 		return resultOf(final), nil
 	}
 }
 
 // playModGame is playGame for a rule mod. A battle whose rules fail counts
 // for nobody. With a recorder, every battle is also written to a replay.
-func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, rec *gameRecorder, tb *tournamentBots) tournament.Play {
+func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engine.ModOptions, rulesBudget int, seat luabind.Seater, rs luabind.RulesSeater, rec *gameRecorder, tb *battle.TournamentBots) tournament.Play {
 	return func(game tournament.Game) (tournament.Result, error) {
-		players, seat, bots := tb.battle(classes, game, seat, game.Seed, o.Size, o.Wrap, o.Rounds, true)
+		players, seat, bots := tb.Battle(classes, game, seat, game.Seed, o.Size, o.Wrap, o.Rounds, true)
 		o := o
 		o.Seed = game.Seed
 		if bots != nil {
@@ -387,7 +384,7 @@ func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engin
 		}
 		b, err := luabind.NewWalledModBattle(g, players, o, rulesBudget, seat, rs)
 		if err != nil {
-			stopBots(bots)
+			battle.StopBots(bots)
 			return tournament.Result{}, err
 		}
 		defer b.Close()
@@ -397,9 +394,9 @@ func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engin
 			}
 			final = b.Snapshot()
 		} else {
-			final = rec.playMod(name, g, players, o, game, b, tb.classes(players))
+			final = rec.playMod(name, g, players, o, game, b, tb.Classes(players))
 		}
-		finishBots(b.Seats, final, replay.EndReason(final))
+		battle.FinishBots(b.Seats, final, replay.EndReason(final))
 		if err := b.Err(); err != nil {
 			return tournament.Result{}, err
 		}
@@ -407,24 +404,15 @@ func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engin
 	}
 }
 
-// seated lists a game's players by team: Seats[t] plays team t.
-func seated(classes []*luabind.Class, game tournament.Game) []*luabind.Class {
-	players := make([]*luabind.Class, len(game.Seats))
-	for t, e := range game.Seats {
-		players[t] = classes[e]
-	}
-	return players
-}
-
 // playMod plays a rule mod battle to its end, writing its replay.
 //
 // classes are the battle's classes, bots' own included (nil: the
 // catalog's).
 func (r *gameRecorder) playMod(name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, game tournament.Game, b *luabind.ModBattle, classes []string) *engine.Snapshot {
-	f, err := replay.Create(gameFile(r.dir, game), modReplayHeader(r.cfg, name, g, players, o, classes, b.Seats), b.Snapshot())
+	f, err := replay.Create(gameFile(r.dir, game), battle.ModHeader(r.cfg, name, g, players, o, classes, b.Seats), b.Snapshot())
 	if err == nil {
 		var final *engine.Snapshot
-		if final, err = recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err == nil {
+		if final, err = battle.Record(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err == nil {
 			if err = f.Close(); err == nil {
 				return final
 			}
@@ -457,12 +445,12 @@ func gameFile(dir string, g tournament.Game) string {
 }
 
 func (r *gameRecorder) play(cat *luabind.Catalog, g tournament.Game, b *luabind.Battle) *engine.Snapshot {
-	f, err := replay.Create(gameFile(r.dir, g), replayHeader(r.cfg, cat, b), b.Snapshot())
+	f, err := replay.Create(gameFile(r.dir, g), battle.Header(r.cfg, cat, b), b.Snapshot())
 	if err != nil {
 		r.fail(err)
 		return b.Run()
 	}
-	final, err := playRecorded(b, f.Writer)
+	final, err := battle.PlayRecorded(b, f.Writer)
 	if err != nil {
 		f.Abort()
 		r.fail(fmt.Errorf("game %d: %w", g.Index, err))

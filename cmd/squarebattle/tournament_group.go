@@ -7,6 +7,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 	"github.com/squarebattle/squarebattle/luabind/worker"
 )
 
@@ -27,7 +28,7 @@ func groupOf(cfg config.Config) (*worker.Lanes, int, error) {
 	if p == nil || err != nil {
 		return nil, 0, err
 	}
-	return p.Lanes(lanes, slots, cfg.Limits.MemoryMiB), max(slots*lanes, workers(cfg)), nil
+	return p.Lanes(lanes, slots, cfg.Limits.MemoryMiB), max(slots*lanes, battle.Workers(cfg)), nil
 }
 
 // playGrouped is playGame with every battle's teams seated in a lane of

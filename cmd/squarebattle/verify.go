@@ -17,6 +17,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // errDiffers is wrapped by every verification that found a difference.
@@ -51,7 +52,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	differs := func(round int, format string, args ...any) error {
 		return &diffError{File: file, Round: round, Reason: fmt.Sprintf(format, args...)}
 	}
-	rules := rulesConfig{Arena: cfg.Arena, Rules: cfg.Rules, Limits: cfg.Limits}
+	rules := battle.RulesConfig{Arena: cfg.Arena, Rules: cfg.Rules, Limits: cfg.Limits}
 	if len(h.Config) > 0 {
 		if err := json.Unmarshal(h.Config, &rules); err != nil {
 			return bad(fmt.Errorf("%s: line 1: config: %v", file, err))
@@ -86,7 +87,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	if len(h.Classes) > 0 {
 		dir = path.Dir(h.Classes[0].File)
 	}
-	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: onlyFS{fsys, keep}, Dir: dir, Limits: limitsOf(cfg)})
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: onlyFS{fsys, keep}, Dir: dir, Limits: battle.Limits(cfg)})
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func verifyReplay(cfg config.Config, file string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o := engine.Options{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: h.Seed, Workers: workers(cfg)}
+	o := engine.Options{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, ReplicateRounds: cfg.Rules.ReplicateRounds, Seed: h.Seed, Workers: battle.Workers(cfg)}
 	if h.FromMap {
 		start := rep.Timeline.At(0)
 		o.Map = &engine.Map{Size: h.Size, Cells: make([]int, len(start.Cells))}
@@ -184,7 +185,7 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, chose bool, s
 	if len(h.Classes) > 0 {
 		dir = path.Dir(h.Classes[0].File)
 	}
-	g, err := luabind.LoadGame(onlyFS{sub, keep}, dir, limitsOf(cfg))
+	g, err := luabind.LoadGame(onlyFS{sub, keep}, dir, battle.Limits(cfg))
 	if err != nil {
 		return differs(0, "%v", err)
 	}
@@ -198,7 +199,7 @@ func verifyMod(cfg config.Config, file string, rep *replay.Replay, chose bool, s
 	if !reflect.DeepEqual(g.Info.Columns, h.Columns) {
 		return differs(0, "the score columns are %v, the replay has %v", g.Info.Columns, h.Columns)
 	}
-	o := engine.ModOptions{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, Seed: h.Seed, Workers: workers(cfg)}
+	o := engine.ModOptions{Size: h.Size, Wrap: h.Wrap, Rounds: h.Rounds, Seed: h.Seed, Workers: battle.Workers(cfg)}
 	if chose {
 		o.Size = 0
 	}
@@ -272,7 +273,7 @@ func recordedPlayers(cat *luabind.Catalog, file string, h *replay.Header, differ
 // compareRerun plays b, set up again from rep's header, round by round
 // against the recording and prints "identical" or returns the first
 // difference. failed, when not nil, reports a rule mod's rules failure.
-func compareRerun(b stepper, rec *engine.Recorder, file string, rep *replay.Replay, stdout io.Writer, failed func() error) error {
+func compareRerun(b battle.Stepper, rec *engine.Recorder, file string, rep *replay.Replay, stdout io.Writer, failed func() error) error {
 	h := &rep.Header
 	differs := func(round int, format string, args ...any) error {
 		return &diffError{File: file, Round: round, Reason: fmt.Sprintf(format, args...)}
@@ -451,7 +452,7 @@ func recordedRules(cfg config.Config, r *replay.Rules, differs func(int, string,
 	if got := sha(src); got != r.SHA256 {
 		return nil, differs(0, "%s/%s changed: sha256 %.12s… on disk, %.12s… in the replay", dir, luabind.RulesFile, got, r.SHA256)
 	}
-	g, err := luabind.LoadGame(sub, dir, limitsOf(cfg))
+	g, err := luabind.LoadGame(sub, dir, battle.Limits(cfg))
 	if err != nil {
 		return nil, differs(0, "%v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
+	"github.com/squarebattle/squarebattle/luabind/battle"
 )
 
 // outsider is a team decided outside the battle, as a bot or a person
@@ -144,7 +145,7 @@ func recordOutsideBattle(t *testing.T, cfg config.Config) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: limitsOf(cfg)})
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fsys, Dir: dir, Limits: battle.Limits(cfg)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +164,11 @@ func recordOutsideBattle(t *testing.T, cfg config.Config) string {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "outside.sbr")
-	f, err := replay.Create(file, replayHeader(cfg, cat, b), b.Snapshot())
+	f, err := replay.Create(file, battle.Header(cfg, cat, b), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := playRecorded(b, f.Writer); err != nil {
+	if _, err := battle.PlayRecorded(b, f.Writer); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -190,11 +191,11 @@ func recordOutsidePaint(t *testing.T, cfg config.Config) string {
 	}
 	defer b.Close()
 	file := filepath.Join(t.TempDir(), "paint.sbr")
-	f, err := replay.Create(file, modReplayHeader(cfg, "paint", g, players, o, nil, nil), b.Snapshot())
+	f, err := replay.Create(file, battle.ModHeader(cfg, "paint", g, players, o, nil, nil), b.Snapshot())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := recordRounds(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
+	if _, err := battle.Record(b, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -210,7 +211,7 @@ func loadTestGame(t *testing.T, cfg config.Config, name string) *luabind.Game {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := luabind.LoadGame(sub, dir, limitsOf(cfg))
+	g, err := luabind.LoadGame(sub, dir, battle.Limits(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

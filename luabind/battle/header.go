@@ -1,4 +1,4 @@
-package main
+package battle
 
 import (
 	"encoding/json"
@@ -11,9 +11,9 @@ import (
 	"github.com/squarebattle/squarebattle/luabind"
 )
 
-// rulesConfig is the part of the configuration that decides a battle; a
+// RulesConfig is the part of the configuration that decides a battle; a
 // replay keeps it so that --verify plays under the same rules.
-type rulesConfig struct {
+type RulesConfig struct {
 	Arena  config.Arena  `json:"arena"`
 	Rules  config.Rules  `json:"rules"`
 	Limits config.Limits `json:"limits"`
@@ -21,10 +21,10 @@ type rulesConfig struct {
 	Options map[string]string `json:"options,omitempty"`
 }
 
-// replayHeader describes a battle about to be played, for its replay.
-func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) replay.Header {
+// Header describes a battle about to be played, for its replay.
+func Header(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) replay.Header {
 	o := b.Options()
-	h := newHeader(cfg, cat, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Rules.ReplicateRounds = o.ReplicateRounds })
+	h := newHeader(cfg, cat, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *RulesConfig) { rc.Rules.ReplicateRounds = o.ReplicateRounds })
 	h.FromMap = o.Map != nil
 	addBotClasses(&h, o.Classes, b.Seats)
 	for i, t := range o.Teams {
@@ -33,14 +33,14 @@ func replayHeader(cfg config.Config, cat *luabind.Catalog, b *luabind.Battle) re
 	return h
 }
 
-// modReplayHeader describes a rule mod battle about to be played, for its
+// ModHeader describes a rule mod battle about to be played, for its
 // replay: the game's folder name, and its players as fielded (o as given
 // to luabind.NewModBattle).
 //
 // classes are the battle's classes (the catalog's, then the bots' own) and
 // seats its teams' seats, which name the bots' files.
-func modReplayHeader(cfg config.Config, name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, classes []string, seats []luabind.Seat) replay.Header {
-	h := newHeader(cfg, g.Catalog, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *rulesConfig) { rc.Options = g.OptionsSet() })
+func ModHeader(cfg config.Config, name string, g *luabind.Game, players []*luabind.Class, o engine.ModOptions, classes []string, seats []luabind.Seat) replay.Header {
+	h := newHeader(cfg, g.Catalog, o.Size, o.Wrap, o.Rounds, o.Seed, func(rc *RulesConfig) { rc.Options = g.OptionsSet() })
 	h.Game, h.Columns = name, g.Info.Columns
 	addBotClasses(&h, classes, seats)
 	for i, p := range players {
@@ -59,8 +59,8 @@ func modReplayHeader(cfg config.Config, name string, g *luabind.Game, players []
 
 // newHeader is the part of a replay header every game shares: the rules
 // configuration as played (edit adjusts it further) and the scripts.
-func newHeader(cfg config.Config, cat *luabind.Catalog, size int, wrap bool, rounds int, seed uint64, edit func(*rulesConfig)) replay.Header {
-	rc := rulesConfig{Arena: cfg.Arena, Rules: cfg.Rules, Limits: cfg.Limits}
+func newHeader(cfg config.Config, cat *luabind.Catalog, size int, wrap bool, rounds int, seed uint64, edit func(*RulesConfig)) replay.Header {
+	rc := RulesConfig{Arena: cfg.Arena, Rules: cfg.Rules, Limits: cfg.Limits}
 	rc.Arena.Size, rc.Arena.Wrap, rc.Rules.Rounds = size, wrap, rounds
 	rc.Rules.TimeLimit = 0 // wall-clock; a re-run has none
 	if edit != nil {
@@ -68,7 +68,7 @@ func newHeader(cfg config.Config, cat *luabind.Catalog, size int, wrap bool, rou
 	}
 	raw, _ := json.Marshal(rc)
 	h := replay.Header{
-		Program: "squarebattle " + programVersion(),
+		Program: "squarebattle " + ProgramVersion(),
 		Seed:    seed,
 		Size:    size,
 		Wrap:    wrap,
@@ -82,9 +82,9 @@ func newHeader(cfg config.Config, cat *luabind.Catalog, size int, wrap bool, rou
 	return h
 }
 
-// programVersion is the module version the binary was built from, with the
+// ProgramVersion is the module version the binary was built from, with the
 // commit when the build knows it.
-func programVersion() string {
+func ProgramVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown"
@@ -98,24 +98,24 @@ func programVersion() string {
 	return v
 }
 
-// stepper is a battle as playRecorded and verify drive it: SquareBattle's
+// Stepper is a battle as PlayRecorded and verify drive it: SquareBattle's
 // or a rule mod's.
-type stepper interface {
+type Stepper interface {
 	Step() bool
 	Over() bool
 	Snapshot() *engine.Snapshot
 }
 
-// playRecorded plays b to its end, writing every round to w, and returns
+// PlayRecorded plays b to its end, writing every round to w, and returns
 // the final snapshot.
-func playRecorded(b *luabind.Battle, w *replay.Writer) (*engine.Snapshot, error) {
-	return recordRounds(b, engine.NewRecorder(b.Battle), w, nil)
+func PlayRecorded(b *luabind.Battle, w *replay.Writer) (*engine.Snapshot, error) {
+	return Record(b, engine.NewRecorder(b.Battle), w, nil)
 }
 
-// recordRounds plays b to its end, writing every round that rec records
+// Record plays b to its end, writing every round that rec records
 // to w, and returns the final snapshot. failed, when not nil, reports a
 // failure that ended the battle (a rule mod's rules).
-func recordRounds(b stepper, rec *engine.Recorder, w *replay.Writer, failed func() error) (*engine.Snapshot, error) {
+func Record(b Stepper, rec *engine.Recorder, w *replay.Writer, failed func() error) (*engine.Snapshot, error) {
 	for b.Step() {
 		l := rec.Next()
 		if err := w.Round(&l); err != nil {
@@ -130,8 +130,8 @@ func recordRounds(b stepper, rec *engine.Recorder, w *replay.Writer, failed func
 	return final, w.End(final, reason)
 }
 
-// rulesOf names a squarebattle-protocol game's rules.lua for a replay.
-func rulesOf(g *luabind.Game) *replay.Rules {
+// RulesOf names a squarebattle-protocol game's rules.lua for a replay.
+func RulesOf(g *luabind.Game) *replay.Rules {
 	cls := g.Catalog.Class(g.Rules)
 	return &replay.Rules{Game: path.Base(g.Dir), File: cls.File, SHA256: cls.Hash}
 }

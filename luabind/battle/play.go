@@ -1,0 +1,168 @@
+package battle
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
+	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/luabind"
+)
+
+// Setup is one battle to play: who, under which rules, behind which walls,
+// recorded where.
+type Setup struct {
+	Config  config.Config
+	Catalog *luabind.Catalog // the players' catalog (a rule mod's: Game.Catalog)
+	Teams   []Team           // team t is Teams[t]
+	// Game is a rule mod; nil for SquareBattle. GameName is its folder
+	// name, as bots and replays are told it.
+	Game     *luabind.Game
+	GameName string
+	// Options are SquareBattle's engine options, seed and workers set
+	// (with Game: a rules.lua of the SquareBattle protocol, when its
+	// Info.Protocol says so).
+	Options engine.Options
+	// ModOptions are a rule mod's (a Game of its own protocol).
+	ModOptions engine.ModOptions
+	// Seat and RulesSeat are where teams sit and a game's rules run: nil
+	// for this process, else the seats of a worker pool.
+	Seat      luabind.Seater
+	RulesSeat luabind.RulesSeater
+	Timing    bot.Timing // the clock bots play under
+	// Record, when not empty, is the file the battle's replay is written
+	// to (under a temporary name, renamed at the end).
+	Record string
+	// Log, when not nil, gets what the teams print as they print it.
+	Log io.Writer
+}
+
+// Result is how a battle ended.
+type Result struct {
+	Final *engine.Snapshot
+	// Logs are the teams' printed lines (SquareBattle battles).
+	Logs [][]string
+	// RulesErr is why a rule mod's rules stopped the battle, nil when they
+	// did not: the battle then ended early and its replay says so.
+	RulesErr error
+}
+
+// IsMod reports whether s plays a rule mod of its own protocol (PlayMod's
+// kind of battle) rather than SquareBattle's.
+func (s *Setup) IsMod() bool {
+	return s.Game != nil && s.Game.Info.Protocol != luabind.SquareBattleProtocol
+}
+
+// Play plays the battle of s to its end: the bots among its teams started
+// and greeted, every team seated, the replay written when s.Record names a
+// file, the bots told how it ended. A rule mod of its own protocol is
+// played by PlayMod.
+func Play(s Setup) (Result, error) {
+	if s.IsMod() {
+		return PlayMod(s)
+	}
+	o := s.Options
+	players := TeamPlayers(s.Teams)
+	var bots []*Bot
+	if HasBots(s.Teams) {
+		name := "squarebattle"
+		if s.Game != nil {
+			name = s.GameName
+		}
+		hello := bot.Hello{Game: name, Kind: bot.KindSquares, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
+			Classes: ClassIDs(s.Catalog, s.Teams), Constants: map[string]any{"replicate_rounds": o.ReplicateRounds}}
+		var err error
+		if bots, err = StartBots(s.Teams, botsOf{hello: hello, timing: s.Timing, logw: s.Log, limits: BotLimits(s.Config)}); err != nil {
+			return Result{}, err
+		}
+		players = BotPlayers(s.Teams, bots)
+	}
+	seat := s.Seat
+	if bots != nil {
+		seat = WithBots(seat, bots, s.Timing, false)
+	}
+	b, err := luabind.NewWalledBattle(s.Catalog, players, o, s.Game, s.Config.Limits.RulesInstructions, seat, s.RulesSeat)
+	if err != nil {
+		StopBots(bots)
+		return Result{}, Bad(err)
+	}
+	defer b.Close()
+	st := Logged(b, b.Round, b.Seats, s.Log)
+	if s.Record == "" {
+		for st.Step() {
+		}
+		final := b.Snapshot()
+		FinishBots(b.Seats, final, replay.EndReason(final))
+		return Result{Final: final, Logs: b.Logs()}, nil
+	}
+	h := Header(s.Config, s.Catalog, b)
+	if s.Game != nil {
+		h.Rules = RulesOf(s.Game)
+	}
+	f, err := replay.Create(s.Record, h, b.Snapshot())
+	if err != nil {
+		return Result{}, err
+	}
+	final, err := Record(st, engine.NewRecorder(b.Battle), f.Writer, nil)
+	if err != nil {
+		f.Abort()
+		return Result{}, fmt.Errorf("replay %s: %w", s.Record, err)
+	}
+	FinishBots(b.Seats, final, replay.EndReason(final))
+	return Result{Final: final, Logs: b.Logs()}, f.Close()
+}
+
+// PlayMod plays a battle of a rule mod of its own protocol (s.Game, its
+// options s.ModOptions, seed and workers set) to its end, as Play does.
+func PlayMod(s Setup) (Result, error) {
+	g, o := s.Game, s.ModOptions
+	players := TeamPlayers(s.Teams)
+	seat := s.Seat
+	var bots []*Bot
+	if HasBots(s.Teams) {
+		// Every team is asked at once: a bot's wall-clock wait must not
+		// hold up the others.
+		o.Workers, o.Codec = max(o.Workers, len(s.Teams)), luabind.PlainJSON
+		hello := bot.Hello{Game: s.GameName, Kind: bot.KindCalls, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
+			Classes: ClassIDs(g.Catalog, s.Teams), Constants: g.OptionValues(), Columns: g.Info.Columns}
+		var err error
+		if bots, err = StartBots(s.Teams, botsOf{hello: hello, timing: s.Timing, logw: s.Log, limits: BotLimits(s.Config)}); err != nil {
+			return Result{}, err
+		}
+		players = BotPlayers(s.Teams, bots)
+		seat = WithBots(seat, bots, s.Timing, true)
+	}
+	b, err := luabind.NewWalledModBattle(g, players, o, s.Config.Limits.RulesInstructions, seat, s.RulesSeat)
+	if err != nil {
+		StopBots(bots)
+		return Result{}, Bad(err)
+	}
+	defer b.Close()
+	var final *engine.Snapshot
+	st := Logged(b, b.Round, b.Seats, s.Log)
+	if s.Record == "" {
+		for st.Step() {
+		}
+		final = b.Snapshot()
+	} else {
+		f, err := replay.Create(s.Record, ModHeader(s.Config, s.GameName, g, players, o, ClassIDs(g.Catalog, s.Teams), b.Seats), b.Snapshot())
+		if err != nil {
+			return Result{}, err
+		}
+		if final, err = Record(st, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
+			f.Abort()
+			return Result{}, fmt.Errorf("replay %s: %w", s.Record, err)
+		}
+		if err := f.Close(); err != nil {
+			return Result{}, err
+		}
+	}
+	reason := replay.EndReason(final)
+	if b.Err() != nil {
+		reason = "rules failed"
+	}
+	FinishBots(b.Seats, final, reason)
+	return Result{Final: final, RulesErr: b.Err()}, nil
+}
