@@ -40,6 +40,10 @@ type Config struct {
 	Serve Serve `mapstructure:"serve" yaml:"serve" json:"serve"`
 	// Bots is the wall clock external bots play under (docs/bots.md).
 	Bots Bots `mapstructure:"bots" yaml:"bots" json:"bots"`
+	// Ladder is a rule mod's ladder: set only in its game.yaml, where a
+	// ladder section puts the game on the arena's ladder (SquareBattle's
+	// is serve.ladder). Zero: not on the ladder.
+	Ladder GameLadder `mapstructure:"ladder" yaml:"ladder,omitempty" json:"ladder,omitempty"`
 	// Options are a rule mod's own settings (its rules.lua declares them
 	// and their defaults), by name, as written: "options.growth: 2" in a
 	// file, SQUAREBATTLE_OPTIONS_GROWTH=2, or --option growth=2. The game

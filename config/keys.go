@@ -137,14 +137,26 @@ var keys = []keySpec{
 	intKey("serve.featured_size", 0, 2000, func(c *Config) any { return &c.Serve.FeaturedSize }),
 	intKey("serve.featured_rounds", 0, 10_000_000, func(c *Config) any { return &c.Serve.FeaturedRounds }),
 	intKey("serve.featured_seed", 0, 1<<53-1, func(c *Config) any { return &c.Serve.FeaturedSeed }),
+	{name: "serve.ladder.enabled", kind: kindBool, field: func(c *Config) any { return &c.Serve.Ladder.Enabled }},
+	{name: "serve.ladder.games", kind: kindString, field: func(c *Config) any { return &c.Serve.Ladder.Games }},
+	intKey("serve.ladder.workers", 0, 4096, func(c *Config) any { return &c.Serve.Ladder.Workers }),
+	intKey("serve.ladder.teams", 2, 16, func(c *Config) any { return &c.Serve.Ladder.Teams }),
+	intKey("serve.ladder.size", 2, 2000, func(c *Config) any { return &c.Serve.Ladder.Size }),
+	intKey("serve.ladder.rounds", 1, 10_000_000, func(c *Config) any { return &c.Serve.Ladder.Rounds }),
+	intKey("serve.ladder.battles_kept", 0, 10_000, func(c *Config) any { return &c.Serve.Ladder.BattlesKept }),
+	intKey("serve.ladder.disk_mib", 1, 1<<30, func(c *Config) any { return &c.Serve.Ladder.DiskMiB }),
+	{name: "serve.ladder.db", kind: kindString, field: func(c *Config) any { return &c.Serve.Ladder.DB }},
 	intKey("bots.init_ms", 1, 3_600_000, func(c *Config) any { return &c.Bots.InitMS }),
 	intKey("bots.round_ms", 1, 3_600_000, func(c *Config) any { return &c.Bots.RoundMS }),
 	intKey("bots.bank_ms", 0, 3_600_000, func(c *Config) any { return &c.Bots.BankMS }),
 	intKey("bots.max_faults", 0, 1_000_000, func(c *Config) any { return &c.Bots.MaxFaults }),
+	intKey("ladder.teams", 0, 16, func(c *Config) any { return &c.Ladder.Teams }),
+	intKey("ladder.size", 0, 2000, func(c *Config) any { return &c.Ladder.Size }),
+	intKey("ladder.rounds", 0, 10_000_000, func(c *Config) any { return &c.Ladder.Rounds }),
 }
 
 // sections are the keys that hold a mapping rather than a value.
-var sections = []string{"arena", "rules", "limits", "tui", "human", "isolation", "serve", "bots"}
+var sections = []string{"arena", "rules", "limits", "tui", "human", "isolation", "serve", "serve.ladder", "bots", "ladder"}
 
 func lookupKey(name string) *keySpec {
 	for i := range keys {

@@ -88,6 +88,7 @@ func Load(o LoadOptions) (Config, string, error) {
 		}
 		vals, ferrs := parseFile(path, data)
 		errs = append(errs, ferrs...)
+		errs = append(errs, notGameOnly(vals)...)
 		if err := mergeLayer(v, vals, origin); err != nil {
 			return Config{}, path, err
 		}
@@ -98,6 +99,7 @@ func Load(o LoadOptions) (Config, string, error) {
 	// the file in viper's config layer.
 	vals, eerrs := parseEnv(o.Environ)
 	errs = append(errs, eerrs...)
+	errs = append(errs, notGameOnly(vals)...)
 	if err := mergeLayer(v, vals, origin); err != nil {
 		return Config{}, path, err
 	}

@@ -655,3 +655,62 @@ func loadOrFail(t *testing.T, o LoadOptions, wantErr string) (Config, bool) {
 	}
 	return cfg, true
 }
+
+// TestLoadLadderSections: a game.yaml's ladder section puts the game on
+// the ladder; the same keys anywhere else are refused with where they came
+// from (a user's file saying ladder.teams would put every rule mod on
+// it); serve.ladder is SquareBattle's and nests under serve.
+func TestLoadLadderSections(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	userLadder := write("user.yaml", "rules:\n  rounds: 50\nladder:\n  teams: 4\n")
+	serveLadder := write("serve.yaml", "serve:\n  ladder:\n    teams: 6\n    games: paint\n    enabled: false\n")
+	badServe := write("bad.yaml", "serve:\n  ladder:\n    teams: 1\n    tems: 3\n")
+	game := []byte("ladder:\n  teams: 3\n  size: 40\n  rounds: 400\n")
+	cases := []struct {
+		name    string
+		o       LoadOptions
+		want    func(Config) bool
+		wantErr []string
+	}{
+		{"in a game.yaml", LoadOptions{Game: game, GameFile: "paint/game.yaml", Dir: t.TempDir()},
+			func(c Config) bool { return c.Ladder == GameLadder{Teams: 3, Size: 40, Rounds: 400} && c.Ladder.On() }, nil},
+		{"not in a game.yaml: none", LoadOptions{Dir: t.TempDir()}, func(c Config) bool { return !c.Ladder.On() }, nil},
+		{"in a user's file", LoadOptions{File: userLadder}, nil, []string{"ladder.teams", "user.yaml:4", "game.yaml"}},
+		{"in the environment", LoadOptions{Dir: t.TempDir(), Environ: []string{"SQUAREBATTLE_LADDER_SIZE=9"}}, nil, []string{"ladder.size", "SQUAREBATTLE_LADDER_SIZE", "game.yaml"}},
+		{"serve.ladder in a user's file", LoadOptions{File: serveLadder},
+			func(c Config) bool {
+				l := c.Serve.Ladder
+				return l.Teams == 6 && !l.Enabled && len(l.GameNames()) == 1 && l.GameNames()[0] == "paint" && l.Rounds == 500
+			}, nil},
+		{"serve.ladder's mistakes", LoadOptions{File: badServe}, nil, []string{"serve.ladder.teams", "serve.ladder.tems", "bad.yaml"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, _, err := Load(c.o)
+			if c.wantErr != nil {
+				if err == nil || !errors.Is(err, ErrInvalid) && !strings.Contains(err.Error(), "unknown") {
+					t.Fatalf("err = %v, want an error naming %v", err, c.wantErr)
+				}
+				for _, w := range c.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not name %q", err, w)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !c.want(cfg) {
+				t.Errorf("got ladder %+v, serve.ladder %+v", cfg.Ladder, cfg.Serve.Ladder)
+			}
+		})
+	}
+}

@@ -66,6 +66,9 @@ type Serve struct {
 	FeaturedSize    int    `mapstructure:"featured_size" yaml:"featured_size" json:"featured_size"`       // 0 = arena.size
 	FeaturedRounds  int    `mapstructure:"featured_rounds" yaml:"featured_rounds" json:"featured_rounds"` // 0 = rules.rounds
 	FeaturedSeed    int64  `mapstructure:"featured_seed" yaml:"featured_seed" json:"featured_seed"`       // 0 = a new seed for every battle
+
+	// Ladder is the ranked battles the arena plays in the background.
+	Ladder ServeLadder `mapstructure:"ladder" yaml:"ladder" json:"ladder"`
 }
 
 // DefaultServe returns the built-in serve section.
@@ -97,6 +100,8 @@ func DefaultServe() Serve {
 		ChecksPerKey: 1,
 
 		Anonymous: true,
+
+		Ladder: ServeLadder{Enabled: true, Teams: 4, Size: 32, Rounds: 500, BattlesKept: 20, DiskMiB: 2048},
 	}
 }
 

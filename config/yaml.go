@@ -133,7 +133,7 @@ func (p *fileParser) mapping(n *yaml.Node, prefix string) {
 		switch {
 		case prefix == "" && name == OptionsSection:
 			p.options(vn)
-		case prefix == "" && isSection(name):
+		case isSection(name):
 			if isNull(vn) {
 				continue // "arena:" with nothing under it
 			}
