@@ -98,3 +98,8 @@ func (f rawFile) Write(p []byte) (int, error) {
 
 // pollable returns descriptor fd as what Serve reads or writes.
 func pollable(fd int, name string) io.ReadWriter { return rawFile(fd) }
+
+// setNice sets the nice value of process pid.
+func setNice(pid, nice int) error {
+	return unix.Setpriority(unix.PRIO_PROCESS, pid, nice)
+}

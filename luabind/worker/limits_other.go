@@ -22,3 +22,6 @@ func pipe() (r, w *os.File, err error) { return os.Pipe() }
 func watchHangup(int, func()) {}
 
 func pollable(fd int, name string) io.ReadWriter { return os.NewFile(uintptr(fd), name) }
+
+// setNice does nothing here: workers keep the server's priority.
+func setNice(int, int) error { return nil }

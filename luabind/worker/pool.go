@@ -41,6 +41,10 @@ type Options struct {
 	// MaxCrashes retires a team whose worker died that many times in one
 	// battle: its squares wait for the rest of it.
 	MaxCrashes int
+	// Nice, when above 0, lowers the workers' scheduling priority (the
+	// nice value, up to 19): the ladder's battles play in such a pool so
+	// that the CPU goes first to the battles people watch.
+	Nice int
 }
 
 // Defaults are the settings config.Default mirrors.
@@ -251,6 +255,11 @@ func (p *Pool) start(memMiB, gcPercent int) (*proc, error) {
 		outR.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("worker: %w", err)
+	}
+	if p.o.Nice > 0 {
+		// Best effort: a worker that keeps its priority still plays
+		// the same battle.
+		_ = setNice(c.Process.Pid, min(p.o.Nice, 19))
 	}
 	w.in, w.out = inW, bufio.NewReaderSize(outR, 64<<10)
 	go func() {
