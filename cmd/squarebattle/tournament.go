@@ -368,7 +368,7 @@ func playGame(cat *luabind.Catalog, classes []*luabind.Class, o engine.Options, 
 			final = rec.play(cat, g, b)
 		}
 		battle.FinishBots(b.Seats, final, replay.EndReason(final))
-		return resultOf(final), nil
+		return battle.ResultOf(final), nil
 	}
 }
 
@@ -400,7 +400,7 @@ func playModGame(g *luabind.Game, name string, classes []*luabind.Class, o engin
 		if err := b.Err(); err != nil {
 			return tournament.Result{}, err
 		}
-		return resultOf(final), nil
+		return battle.ResultOf(final), nil
 	}
 }
 
@@ -468,33 +468,6 @@ func (r *gameRecorder) fail(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.errs = append(r.errs, err)
-}
-
-// resultOf turns a finished battle's snapshot into its tournament result.
-// A rule mod's teams also carry their score columns and whether they won;
-// their squares are the cells showing one of their units, and they all
-// lasted every round played.
-func resultOf(s *engine.Snapshot) tournament.Result {
-	r := tournament.Result{Rounds: s.Round, Teams: make([]tournament.TeamResult, len(s.Teams))}
-	for t, tv := range s.Teams {
-		st := tv.Stats
-		tr := tournament.TeamResult{Squares: st.Squares, Survived: s.Round, Births: st.Births, Kills: st.Kills,
-			Deaths: st.Deaths, Collisions: st.Collisions, Timeouts: st.Timeouts, Errors: st.Errors}
-		if tv.Eliminated > 0 {
-			tr.Survived = tv.Eliminated
-		}
-		for _, p := range s.FirstProblems {
-			if p.Team == t {
-				tr.Problem = strings.TrimSpace(p.Message)
-				break
-			}
-		}
-		if s.Columns != nil { // a rule mod
-			tr.Values, tr.Won = append([]int{}, tv.Values...), s.Winner == t
-		}
-		r.Teams[t] = tr
-	}
-	return r
 }
 
 // writeFileAtomic writes a file through a temporary file in the same

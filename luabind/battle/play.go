@@ -1,6 +1,7 @@
 package battle
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -14,6 +15,9 @@ import (
 // Setup is one battle to play: who, under which rules, behind which walls,
 // recorded where.
 type Setup struct {
+	// Context, when not nil, stops the battle between two rounds once it
+	// is done: Play then returns its error and writes no replay.
+	Context context.Context
 	Config  config.Config
 	Catalog *luabind.Catalog // the players' catalog (a rule mod's: Game.Catalog)
 	Teams   []Team           // team t is Teams[t]
@@ -89,9 +93,13 @@ func Play(s Setup) (Result, error) {
 		return Result{}, Bad(err)
 	}
 	defer b.Close()
-	st := Logged(b, b.Round, b.Seats, s.Log)
+	st := stoppable(s.Context, Logged(b, b.Round, b.Seats, s.Log))
 	if s.Record == "" {
 		for st.Step() {
+		}
+		if err := stopped(s.Context); err != nil {
+			StopBots(bots)
+			return Result{}, err
 		}
 		final := b.Snapshot()
 		FinishBots(b.Seats, final, replay.EndReason(final))
@@ -106,7 +114,11 @@ func Play(s Setup) (Result, error) {
 		return Result{}, err
 	}
 	final, err := Record(st, engine.NewRecorder(b.Battle), f.Writer, nil)
+	if err == nil {
+		err = stopped(s.Context)
+	}
 	if err != nil {
+		StopBots(bots)
 		f.Abort()
 		return Result{}, fmt.Errorf("replay %s: %w", s.Record, err)
 	}
@@ -141,9 +153,13 @@ func PlayMod(s Setup) (Result, error) {
 	}
 	defer b.Close()
 	var final *engine.Snapshot
-	st := Logged(b, b.Round, b.Seats, s.Log)
+	st := stoppable(s.Context, Logged(b, b.Round, b.Seats, s.Log))
 	if s.Record == "" {
 		for st.Step() {
+		}
+		if err := stopped(s.Context); err != nil {
+			StopBots(bots)
+			return Result{}, err
 		}
 		final = b.Snapshot()
 	} else {
@@ -151,7 +167,12 @@ func PlayMod(s Setup) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		if final, err = Record(st, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err); err != nil {
+		final, err = Record(st, engine.NewModRecorder(b.ModBattle), f.Writer, b.Err)
+		if err == nil {
+			err = stopped(s.Context)
+		}
+		if err != nil {
+			StopBots(bots)
 			f.Abort()
 			return Result{}, fmt.Errorf("replay %s: %w", s.Record, err)
 		}
@@ -165,4 +186,27 @@ func PlayMod(s Setup) (Result, error) {
 	}
 	FinishBots(b.Seats, final, reason)
 	return Result{Final: final, RulesErr: b.Err()}, nil
+}
+
+// stoppable is st, stepping no more once ctx is done.
+func stoppable(ctx context.Context, st Stepper) Stepper {
+	if ctx == nil {
+		return st
+	}
+	return ctxStepper{st, ctx}
+}
+
+type ctxStepper struct {
+	Stepper
+	ctx context.Context
+}
+
+func (c ctxStepper) Step() bool { return c.ctx.Err() == nil && c.Stepper.Step() }
+
+// stopped is ctx's error, nil for no ctx.
+func stopped(ctx context.Context) error {
+	if ctx == nil {
+		return nil
+	}
+	return ctx.Err()
 }

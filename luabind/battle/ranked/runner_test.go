@@ -1,0 +1,291 @@
+package ranked_test
+
+import (
+	"context"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine/ladder"
+	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/luabind/battle/ranked"
+	"github.com/squarebattle/squarebattle/scripts"
+)
+
+// arena is a ladder of the shipped SquareBattle players on small, short
+// battles, with its replays in a temporary folder.
+type arena struct {
+	l       *ladder.Ladder
+	store   ladder.Store
+	replays *ranked.Replays
+	game    ranked.Game
+}
+
+func newArena(t *testing.T, store ladder.Store, budget int64, keep int) *arena {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Arena.Size, cfg.Rules.Rounds = 14, 60
+	g := ranked.Game{Config: cfg, Teams: 3}
+	lg, err := g.Ladder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ladder.New(ladder.Options{Store: store, Games: []ladder.Game{lg}, Rand: rand.New(rand.NewPCG(1, 2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := ranked.OpenReplays(filepath.Join(t.TempDir(), "replays"), budget, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, id := range []string{"explorer", "wanderer", "borg", "pinwheel", "linedancer"} {
+		src, err := fs.ReadFile(scripts.FS, id+".lua")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Enter(ctx, "", id, "", id, src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &arena{l: l, store: store, replays: reps, game: g}
+}
+
+// run plays until n battles are done (rated or given up), on workers
+// goroutines, and returns them.
+func (a *arena) run(t *testing.T, n, workers int) []ladder.Battle {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var done []ladder.Battle
+	r, err := ranked.New(ranked.Options{Ladder: a.l, Games: []ranked.Game{a.game}, Replays: a.replays, Workers: workers,
+		Idle: 10 * time.Millisecond, Finished: func(b ladder.Battle) {
+			mu.Lock()
+			defer mu.Unlock()
+			if done = append(done, b); len(done) >= n {
+				cancel()
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return done
+}
+
+// TestRunnerPlays: battles are planned, played from the stored sources,
+// rated, and their replays kept under the battle's replay ID; each replay
+// holds the battle's seed and a result that places the teams as the
+// ladder did.
+func TestRunnerPlays(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	done := a.run(t, 6, 2)
+	if len(done) < 6 {
+		t.Fatalf("%d battles done, want 6", len(done))
+	}
+	for _, b := range done {
+		if b.State != ladder.Done {
+			t.Fatalf("battle %d: %s (%s)", b.ID, b.State, b.Error)
+		}
+		if b.Replay != ranked.ReplayID(b.ID) {
+			t.Errorf("battle %d: replay %q", b.ID, b.Replay)
+		}
+		rep, err := replay.Open(a.replays.Path(b.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Header.Seed != b.Seed || rep.Result == nil || rep.Result.Round != b.Rounds {
+			t.Errorf("battle %d: replay seed %d result %+v; battle seed %d, %d rounds", b.ID, rep.Header.Seed, rep.Result, b.Seed, b.Rounds)
+		}
+		if len(rep.Header.Classes) > len(b.Seats) {
+			t.Errorf("battle %d: %d classes in its catalog for %d seats", b.ID, len(rep.Header.Classes), len(b.Seats))
+		}
+		for i, s := range b.Seats {
+			if !s.Rated || s.Place < 1 || s.Before == s.After {
+				t.Errorf("battle %d seat %d: rated %v, place %d, rating %v → %v", b.ID, i, s.Rated, s.Place, s.Before, s.After)
+			}
+		}
+	}
+}
+
+// TestRunnerDeterministic: the same battle (seats, settings, seed) played
+// again gives the same result, whatever the workers.
+func TestRunnerDeterministic(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	first := a.run(t, 3, 1)
+	b := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	second := b.run(t, 3, 3)
+	byID := map[ladder.BattleID]ladder.Battle{}
+	for _, x := range second {
+		byID[x.ID] = x
+	}
+	compared := 0
+	for _, x := range first {
+		y, ok := byID[x.ID]
+		if !ok || y.Seed != x.Seed || !sameSeats(x, y) {
+			continue
+		}
+		compared++
+		for i := range x.Seats {
+			if !reflect.DeepEqual(x.Seats[i].Result, y.Seats[i].Result) || x.Seats[i].Place != y.Seats[i].Place {
+				t.Errorf("battle %d seat %d: %+v then %+v", x.ID, i, x.Seats[i].Result, y.Seats[i].Result)
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no battle planned alike in both ladders to compare")
+	}
+}
+
+// TestRunnerRestart: a battle a shutdown stopped stays Playing, is played
+// again by the next run and counted once.
+func TestRunnerRestart(t *testing.T) {
+	store := ladder.NewMemory()
+	a := newArena(t, store, 1<<30, 5)
+	ctx := context.Background()
+	b, err := a.l.Plan(ctx, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.l.Start(ctx, b.ID); err != nil { // the server died while it played
+		t.Fatal(err)
+	}
+	stopped, cancel := context.WithCancel(ctx)
+	cancel()
+	r, err := ranked.New(ranked.Options{Ladder: a.l, Games: []ranked.Game{a.game}, Replays: a.replays})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = a.l.Battle(ctx, b.ID)
+	r.Play(stopped, b) // a shutdown as it starts: left as it was
+	if b, _ = a.l.Battle(ctx, b.ID); b.State != ladder.Playing {
+		t.Fatalf("after a stopped play the battle is %s", b.State)
+	}
+	done := a.run(t, 1, 1)
+	if len(done) != 1 || done[0].ID != b.ID || done[0].State != ladder.Done {
+		t.Fatalf("the next run played %+v first, want battle %d done", done, b.ID)
+	}
+	var battles int
+	for _, p := range mustPlayers(t, a.l) {
+		battles += p.Battles
+	}
+	if battles != len(b.Seats) {
+		t.Errorf("the players count %d battles in all, want %d (one battle of %d seats)", battles, len(b.Seats), len(b.Seats))
+	}
+}
+
+// TestRunnerGivesUp: a battle handed out MaxTries times and never
+// finished (it takes the server down) is given up and rated for nobody.
+func TestRunnerGivesUp(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	ctx := context.Background()
+	b, err := a.l.Plan(ctx, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range a.l.MaxTries() {
+		if b, err = a.l.Start(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := ranked.New(ranked.Options{Ladder: a.l, Games: []ranked.Game{a.game}, Replays: a.replays})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Play(ctx, b)
+	if b, _ = a.l.Battle(ctx, b.ID); b.State != ladder.Failed || !strings.Contains(b.Error, "stopped during it") {
+		t.Fatalf("battle %s (%q), want failed", b.State, b.Error)
+	}
+	for _, p := range mustPlayers(t, a.l) {
+		if p.Battles != 0 {
+			t.Errorf("%s counts %d battles", p.Name, p.Battles)
+		}
+	}
+}
+
+// TestReplaysPruned: past the disk budget the oldest replays go, except
+// each player's most recent battles'; a pruned battle keeps its result
+// and says it has no replay.
+func TestReplaysPruned(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1, 1) // every replay is over budget
+	done := a.run(t, 8, 1)
+	ctx := context.Background()
+	keep := map[ladder.BattleID]bool{}
+	for _, p := range mustPlayers(t, a.l) {
+		bs, err := a.l.Battles(ctx, ladder.BattleQuery{Player: p.ID, States: []ladder.State{ladder.Done}, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range bs {
+			keep[b.ID] = true
+		}
+	}
+	pruned := 0
+	for _, d := range done {
+		b, err := a.l.Battle(ctx, d.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, statErr := os.Stat(a.replays.Path(b.ID))
+		switch {
+		case keep[b.ID] && (statErr != nil || b.Replay == ""):
+			t.Errorf("battle %d is a player's most recent: its replay is gone (%v, %q)", b.ID, statErr, b.Replay)
+		case !keep[b.ID] && (statErr == nil || b.Replay != ""):
+			t.Errorf("battle %d: its replay stayed past the budget (%v, %q)", b.ID, statErr, b.Replay)
+		case !keep[b.ID]:
+			pruned++
+		}
+		if b.State != ladder.Done || b.Rounds == 0 {
+			t.Errorf("battle %d lost its result: %s, %d rounds", b.ID, b.State, b.Rounds)
+		}
+	}
+	if pruned == 0 {
+		t.Error("nothing was pruned")
+	}
+}
+
+func mustPlayers(t *testing.T, l *ladder.Ladder) []ladder.Player {
+	t.Helper()
+	ps, err := l.Players(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
+}
+
+// TestReplayID: IDs read back; anything else is refused.
+func TestReplayID(t *testing.T) {
+	for _, id := range []ladder.BattleID{1, 42, 1 << 40} {
+		got, ok := ranked.ParseReplayID(ranked.ReplayID(id))
+		if !ok || got != id {
+			t.Errorf("%d: read back %d %v", id, got, ok)
+		}
+	}
+	for _, s := range []string{"", "L", "L0", "L01", "L-1", "l5", "L5x", "5", "L99999999999999999999", "../L5"} {
+		if _, ok := ranked.ParseReplayID(s); ok {
+			t.Errorf("%q read as an ID", s)
+		}
+	}
+}
+
+func sameSeats(a, b ladder.Battle) bool {
+	if len(a.Seats) != len(b.Seats) {
+		return false
+	}
+	for i := range a.Seats {
+		if a.Seats[i].Player != b.Seats[i].Player || a.Seats[i].Hash != b.Seats[i].Hash {
+			return false
+		}
+	}
+	return true
+}
