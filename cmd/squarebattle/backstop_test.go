@@ -206,7 +206,7 @@ func TestKilledWorkerReplays(t *testing.T) {
 func killWorkers(t *testing.T, cfg config.Config) int {
 	t.Helper()
 	pools.mu.Lock()
-	pids := pools.all[cfg.Isolation].Pids()
+	pids := pools.all[poolKey{cfg.Isolation, 0}].Pids()
 	pools.mu.Unlock()
 	for _, pid := range pids {
 		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {

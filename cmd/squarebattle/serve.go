@@ -71,12 +71,13 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 
 // serveArena is the server with everything it runs on.
 type serveArena struct {
-	cfg   config.Config
-	store *tuissh.Store
-	src   *playSource
-	hall  *tui.Hall
-	srv   *tuissh.Server
-	log   *slog.Logger
+	ladder *arenaLadder
+	cfg    config.Config
+	store  *tuissh.Store
+	src    *playSource
+	hall   *tui.Hall
+	srv    *tuissh.Server
+	log    *slog.Logger
 }
 
 // newArena opens the data dir and the host key, builds the catalog of the
@@ -150,7 +151,13 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	if err != nil {
 		return nil, err
 	}
+	if a.ladder, err = openLadder(a); err != nil {
+		a.hall.Close()
+		return nil, err
+	}
 	a.srv, err = tuissh.New(tuissh.Options{
+		LadderReplay:   a.ladder.replayPath,
+		WaitRated:      a.ladder.waitRated,
 		HostKey:        host,
 		Store:          store,
 		Limits:         limitsOfServe(cfg),
@@ -160,11 +167,13 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		PrivateBattles: sc.PrivateBattles,
 		Hall:           a.hall,
 		Check:          a.check,
+		Admit:          a.admit,
 		Changed:        a.reload,
 		Players:        a.players,
 		Logger:         log,
 	})
 	if err != nil {
+		a.ladder.close()
 		a.hall.Close()
 		return nil, err
 	}
@@ -172,6 +181,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 }
 
 func (a *serveArena) close() {
+	a.ladder.close()
 	if err := a.hall.Close(); err != nil {
 		a.log.Error("closing the hall", "event", "error", "reason", err.Error())
 	}

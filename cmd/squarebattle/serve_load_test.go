@@ -71,6 +71,7 @@ func startLoadArena(tb testing.TB, speed int) *loadArena {
 	}
 	cfg := config.Default()
 	cfg.Serve.DataDir = tb.TempDir()
+	cfg.Serve.Ladder.Enabled = false // what viewers cost, alone
 	cfg.Serve.Sessions, cfg.Serve.SessionsPerIP, cfg.Serve.ConnectionsPerMinute = 500, 500, 100000
 	cfg.Serve.WriteTimeout = 1
 	cfg.Serve.FeaturedPlayers = "explorer,explorer,explorer,explorer"

@@ -94,6 +94,11 @@ func (a *serveArena) reload() {
 	if a.hall != nil {
 		a.hall.Reload()
 	}
+	if a.ladder != nil {
+		if err := a.ladder.sync(context.Background()); err != nil {
+			a.log.Error("ladder: entering the players", "event", "error", "reason", err.Error())
+		}
+	}
 }
 
 // players lists the catalog for `ssh HOST players`.
@@ -183,6 +188,19 @@ func (a *serveArena) check(ctx context.Context, id string, src []byte, stdout, s
 	return a.checkNames(id, files, stderr)
 }
 
+// admit checks the names again right before an upload is stored, against
+// the players stored meanwhile (tui/ssh's Options.Admit: no other upload is
+// admitted while it runs).
+func (a *serveArena) admit(id string, src []byte, w io.Writer) int {
+	files, err := a.scriptFiles(id)
+	if err != nil {
+		fmt.Fprintf(w, "squarebattle: the server cannot read its players\n")
+		return exitFailure
+	}
+	files[id+".lua"] = src
+	return a.checkNames(id, files, w)
+}
+
 // checkNames refuses an upload whose player name would break a player
 // that plays now (the catalog breaks the later of two equal names, and
 // the later may be the one already there).
@@ -196,6 +214,12 @@ func (a *serveArena) checkNames(id string, files map[string][]byte, stderr io.Wr
 	for _, cls := range cat.All {
 		if cls.ID == id {
 			name = cls.Name
+			if cls.Err != nil {
+				// Broken beside the players as they are now (a name
+				// taken since its check began).
+				fmt.Fprintf(stderr, "squarebattle: %s\n", safe(firstLine(cls.Err.Error())))
+				return exitBadInput
+			}
 		}
 	}
 	for _, cls := range cat.All {

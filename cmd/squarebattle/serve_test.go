@@ -54,6 +54,7 @@ func serveConfig(t *testing.T) config.Config {
 	cfg := config.Default()
 	cfg.Serve.DataDir = t.TempDir()
 	cfg.Isolation.PoolSize = 1
+	cfg.Serve.Ladder.Enabled = false // the ladder's tests turn it on
 	return cfg
 }
 

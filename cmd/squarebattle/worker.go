@@ -24,7 +24,7 @@ func runWorker(args []string, stderr io.Writer) int {
 // workers across battles. Main closes them when the command ends.
 var pools struct {
 	mu  sync.Mutex
-	all map[config.Isolation]*worker.Pool
+	all map[poolKey]*worker.Pool
 }
 
 // seaterOf returns how the battles of cfg seat their teams: nil for
@@ -49,14 +49,28 @@ func rulesSeaterOf(cfg config.Config) (luabind.RulesSeater, error) {
 
 // poolOf returns the worker pool of cfg, started on first use; nil for
 // isolation.mode none.
-func poolOf(cfg config.Config) (*worker.Pool, error) {
+func poolOf(cfg config.Config) (*worker.Pool, error) { return poolAt(cfg, 0) }
+
+// poolKey tells the pools apart: their settings and their nice value.
+type poolKey struct {
+	iso  config.Isolation
+	nice int
+}
+
+// ladderNice is the nice value of the ladder's workers: the battles
+// people watch come first.
+const ladderNice = 10
+
+// poolAt is poolOf for workers at nice value nice.
+func poolAt(cfg config.Config, nice int) (*worker.Pool, error) {
 	iso := cfg.Isolation
 	if iso.Mode != config.IsolationProcess {
 		return nil, nil
 	}
+	key := poolKey{iso, nice}
 	pools.mu.Lock()
 	defer pools.mu.Unlock()
-	if p := pools.all[iso]; p != nil {
+	if p := pools.all[key]; p != nil {
 		return p, nil
 	}
 	p, err := worker.NewPool(worker.Options{
@@ -65,14 +79,15 @@ func poolOf(cfg config.Config) (*worker.Pool, error) {
 		CPUSeconds:  iso.CPUSeconds,
 		CallTimeout: time.Duration(iso.CallTimeout) * time.Second,
 		MaxCrashes:  iso.MaxCrashes,
+		Nice:        nice,
 	})
 	if err != nil {
 		return nil, err
 	}
 	if pools.all == nil {
-		pools.all = map[config.Isolation]*worker.Pool{}
+		pools.all = map[poolKey]*worker.Pool{}
 	}
-	pools.all[iso] = p
+	pools.all[key] = p
 	return p, nil
 }
 
@@ -82,7 +97,7 @@ func poolOf(cfg config.Config) (*worker.Pool, error) {
 func reserveWorkers(cfg config.Config, n int) {
 	pools.mu.Lock()
 	defer pools.mu.Unlock()
-	if p := pools.all[cfg.Isolation]; p != nil {
+	if p := pools.all[poolKey{cfg.Isolation, 0}]; p != nil {
 		p.Reserve(n)
 	}
 }

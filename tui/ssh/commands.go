@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,7 +37,7 @@ var commandList []command
 
 func init() {
 	commandList = []command{
-		{"submit", "NAME < FILE.lua", "hand in a player; the server checks it like `squarebattle check`", false, (*Server).submit},
+		{"submit", "NAME < FILE.lua", "hand in a player; the server checks it like `squarebattle check` (submit NAME --wait also waits for its rated battles and rank)", false, (*Server).submit},
 		{"players", "", "list the players battles can use", false, (*Server).players},
 		{"replays", "", "list the recorded battles, newest first", false, (*Server).listReplays},
 		{"get", "ID > FILE.sbr", "download a recorded battle (watch it with squarebattle replay FILE.sbr)", false, (*Server).get},
@@ -132,8 +133,15 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		fmt.Fprintf(sess.Stderr(), "squarebattle: %s refused: %s\n", what, msg)
 		return status, msg
 	}
-	if len(args) != 1 {
-		return fail(exitBadInput, "usage: submit NAME < FILE.lua")
+	wait := false
+	if i := slices.Index(args, "--wait"); i >= 0 {
+		wait, args = true, slices.Delete(slices.Clone(args), i, i+1)
+	}
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		return fail(exitBadInput, "usage: submit NAME [--wait] < FILE.lua")
+	}
+	if wait && s.o.WaitRated == nil {
+		return fail(exitBadInput, "this server has no ladder to wait for (submit without --wait)")
 	}
 	name := strings.TrimSuffix(args[0], ".lua")
 	if err := checkName("player name", name); err != nil {
@@ -205,20 +213,38 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 			return fail(exitFailure, "your key was given the user name %s by another upload meanwhile; submit again (it will be %s.%s)", bound, bound, name)
 		}
 	}
+	s.admit.Lock()
+	if s.o.Admit != nil {
+		var why bytes.Buffer
+		if status := s.o.Admit(pid, src, &why); status != exitOK {
+			s.admit.Unlock()
+			sess.Stderr().Write(why.Bytes())
+			log.Info("upload rejected", "event", "submit", "player", pid, "status", status)
+			fail(status, "%s; nothing was stored", verdict(why.String(), status))
+			return status, "admit failed"
+		}
+	}
 	replaced, err := s.o.Store.Put(user, name, src)
 	if err != nil {
+		s.admit.Unlock()
 		log.Error("upload not stored", "event", "error", "player", pid, "reason", oneLine(err.Error()))
 		return fail(exitFailure, "storing the player failed; nothing changed")
 	}
 	if s.o.Changed != nil {
 		s.o.Changed()
 	}
+	s.admit.Unlock()
 	how := "is new"
 	if replaced {
 		how = "replaces the older version (kept in the history)"
 	}
 	fmt.Fprintf(sess, "upload stored: %s %s; every lobby offers it now.\n", pid, how)
 	log.Info("upload accepted", "event", "submit", "player", pid, "bytes", len(src), "replaced", replaced)
+	if wait {
+		release() // the reservation is for storing; waiting holds nothing
+		done()
+		return s.o.WaitRated(ctx, pid, sess), ""
+	}
 	return exitOK, ""
 }
 

@@ -100,6 +100,16 @@ func withheldFor(id identity) func(h *replay.Header) []int {
 // replayFor opens replay rid as id may have it. One that is not id's reads
 // as missing, so as not to tell which private battles exist.
 func (s *Server) replayFor(rid string, id identity) (*os.File, error) {
+	if s.o.LadderReplay != nil {
+		// A ladder battle's replay is anybody's, withheld as any other.
+		if path, ok := s.o.LadderReplay(rid); ok {
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, fmt.Errorf("%w: no replay %s (a ladder battle's replay may have been pruned; its result stays)", ErrNotFound, rid)
+			}
+			return f, nil
+		}
+	}
 	path, err := s.o.Store.ReplayPath(rid)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,20 @@ type Options struct {
 	Hall *tui.Hall
 	// Check runs `squarebattle check` on an upload (see CheckFunc).
 	Check CheckFunc
+	// LadderReplay, when not nil, says where the replay of a ladder
+	// battle is kept: ok for an ID of the ladder's (whether or not its
+	// file is still there), which anybody may get and watch.
+	LadderReplay func(id string) (path string, ok bool)
+	// WaitRated, when not nil, serves `submit --wait`: it writes to w each
+	// rated battle of the player (its class id) as it ends, then its
+	// settled rank, and returns the exit status. ctx ends with the session.
+	WaitRated func(ctx context.Context, player string, w io.Writer) int
+	// Admit, when not nil, has the last word on a checked upload, right
+	// before it is stored, with no other upload admitted meanwhile: it
+	// refuses (writing why to w and returning a non-zero status) what
+	// the players stored since the check started make wrong, such as a
+	// display name taken meanwhile.
+	Admit func(player string, src []byte, w io.Writer) int
 	// Changed is called after the uploaded players changed (a submit, a
 	// removal), so the battles' catalog can be rebuilt.
 	Changed func()
@@ -71,6 +85,10 @@ type Server struct {
 	// checks and held bound the submits at work (checks.go).
 	checks *checkSlots
 	held   *reservations
+	// admit makes admitting a checked upload and storing it one step:
+	// two checks that passed at once are admitted one after the other,
+	// the second against the players as the first left them.
+	admit sync.Mutex
 
 	mu       sync.Mutex
 	listener net.Listener

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine/ladder"
+	"github.com/squarebattle/squarebattle/engine/replay"
+)
+
+// ladderConfig is serveConfig with the ladder playing small, short
+// battles of three on one worker.
+func ladderConfig(t *testing.T) config.Config {
+	cfg := serveConfig(t)
+	cfg.Serve.Ladder = config.ServeLadder{Enabled: true, Teams: 3, Size: 14, Rounds: 60, Workers: 1, BattlesKept: 5, DiskMiB: 64}
+	return cfg
+}
+
+// startLadderArena is startArena, returning the arena too.
+func startLadderArena(t *testing.T, cfg config.Config) (string, *serveArena) {
+	t.Helper()
+	checkEnv = []string{serveTestMain + "=1"}
+	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go a.srv.Serve(l)
+	t.Cleanup(func() {
+		a.srv.Shutdown(t.Context())
+		a.close()
+	})
+	return l.Addr().String(), a
+}
+
+// hunterSrc is a fair player; its second version differs by a comment.
+const hunterSrc = `return {
+  name = "Hunter",
+  run = function(self, team, view, row, col)
+    for d = 1, 8 do
+      local v = view[d]
+      if v ~= EMPTY and v ~= WALL and v ~= team then return ATTACK, d end
+    end
+    local d = math.random(8)
+    if view[d] == EMPTY then
+      if math.random() < 0.3 then return REPLICATE, d end
+      return MOVE, d
+    end
+    return WAIT
+  end,
+}
+`
+
+var battleLineRE = regexp.MustCompile(`(?m)^battle (L\d+): place \d of 3 against .+; rating -?\d+\.\d\d \([+-]\d+\.\d\d\); rank \d+ of \d+$`)
+
+// TestServeLadder: a submitted player is on the ladder at once; `submit
+// --wait` prints its rated battles and its settled rank; `get` hands out
+// a ladder battle's replay to anybody (with the others' print logs
+// withheld) and it reads; a resubmission keeps μ and resets σ; two users
+// submitting the same name at once get two players.
+func TestServeLadder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays ladder battles with real checks")
+	}
+	addr, a := startLadderArena(t, ladderConfig(t))
+	ctx := context.Background()
+	l := a.ladder.l
+	board, total, err := l.Leaderboard(ctx, "", 0, 0)
+	if err != nil || total < 5 || len(board) != total {
+		t.Fatalf("the shipped players are not on the ladder: %d (%v)", total, err)
+	}
+
+	alice := sshClient(t, addr, "alice")
+	out, errOut, status := sshRun(t, alice, "submit hunter --wait", []byte(hunterSrc))
+	if status != 0 {
+		t.Fatalf("submit --wait: status %d\n%s\n%s", status, out, errOut)
+	}
+	lines := battleLineRE.FindAllStringSubmatch(out, -1)
+	if len(lines) < settleMin || !strings.Contains(out, "settled: rank ") {
+		t.Fatalf("submit --wait printed %d battle lines, want at least %d and the settled rank:\n%s", len(lines), settleMin, out)
+	}
+	p, err := l.PlayerByName(ctx, "", "alice.hunter")
+	if err != nil || p.Owner != "alice" || p.Battles < settleMin {
+		t.Fatalf("alice.hunter on the ladder: %+v, %v", p, err)
+	}
+
+	// Anybody may get a ladder battle's replay; it reads whole.
+	bob := sshClient(t, addr, "bob")
+	id := lines[0][1]
+	data, errOut, status := sshRun(t, bob, "get "+id, nil)
+	if status != 0 {
+		t.Fatalf("get %s: status %d: %s", id, status, errOut)
+	}
+	rep, err := replay.Read(bytes.NewReader([]byte(data)), id+".sbr")
+	if err != nil || rep.Result == nil || rep.Damage != nil {
+		t.Fatalf("replay %s: %v, result %v, damage %v", id, err, rep != nil && rep.Result != nil, rep)
+	}
+	found := false
+	for _, c := range rep.Header.Classes {
+		found = found || c.ID == "alice.hunter"
+	}
+	if !found {
+		t.Errorf("replay %s names classes %+v, not alice.hunter", id, rep.Header.Classes)
+	}
+	if _, errOut, status := sshRun(t, bob, "get L999999", nil); status == 0 || !strings.Contains(errOut, "no replay L999999") {
+		t.Errorf("get of a battle never played: status %d %q", status, errOut)
+	}
+
+	// A new version keeps μ, gets σ back to the start.
+	before, _ := l.PlayerByName(ctx, "", "alice.hunter")
+	if _, errOut, status := sshRun(t, alice, "submit hunter", []byte(hunterSrc+"-- v2\n")); status != 0 {
+		t.Fatalf("resubmit: %d %s", status, errOut)
+	}
+	after, _ := l.PlayerByName(ctx, "", "alice.hunter")
+	start := l.Model().NewRating().Sigma
+	if after.Version == before.Version || after.Rating.Sigma != start {
+		t.Errorf("resubmitted: version %d→%d, σ %.3f, want a new version with σ %.3f", before.Version, after.Version, after.Rating.Sigma, start)
+	}
+	// μ moves only by battles rated meanwhile: the version's own change
+	// keeps it.
+	changes, err := ladderChanges(ctx, a, after.ID)
+	if err != nil || len(changes) == 0 || changes[0].Kind != ladder.ByVersion && !hasVersionChange(changes, after.Version, before.Rating.Mu) {
+		t.Errorf("no version change keeping μ %.3f: %+v %v", before.Rating.Mu, changes, err)
+	}
+
+	// Two users submit the same player name at once: each gets a player
+	// of their own (user.twin); the display name they both chose goes to
+	// one of them, and the other is told why not.
+	twin := []byte(strings.Replace(hunterSrc, `"Hunter"`, `"Twin"`, 1))
+	var wg sync.WaitGroup
+	statuses := map[string]int{}
+	var mu sync.Mutex
+	for i, user := range []string{"carol", "dave"} {
+		// From two addresses, so that their checks run at once.
+		c, err := dialAs(addr, byte(3+i), user, newKey(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errOut, status := sshRun(t, c, "submit twin", twin)
+			mu.Lock()
+			statuses[user] = status
+			mu.Unlock()
+			if status != 0 && !strings.Contains(errOut, "must not share a name") && !strings.Contains(errOut, "pick another name") {
+				t.Errorf("%s: submit twin: %d %s", user, status, errOut)
+			}
+		}()
+	}
+	wg.Wait()
+	on := 0
+	for _, user := range []string{"carol", "dave"} {
+		p, err := l.PlayerByName(ctx, "", user+".twin")
+		stored := err == nil && !p.Retired
+		if stored != (statuses[user] == 0) {
+			t.Errorf("%s.twin: submit status %d, on the ladder %v (%v)", user, statuses[user], stored, err)
+		}
+		if stored {
+			on++
+		}
+	}
+	if on != 1 {
+		t.Errorf("%d players named Twin on the ladder, want 1", on)
+	}
+}
+
+func ladderChanges(ctx context.Context, a *serveArena, id ladder.PlayerID) ([]ladder.RatingChange, error) {
+	pg, err := a.ladder.l.History(ctx, id, 0)
+	return pg.Changes, err
+}
+
+// hasVersionChange finds the change that made version v current, and
+// checks it kept μ.
+func hasVersionChange(cs []ladder.RatingChange, v ladder.VersionID, mu float64) bool {
+	for _, c := range cs {
+		if c.Kind == ladder.ByVersion && c.Version == v {
+			return c.After.Mu == c.Before.Mu
+		}
+	}
+	return false
+}
+
+// TestServeLadderRestart: the ladder's database stays in the data dir:
+// a restarted arena has every player and battle of the first.
+func TestServeLadderRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays ladder battles")
+	}
+	cfg := ladderConfig(t)
+	_, a := startLadderArena(t, cfg)
+	ctx := context.Background()
+	deadline := time.Now().Add(2 * time.Minute)
+	var done []ladder.Battle
+	for len(done) < 3 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		done, _ = a.ladder.l.Battles(ctx, ladder.BattleQuery{States: []ladder.State{ladder.Done}})
+	}
+	if len(done) < 3 {
+		t.Fatalf("%d battles done in 2 minutes", len(done))
+	}
+	a.srv.Shutdown(ctx)
+	a.close()
+	cfg.Serve.Ladder.Enabled = false
+	_, b := startLadderArena(t, cfg)
+	again, err := b.ladder.l.Battles(ctx, ladder.BattleQuery{States: []ladder.State{ladder.Done}})
+	if err != nil || len(again) < len(done) {
+		t.Fatalf("after a restart %d battles done (%v), before %d", len(again), err, len(done))
+	}
+}
