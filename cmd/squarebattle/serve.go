@@ -158,6 +158,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	a.srv, err = tuissh.New(tuissh.Options{
 		LadderReplay:   a.ladder.replayPath,
 		WaitRated:      a.ladder.waitRated,
+		LadderAdmin:    a.ladder.admin,
 		HostKey:        host,
 		Store:          store,
 		Limits:         limitsOfServe(cfg),

@@ -5,12 +5,18 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"math"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/ladder"
@@ -220,4 +226,97 @@ func TestServeLadderRestart(t *testing.T) {
 	if err != nil || len(again) < len(done) {
 		t.Fatalf("after a restart %d battles done (%v), before %d", len(again), err, len(done))
 	}
+}
+
+// TestServeLadderAdmin: an admin pauses the ladder (no battle is planned
+// while it is paused), resumes it, resets a player's rating and re-rates
+// from the stored results (checked against the replays), leaving the table
+// as it was; anybody else is refused, and a player or game that is not
+// there is a one-line error with status 2.
+func TestServeLadderAdmin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays ladder battles")
+	}
+	cfg := ladderConfig(t)
+	adminKey := newKey(t)
+	keys := filepath.Join(t.TempDir(), "admins")
+	if err := os.WriteFile(keys, gossh.MarshalAuthorizedKey(adminKey.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Serve.Admins = keys
+	addr, a := startLadderArena(t, cfg)
+	ctx := context.Background()
+	l := a.ladder.l
+	admin := keyClient(t, addr, "root", adminKey)
+	eve := sshClient(t, addr, "eve")
+
+	if _, errOut, status := sshRun(t, eve, "ladder-admin pause", nil); status != 2 || !strings.Contains(errOut, "only an admin") {
+		t.Errorf("eve pauses: %d %q", status, errOut)
+	}
+	waitBattles(t, l, 4)
+	if out, errOut, status := sshRun(t, admin, "ladder-admin pause", nil); status != 0 || !strings.Contains(out, "paused") {
+		t.Fatalf("pause: %d %q %q", status, out, errOut)
+	}
+	time.Sleep(500 * time.Millisecond) // a battle playing as it paused finishes
+	n0 := len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Done))
+	time.Sleep(time.Second)
+	if n1 := len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Done)); n1 != n0 {
+		t.Errorf("%d battles planned while paused", n1-n0)
+	}
+	if _, errOut, status := sshRun(t, admin, "ladder-admin resume", nil); status != 0 {
+		t.Fatalf("resume: %d %q", status, errOut)
+	}
+	waitBattles(t, l, n0+3)
+
+	if _, errOut, status := sshRun(t, admin, "ladder-admin reset explorer", nil); status != 0 {
+		t.Fatalf("reset: %d %q", status, errOut)
+	}
+	p, err := l.PlayerByName(ctx, "", "explorer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, _ := ladderChanges(ctx, a, p.ID)
+	if len(changes) == 0 || changes[0].Kind != ladder.ByReset && !slices.ContainsFunc(changes, func(c ladder.RatingChange) bool { return c.Kind == ladder.ByReset }) {
+		t.Errorf("no reset among explorer's changes: %+v", changes)
+	}
+	for _, c := range []string{"ladder-admin reset nobody", "ladder-admin rerate chess", "ladder-admin frobnicate"} {
+		if _, errOut, status := sshRun(t, admin, c, nil); status != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%s: %d %q, want status 2 and one line", c, status, errOut)
+		}
+	}
+
+	sshRun(t, admin, "ladder-admin pause", nil)
+	time.Sleep(500 * time.Millisecond)
+	before, _, _ := l.Leaderboard(ctx, "", 0, 0)
+	out, errOut, status := sshRun(t, admin, "ladder-admin rerate", nil)
+	if status != 0 || !regexp.MustCompile(`SquareBattle: \d+ battles re-rated from the stored results; \d+ replays agree with them, \d+ pruned, 0 differ, 0 unreadable`).MatchString(out) {
+		t.Fatalf("rerate: %d %q %q", status, out, errOut)
+	}
+	after, _, _ := l.Leaderboard(ctx, "", 0, 0)
+	for i := range before {
+		if before[i].ID != after[i].ID || math.Abs(before[i].Ordinal()-after[i].Ordinal()) > 1e-9 {
+			t.Errorf("line %d: %s %.6f before the re-rating, %s %.6f after", i, before[i].Name, before[i].Ordinal(), after[i].Name, after[i].Ordinal())
+		}
+	}
+}
+
+// waitBattles waits until n battles are done.
+func waitBattles(t *testing.T, l *ladder.Ladder, n int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for len(battles(t, l, ladder.Done)) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d battles done in 3 minutes, want %d", len(battles(t, l, ladder.Done)), n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func battles(t *testing.T, l *ladder.Ladder, states ...ladder.State) []ladder.Battle {
+	t.Helper()
+	bs, err := l.Battles(context.Background(), ladder.BattleQuery{States: states})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bs
 }

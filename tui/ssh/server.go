@@ -54,6 +54,10 @@ type Options struct {
 	// the players stored since the check started make wrong, such as a
 	// display name taken meanwhile.
 	Admit func(player string, src []byte, w io.Writer) int
+	// LadderAdmin, when not nil, runs the admins' `ladder-admin` command
+	// (args: pause, resume, reset PLAYER or rerate [GAME]), writing its
+	// report to out and its errors to errw; it returns the exit status.
+	LadderAdmin func(ctx context.Context, args []string, out, errw io.Writer) int
 	// Changed is called after the uploaded players changed (a submit, a
 	// removal), so the battles' catalog can be rebuilt.
 	Changed func()

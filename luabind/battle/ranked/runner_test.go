@@ -3,6 +3,7 @@ package ranked_test
 import (
 	"context"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -288,4 +289,57 @@ func sameSeats(a, b ladder.Battle) bool {
 		}
 	}
 	return true
+}
+
+// TestRederive: the results stored for a ladder's battles are those their
+// replays give, so a re-rating from the stored results leaves the table
+// as it was; a replay that says otherwise is named.
+func TestRederive(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	done := a.run(t, 10, 2)
+	ctx := context.Background()
+	before, _, err := a.l.Leaderboard(ctx, "", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ranked.Rederive(ctx, a.l, a.replays, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Checked < len(done) || len(got.Differ) > 0 || len(got.Unreadable) > 0 {
+		t.Fatalf("rederived %+v from %d battles", got, len(done))
+	}
+	if _, err := a.l.Rerate(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	after, _, err := a.l.Leaderboard(ctx, "", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) != len(after) {
+		t.Fatalf("%d lines before, %d after", len(before), len(after))
+	}
+	for i := range before {
+		b, c := before[i], after[i]
+		if b.ID != c.ID || math.Abs(b.Rating.Mu-c.Rating.Mu) > 1e-9 || math.Abs(b.Rating.Sigma-c.Rating.Sigma) > 1e-9 || b.Battles != c.Battles {
+			t.Errorf("line %d: %s %+v before, %s %+v after", i, b.Name, b.Rating, c.Name, c.Rating)
+		}
+	}
+
+	// A replay swapped for another battle's is caught.
+	first, second := a.replays.Path(done[0].ID), a.replays.Path(done[1].ID)
+	data, err := os.ReadFile(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(first, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err = ranked.Rederive(ctx, a.l, a.replays, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Differ) != 1 || !strings.HasPrefix(got.Differ[0], ranked.ReplayID(done[0].ID)+":") {
+		t.Errorf("a swapped replay: %+v", got)
+	}
 }
