@@ -341,3 +341,33 @@ func TestRederive(t *testing.T) {
 		t.Errorf("a swapped replay: %+v", got)
 	}
 }
+
+// TestRunnerFaultyPlayer: a player whose every battle ends in errors of
+// its own goes on probation with its first problem kept; its battles are
+// rated like any other and the ladder plays on.
+func TestRunnerFaultyPlayer(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	ctx := context.Background()
+	faulty := []byte(`return { name = "Faulty", run = function(self) local x = nil; return x.boom end }`)
+	p, err := a.l.Enter(ctx, "", "faulty", "mallory", "Faulty", faulty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.run(t, 16, 2)
+	p, err = a.l.Player(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Battles < 5 || !a.l.OnProbation(p) || !strings.Contains(p.Problem, "faulty.lua:1") {
+		t.Fatalf("faulty after %d battles: probation %v, problem %q", p.Battles, a.l.OnProbation(p), p.Problem)
+	}
+	board, _, err := a.l.Leaderboard(ctx, "", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range board {
+		if s.ID == p.ID && !s.Probation {
+			t.Error("the leaderboard does not show the probation")
+		}
+	}
+}
