@@ -98,6 +98,16 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	if err != nil {
 		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
 	}
+	ladderStore, err := openLadderStore(cfg, store.Dir())
+	if err != nil {
+		return nil, err
+	}
+	ladderOpen := false // from openLadder on, the ladder closes it
+	defer func() {
+		if !ladderOpen {
+			ladderStore.Close()
+		}
+	}()
 	keyFile := sc.HostKey
 	if keyFile == "" {
 		keyFile = filepath.Join(store.Dir(), "host_ed25519")
@@ -151,10 +161,11 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	if err != nil {
 		return nil, err
 	}
-	if a.ladder, err = openLadder(a); err != nil {
+	if a.ladder, err = openLadder(a, ladderStore); err != nil {
 		a.hall.Close()
 		return nil, err
 	}
+	ladderOpen = true
 	a.srv, err = tuissh.New(tuissh.Options{
 		LadderReplay:   a.ladder.replayPath,
 		WaitRated:      a.ladder.waitRated,

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/ladder"
 	"github.com/squarebattle/squarebattle/engine/ladder/sqlite"
 	"github.com/squarebattle/squarebattle/luabind/battle"
@@ -44,46 +45,49 @@ type arenaLadder struct {
 	finished   []func(ladder.Battle) // told of every battle done
 }
 
-// openLadder opens the ladder's database in the data dir (or
-// serve.ladder.db), lists the games on it, enters their players and,
-// when serve.ladder.enabled, starts playing.
-func openLadder(a *serveArena) (*arenaLadder, error) {
+// openLadderStore opens the ladder's database in the data dir (or
+// serve.ladder.db): before the server says or writes anything else, so
+// that a file it cannot use (not a database, a newer schema) is one line
+// and is left as it was.
+func openLadderStore(cfg config.Config, dataDir string) (ladder.Store, error) {
+	file := cfg.Serve.Ladder.DB
+	if file == "" {
+		file = filepath.Join(dataDir, "ladder.db")
+	}
+	st, err := sqlite.Open(context.Background(), file)
+	if err != nil {
+		return nil, bad(fmt.Errorf("serve.ladder.db: %w", err))
+	}
+	return st, nil
+}
+
+// openLadder lists the games on the ladder kept in st, enters their
+// players and, when serve.ladder.enabled, starts playing.
+func openLadder(a *serveArena, st ladder.Store) (*arenaLadder, error) {
 	lc := a.cfg.Serve.Ladder
+	ctx := context.Background()
 	games, err := ladderGames(a)
 	if err != nil {
 		return nil, err
-	}
-	file := lc.DB
-	if file == "" {
-		file = filepath.Join(a.store.Dir(), "ladder.db")
-	}
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, file)
-	if err != nil {
-		return nil, bad(fmt.Errorf("serve.ladder.db: %w", err))
 	}
 	var lgs []ladder.Game
 	for _, g := range games {
 		lg, err := g.Ladder()
 		if err != nil {
-			st.Close()
-			return nil, err
+				return nil, err
 		}
 		lgs = append(lgs, lg)
 	}
 	l, err := ladder.New(ladder.Options{Store: st, Games: lgs})
 	if err != nil {
-		st.Close()
 		return nil, err
 	}
 	reps, err := ranked.OpenReplays(filepath.Join(a.store.Dir(), "ladder", "replays"), int64(lc.DiskMiB)<<20, lc.BattlesKept)
 	if err != nil {
-		st.Close()
 		return nil, fmt.Errorf("serve.data_dir: %w", err)
 	}
 	al := &arenaLadder{a: a, l: l, store: st, replays: reps, games: games, log: a.log}
 	if err := al.sync(ctx); err != nil {
-		st.Close()
 		return nil, err
 	}
 	if lc.Enabled {
