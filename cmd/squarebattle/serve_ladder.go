@@ -74,7 +74,7 @@ func openLadder(a *serveArena, st ladder.Store) (*arenaLadder, error) {
 	for _, g := range games {
 		lg, err := g.Ladder()
 		if err != nil {
-				return nil, err
+			return nil, err
 		}
 		lgs = append(lgs, lg)
 	}
