@@ -226,6 +226,7 @@ func BenchmarkServeDoorsLoadOpenSSH(b *testing.B) {
 		b.ReportMetric(mb(f.peakRSS), "peak-RSS-MB")
 		b.ReportMetric(mb(f.bound), "bound-RSS-MB")
 		b.ReportMetric(mb(f.afterRSS), "after-RSS-MB")
+		b.ReportMetric(mb(f.childBase), "base-children-RSS-MB")
 		b.ReportMetric(mb(f.childPeak), "peak-children-RSS-MB")
 		b.ReportMetric(float64(f.peakChecks), "checks-at-once")
 	}
@@ -625,7 +626,7 @@ const submitters = 8
 //
 //   - two env floods: a connection without a key, twenty session channels
 //     one after the other, a hundred env requests on each (item 2: 4,000
-//     env requests), of 40 KB each in one flood and of 4 bytes in the
+//     env requests), of 40 KB each in one flood and of 1 byte in the
 //     other;
 //   - two channel hoarders: a connection without a key asking for twelve
 //     session channels (serve.channels_per_connection is 10), stuffing
