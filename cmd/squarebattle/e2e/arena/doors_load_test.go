@@ -354,7 +354,7 @@ func doorsLoadSSH(tb testing.TB, d time.Duration) loadFigures {
 	a1 := f.samples[len(f.samples)-1]
 	f.viewerAlive = !v.exited()
 	_, f.hwm, _ = procMemory(pid)
-	f.peakRSS = max(f.peakRSS, f.hwm) // VmHWM catches a peak between samples
+	f.peakRSS = max(f.peakRSS, f.hwm) // VmHWM, the most since the server started, catches a peak between samples
 	cancel()
 	a.stop()
 	f.attackFPS = float64(a1.frames-a0.frames) / (a1.at - a0.at).Seconds()
