@@ -35,8 +35,10 @@ func (o openSSH) args(user string, extra ...string) []string {
 
 // startServe runs `squarebattle serve` (the built binary) on a free
 // loopback port with a fresh data dir and returns how to reach it. The
-// featured battle is short and fast, so replays appear within seconds.
-func startServe(t *testing.T, bin, data string) openSSH {
+// featured battle is short and fast, so replays appear within seconds;
+// env (SQUAREBATTLE_*=value) is added after these settings and overrides
+// them.
+func startServe(t testing.TB, bin, data string, env ...string) openSSH {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,11 +46,11 @@ func startServe(t *testing.T, bin, data string) openSSH {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	work, env := harness.Isolated(t)
+	work, base := harness.Isolated(t)
 	cmd := exec.Command(bin, "serve", "--listen", addr)
 	cmd.Dir = work
-	cmd.Env = append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data, "SQUAREBATTLE_SERVE_FEATURED_SIZE=16",
-		"SQUAREBATTLE_SERVE_FEATURED_ROUNDS=40", "SQUAREBATTLE_TUI_SPEED=100", "SQUAREBATTLE_ISOLATION_POOL_SIZE=1")
+	cmd.Env = append(append(base, "SQUAREBATTLE_SERVE_DATA_DIR="+data, "SQUAREBATTLE_SERVE_FEATURED_SIZE=16",
+		"SQUAREBATTLE_SERVE_FEATURED_ROUNDS=40", "SQUAREBATTLE_TUI_SPEED=100", "SQUAREBATTLE_ISOLATION_POOL_SIZE=1"), env...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
