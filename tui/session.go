@@ -64,6 +64,10 @@ type SessionOptions struct {
 	// Replays lists recent replays for the menu (newest first); nil
 	// leaves the menu's replay list empty.
 	Replays func() []ReplayInfo
+	// OpenReplay loads the replay of id (a ladder battle's, Ladder's
+	// ReplayID) as this session may have it, for the ladder's pages; nil
+	// watches none.
+	OpenReplay func(id string) (*replay.Replay, error)
 	// FPS caps this viewer's frames per second: 0 means 15 with a Hall,
 	// else Settings.FPS. A slow viewer skips frames; it never holds up a
 	// battle.
