@@ -27,32 +27,41 @@ type menu struct {
 	replays []ReplayInfo
 }
 
-// Menu items, in order.
+// Menu items, in order; Ladder and My players only with a ladder.
 const (
 	itemFeatured = iota
 	itemBattles
 	itemStart
 	itemPlayers
 	itemReplays
+	itemLadder
+	itemMine
 	itemHelp
 	itemQuit
-	itemCount
 )
 
-func (a *App) menuItems() [itemCount]string {
+// menuItem is one line of the menu.
+type menuItem struct {
+	id    int
+	label string
+}
+
+func (a *App) menuItems() []menuItem {
 	start := "Start a private battle (the lobby)"
 	if !a.so.CanStart {
 		start = "Start a private battle: needs an SSH key"
 	}
-	return [itemCount]string{
-		"Watch the featured battle",
-		fmt.Sprintf("Live battles (%d)", len(a.hall.Battles(a.so.User))),
-		start,
-		"Players",
-		"Recent replays",
-		"Help",
-		"Quit",
+	items := []menuItem{
+		{itemFeatured, "Watch the featured battle"},
+		{itemBattles, fmt.Sprintf("Live battles (%d)", len(a.hall.Battles(a.so.User)))},
+		{itemStart, start},
+		{itemPlayers, "Players"},
+		{itemReplays, "Recent replays"},
 	}
+	if a.hall.Ladder() != nil {
+		items = append(items, menuItem{itemLadder, "Ladder"}, menuItem{itemMine, "My players on the ladder"})
+	}
+	return append(items, menuItem{itemHelp, "Help"}, menuItem{itemQuit, "Quit"})
 }
 
 // menuKeys are the menu screens' keys.
@@ -67,6 +76,9 @@ var menuKeys = []binding{
 
 // menuKey handles a key on the menu screens.
 func (a *App) menuKey(ev *tcell.EventKey) error {
+	if isLadderScreen(a.screen) {
+		return a.ladderKey(ev)
+	}
 	m := &a.menu
 	act := lookup(menuKeys, ev)
 	m.message = ""
@@ -129,13 +141,16 @@ func (a *App) listKey(act action, n int, open func(int)) {
 // menuPick moves on the menu or opens an item.
 func (a *App) menuPick(act action) error {
 	m := &a.menu
+	items := a.menuItems()
+	n := len(items)
+	m.cursor = min(m.cursor, n-1)
 	switch act {
 	case actUp:
-		m.cursor = (m.cursor + itemCount - 1) % itemCount
+		m.cursor = (m.cursor + n - 1) % n
 	case actDown:
-		m.cursor = (m.cursor + 1) % itemCount
+		m.cursor = (m.cursor + 1) % n
 	case actPick:
-		return a.openItem(m.cursor)
+		return a.openItem(items[m.cursor].id)
 	}
 	return nil
 }
@@ -167,6 +182,10 @@ func (a *App) openItem(item int) error {
 			m.replays = a.so.Replays()
 		}
 		a.screen = replaysScreen
+	case itemLadder:
+		a.openLadder()
+	case itemMine:
+		a.openMine()
 	case itemHelp:
 		a.screen = helpScreen
 	case itemQuit:
@@ -191,22 +210,27 @@ func (a *App) drawMenu(w, h int) {
 	}
 	titles := map[screenKind]string{menuScreen: "the arena", listScreen: "live battles", playersScreen: "players",
 		replaysScreen: "recent replays", helpScreen: "help", queueScreen: "waiting for a free slot"}
+	title := titles[a.screen]
+	if isLadderScreen(a.screen) {
+		title = a.ladderTitle()
+	}
 	whoW := min(uniseg.StringWidth(who)+1, w/2)
-	c.text(0, 0, w-whoW, " SquareBattle "+c.g.dot+" "+titles[a.screen], th.accent())
+	c.text(0, 0, w-whoW, " SquareBattle "+c.g.dot+" "+title, th.accent())
 	c.right(w-whoW, 0, whoW, who+" ", th.accent())
 	hint := "Up/Down move " + c.g.dot + " Enter open " + c.g.dot + " Esc back " + c.g.dot + " q quit"
 	switch a.screen {
 	case menuScreen:
 		items := a.menuItems()
+		m.cursor = min(m.cursor, len(items)-1)
 		for i, it := range items {
 			st, mark := tcell.StyleDefault, "  "
-			if i == itemStart && !a.so.CanStart {
+			if it.id == itemStart && !a.so.CanStart {
 				st = th.dim()
 			}
 			if i == m.cursor {
 				st, mark = st.Reverse(true), "> "
 			}
-			c.text(2, 2+i, min(w-4, 48), mark+it, st)
+			c.text(2, 2+i, min(w-4, 48), mark+it.label, st)
 		}
 		hint = "Up/Down move " + c.g.dot + " Enter open " + c.g.dot + " q Esc quit"
 	case listScreen:
@@ -230,6 +254,8 @@ func (a *App) drawMenu(w, h int) {
 	case queueScreen:
 		a.drawQueue(w, h)
 		hint = "Esc leave the queue " + c.g.dot + " q quit"
+	case ladderScreen, mineScreen, ladderPageScreen:
+		hint = a.drawLadder(w, h)
 	}
 	msg, st := m.message, th.warn()
 	if msg == "" {
@@ -368,5 +394,5 @@ func (a *App) hallHelp() string {
 		"change the colours (c) and read the script problems (e). ? shows the keys on any battle. " +
 		"Leaving a shared battle (Esc) leaves it playing for those who watch it; its owner's x stops it for everyone. " +
 		"Hand in a player with: " + reach + " submit NAME < player.lua; " + reach + " help lists every command. " +
-		"Esc goes back, q quits, Ctrl-C quits from anywhere."
+		"Esc goes back, q quits, Ctrl-C quits from anywhere." + a.ladderSessionHelp()
 }
