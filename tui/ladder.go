@@ -8,8 +8,9 @@ import (
 
 // Ladder is what a session shows of the arena's ladder (engine/ladder):
 // the menu's Ladder and My players, and the exec commands ladder and
-// history of tui/ssh. The hall gets it through HallOptions.Ladder; nil is
-// an arena without a ladder, and then nothing of it shows.
+// history of tui/ssh. A session gets it through SessionOptions.Ladder or
+// the hall's HallOptions.Ladder (tui/ssh passes its Options.Ladder on);
+// nil is an arena without a ladder, and then nothing of it shows.
 //
 // Every query reads only what one screen shows: a page of the table,
 // the trends and earlier ratings of the players on it, one player's page,
@@ -55,3 +56,15 @@ type LadderGame struct {
 
 // Ladder is the hall's ladder (HallOptions.Ladder); nil without one.
 func (h *Hall) Ladder() Ladder { return h.o.Ladder }
+
+// ladder is the session's ladder: SessionOptions.Ladder, else the
+// hall's; nil without one.
+func (a *App) ladder() Ladder {
+	if a.so.Ladder != nil {
+		return a.so.Ladder
+	}
+	if a.hall != nil {
+		return a.hall.Ladder()
+	}
+	return nil
+}

@@ -378,3 +378,18 @@ func TestLadderVisits(t *testing.T) {
 		s.quit()
 	}
 }
+
+// TestLadderFromSession: a session's own SessionOptions.Ladder shows in
+// the menu of a hall that has none (tui/ssh passes its Options.Ladder so);
+// a session of the same hall without one has no Ladder item.
+func TestLadderFromSession(t *testing.T) {
+	f := arenaFixture(t)
+	h := newHall(t, HallOptions{Settings: Settings{Size: 16, Rounds: 40, Speed: 0, FPS: 30}, Featured: FeaturedOptions{Linger: time.Hour}})
+	s := join(t, h, 80, 24, SessionOptions{User: "alice", Ladder: NewLadderView(f.l, LadderViewOptions{})}, nil)
+	s.menuTo("Ladder")
+	s.waitText("25 players")
+	plain := join(t, h, 80, 24, SessionOptions{User: "bob"}, nil)
+	if text := plain.waitText("> Watch the featured battle"); strings.Contains(text, "Ladder") {
+		t.Errorf("a session without a ladder offers one:\n%s", text)
+	}
+}

@@ -102,7 +102,7 @@ func (a *App) ladderFailed(err error) {
 // openLadder opens the leaderboard (the menu's Ladder).
 func (a *App) openLadder() {
 	lu := &a.lad
-	lu.games = a.hall.Ladder().Games()
+	lu.games = a.ladder().Games()
 	lu.game = min(lu.game, max(len(lu.games)-1, 0))
 	lu.readAt = time.Time{}
 	a.askVisit()
@@ -120,7 +120,7 @@ func (a *App) askVisit() {
 	lu.asked = true
 	ctx, cancel := a.ladderCtx()
 	defer cancel()
-	v, err := a.hall.Ladder().Visit(ctx, a.so.Key)
+	v, err := a.ladder().Visit(ctx, a.so.Key)
 	if err != nil {
 		a.ladderFailed(err)
 		return
@@ -170,7 +170,7 @@ func (a *App) readBoard(room int) {
 	if key == lu.read && time.Since(lu.readAt) < ladderRefresh {
 		return
 	}
-	L := a.hall.Ladder()
+	L := a.ladder()
 	ctx, cancel := a.ladderCtx()
 	defer cancel()
 	rows, total, err := L.Leaderboard(ctx, key.game, key.top, room)
@@ -192,7 +192,7 @@ func (a *App) readBoard(room int) {
 // readMarks reads what the table shows beside each line: its trend and,
 // when the viewer has a last visit, its rating then.
 func (a *App) readMarks(ctx context.Context, rows []ladder.Standing) (trends map[ladder.PlayerID][]float64, then map[ladder.PlayerID]float64) {
-	L, lu := a.hall.Ladder(), &a.lad
+	L, lu := a.ladder(), &a.lad
 	ids := make([]ladder.PlayerID, len(rows))
 	for i, s := range rows {
 		ids[i] = s.ID
@@ -459,7 +459,7 @@ func (a *App) ladderHousekeep() {
 
 // ladderSessionHelp is the help screen's word on the ladder.
 func (a *App) ladderSessionHelp() string {
-	if a.hall == nil || a.hall.Ladder() == nil {
+	if a.ladder() == nil {
 		return ""
 	}
 	return " Ladder ranks every player of the arena by the battles it plays in the background (rating μ−3σ); " +

@@ -28,7 +28,7 @@ type mineUI struct {
 // openMine opens My players (the menu's item).
 func (a *App) openMine() {
 	lu := &a.lad
-	lu.games = a.hall.Ladder().Games()
+	lu.games = a.ladder().Games()
 	lu.mine.readAt = time.Time{}
 	a.askVisit()
 	a.screen = mineScreen
@@ -47,7 +47,7 @@ func (a *App) readMine() {
 	}
 	ctx, cancel := a.ladderCtx()
 	defer cancel()
-	rows, err := a.hall.Ladder().Mine(ctx, a.so.User)
+	rows, err := a.ladder().Mine(ctx, a.so.User)
 	if err != nil {
 		a.ladderFailed(err)
 		return

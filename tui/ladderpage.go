@@ -63,7 +63,7 @@ func (a *App) readPage() {
 		return
 	}
 	pg.readAt = time.Now()
-	L := a.hall.Ladder()
+	L := a.ladder()
 	ctx, cancel := a.ladderCtx()
 	defer cancel()
 	p, err := L.Page(ctx, pg.id, pageLimit)
@@ -300,7 +300,7 @@ func (a *App) drawPageBattles(p *ladder.Page, y, w, h int) {
 	pg.row = max(0, min(pg.row, len(p.Played)-1))
 	sel := p.Played[pg.row]
 	head += fmt.Sprintf(" (%d) %s battle %d", len(p.Played), a.c.g.dot, sel.ID)
-	if id := a.hall.Ladder().ReplayID(sel); id != "" {
+	if id := a.ladder().ReplayID(sel); id != "" {
 		head += ", replay " + shown(id) + ": Enter watches it"
 	} else {
 		head += ": its replay is no longer kept"
@@ -372,7 +372,7 @@ func (a *App) battleCells(p *ladder.Page, b ladder.Battle) []lcell {
 	if a.c.g.ascii {
 		replay = ">"
 	}
-	if a.hall.Ladder().ReplayID(b) == "" {
+	if a.ladder().ReplayID(b) == "" {
 		replay = "-"
 	}
 	return []lcell{{text: when(b.Finished)}, {text: place}, change, {text: replay}, {text: strings.Join(opponents, ", ")}}
@@ -417,7 +417,7 @@ func (a *App) pageKey(act action) error {
 // watchLadderBattle plays a ladder battle's replay; Esc comes back to the
 // page.
 func (a *App) watchLadderBattle(b ladder.Battle) {
-	id := a.hall.Ladder().ReplayID(b)
+	id := a.ladder().ReplayID(b)
 	switch {
 	case id == "":
 		a.menu.message = fmt.Sprintf("the replay of battle %d is no longer kept: the oldest are pruned", b.ID)

@@ -58,7 +58,7 @@ func (a *App) menuItems() []menuItem {
 		{itemPlayers, "Players"},
 		{itemReplays, "Recent replays"},
 	}
-	if a.hall.Ladder() != nil {
+	if a.ladder() != nil {
 		items = append(items, menuItem{itemLadder, "Ladder"}, menuItem{itemMine, "My players on the ladder"})
 	}
 	return append(items, menuItem{itemHelp, "Help"}, menuItem{itemQuit, "Quit"})

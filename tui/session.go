@@ -64,6 +64,10 @@ type SessionOptions struct {
 	// Replays lists recent replays for the menu (newest first); nil
 	// leaves the menu's replay list empty.
 	Replays func() []ReplayInfo
+	// Ladder is the arena's ladder, for the menu's Ladder and My players;
+	// nil takes the Hall's (HallOptions.Ladder), and without either the
+	// menu shows neither.
+	Ladder Ladder
 	// OpenReplay loads the replay of id (a ladder battle's, Ladder's
 	// ReplayID) as this session may have it, for the ladder's pages; nil
 	// watches none.

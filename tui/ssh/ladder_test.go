@@ -282,14 +282,19 @@ func TestLadderHelp(t *testing.T) {
 	}
 }
 
-// TestLadderReplayDoor: a terminal session's OpenReplay (a ladder
-// battle's replay from a player's page) hands out a replay as get does:
-// anybody's when it was noted as anybody's, never another key's private
-// one.
+// TestLadderReplayDoor: a terminal session gets the server's ladder, and
+// its OpenReplay (a ladder battle's replay from a player's page) hands out
+// a replay as get does: anybody's when it was noted as anybody's, never
+// another key's private one.
 func TestLadderReplayDoor(t *testing.T) {
 	opened := make(chan func(string) error, 1)
+	view := tui.NewLadderView(testLadder(t), tui.LadderViewOptions{})
 	ts := startServer(t, func(o *Options) {
+		o.Ladder = view
 		o.Session = func(ctx context.Context, scr tcell.Screen, so tui.SessionOptions) error {
+			if so.Ladder != view {
+				t.Error("the session was not given the server's ladder")
+			}
 			opened <- func(id string) error { _, err := so.OpenReplay(id); return err }
 			return nil
 		}

@@ -182,6 +182,7 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
 		Replays:  s.replaysFor(id), // the ones id may have, as it may have them (replays.go)
+		Ladder:   s.ladder(),
 		// A ladder battle's replay, as id may have it.
 		OpenReplay: func(rid string) (*replay.Replay, error) {
 			r, _, err := s.openReplayFor(rid, id)
