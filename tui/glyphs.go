@@ -41,6 +41,15 @@ var runeFallbacks = map[rune]string{
 	'┤': "+", '┴': "+", 'μ': "u", 'σ': "s", '±': "+", '−': "-", '▶': ">",
 }
 
+// ASCIIFallback is the one-column ASCII stand-in the UI has for r (ok
+// false: none), for a terminal that tcell believes can show r but whose
+// user's locale is not UTF-8 (tui/ssh turns a session's output into ASCII
+// with it).
+func ASCIIFallback(r rune) (string, bool) {
+	s, ok := runeFallbacks[r]
+	return s, ok
+}
+
 // registerFallbacks tells the screen the ASCII stand-in of every
 // character in runeFallbacks. tcell uses a fallback only for a character
 // the terminal's character set (Screen.CharacterSet: the locale's, e.g.
