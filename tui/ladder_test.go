@@ -364,7 +364,7 @@ func TestLadderVisits(t *testing.T) {
 		since     bool // the since column holds changes
 	}{
 		{"", "a key shows changes since your last visit", false},
-		{"SHA256:newcomer", "first visit: next time", false},
+		{"SHA256:newcomer", "first visit: changes show from the next one", false},
 		{"SHA256:newcomer", "since: your last visit", true},
 		{viewerKey, "since: your last visit", true},
 	} {

@@ -345,7 +345,7 @@ func (a *App) boardSummaryTail() string {
 	case a.so.Key == "":
 		visit = "a key shows changes since your last visit"
 	case !lu.visited:
-		visit = "first visit: next time, since shows the changes"
+		visit = "first visit: changes show from the next one"
 	default:
 		visit = "since: your last visit, " + when(lu.visit.At) + " UTC"
 	}

@@ -249,7 +249,11 @@ func (a *App) drawRatingPlot(p *ladder.Page, y, w, ph int) int {
 		c.text(xOf(i), y, 1, mark, a.th.dim())
 	}
 	y++
-	first, last := when(p.Changes[len(p.Changes)-1].At), when(p.Changes[0].At)
+	from, to := p.Changes[len(p.Changes)-1].At, p.Changes[0].At
+	first, last := when(from), when(to)
+	if to.Sub(from) < time.Hour && to.UTC().Day() == from.UTC().Day() { // a busy ladder: to the second
+		first, last = from.UTC().Format("15:04:05"), to.UTC().Format("15:04:05")
+	}
 	c.text(0, y, w, "", tcell.StyleDefault)
 	c.text(labelW+1, y, len(first), first, a.th.dim())
 	if x := w - 1 - len(last); x > labelW+len(first)+2 {

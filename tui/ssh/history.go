@@ -136,6 +136,15 @@ func historyOf(l tui.Ladder, g tui.LadderGame, pg ladder.Page, others map[ladder
 	return h
 }
 
+// signed writes a change with its sign, 0.0 for what rounds to nothing
+// (never -0.0).
+func signed(d float64) string {
+	if d > -0.05 && d < 0.05 {
+		return "0.0"
+	}
+	return fmt.Sprintf("%+.1f", d)
+}
+
 // utc writes a time for people.
 func utc(t time.Time) string {
 	if t.IsZero() {
@@ -184,7 +193,7 @@ func (h historyJSON) write(w io.Writer) {
 		case string(ladder.ByVersion):
 			why = "version v" + strconv.Itoa(c.Version)
 		}
-		rows = append(rows, []string{"  " + utc(c.At), why, fmt.Sprintf("%.1f", c.Before), fmt.Sprintf("%.1f", c.After), fmt.Sprintf("%+.1f", c.After-c.Before)})
+		rows = append(rows, []string{"  " + utc(c.At), why, fmt.Sprintf("%.1f", c.Before), fmt.Sprintf("%.1f", c.After), signed(c.After - c.Before)})
 	}
 	lines = append(lines, columns(rows, map[int]bool{2: true, 3: true, 4: true})...)
 	lines = append(lines, "", fmt.Sprintf("recent battles (newest first, at most %d; get ID downloads a replay, replay ID plays it):", h.Limit))
@@ -197,7 +206,7 @@ func (h historyJSON) write(w io.Writer) {
 				break
 			}
 		}
-		change := fmt.Sprintf("%+.1f", b.Change)
+		change := signed(b.Change)
 		if !b.Rated {
 			change = "unrated"
 		}

@@ -99,7 +99,7 @@ func TestLadderCommands(t *testing.T) {
 		{"ladder --bogus", 2, []string{"unknown option", "usage: ladder [--game G] [--json]"}, nil},
 		{"ladder extra", 2, []string{`unexpected "extra"`}, nil},
 		{"history alice/hunter", 0, []string{"Hunter Prime (alice/hunter), SquareBattle: rank", "versions (newest first):", "  v2", "plays now",
-			"version v2", "recent battles", "ladder-", "(pruned)"}, nil},
+			"version v2", "recent battles", "ladder-", "(pruned)"}, []string{"-0.0", "+0.0"}},
 		{"history alice.hunter", 0, []string{"Hunter Prime (alice/hunter)"}, nil},
 		{"history hunter", 0, []string{"Hunter (hunter), SquareBattle"}, nil},
 		{"history crash", 0, []string{"on probation", "the first problem: p.lua:4: attempt to call a nil value"}, nil},
