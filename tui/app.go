@@ -65,12 +65,15 @@ type screenKind int
 const (
 	lobbyScreen screenKind = iota
 	battleScreen
-	menuScreen    // the SSH menu
-	listScreen    // live battles
-	playersScreen // the players
-	replaysScreen // recent replays
-	helpScreen    // what the arena is and how to use it
-	queueScreen   // a private battle waiting for a free slot
+	menuScreen       // the SSH menu
+	listScreen       // live battles
+	playersScreen    // the players
+	replaysScreen    // recent replays
+	helpScreen       // what the arena is and how to use it
+	queueScreen      // a private battle waiting for a free slot
+	ladderScreen     // the ladder's leaderboard
+	mineScreen       // the viewer's players on the ladder
+	ladderPageScreen // a player's page on the ladder
 )
 
 // overlay is what covers the battle screen, if anything.
@@ -100,7 +103,8 @@ type App struct {
 	screen screenKind
 	lobby  lobby
 	menu   menu
-	fps    int // this viewer's frame cap
+	lad    ladderUI // the ladder's screens (ladderboard.go)
+	fps    int      // this viewer's frame cap
 
 	w      *viewer // the battle or replay on view; nil on other screens
 	ticket *ticket // a private battle waiting in the hall's queue
@@ -317,6 +321,7 @@ func (a *App) housekeep() {
 	if a.hall != nil {
 		a.followIdentity()
 		a.followHall()
+		a.ladderHousekeep()
 	}
 	a.followCountdown()
 }

@@ -15,11 +15,12 @@ type glyphs struct {
 	spark    []string // sparkline levels, lowest first
 	dot      string
 	ellipsis string
+	plot     plotKind // how a plot's dots are drawn (ladderplot.go)
 }
 
 var (
 	unicodeGlyphs = glyphs{bar: "│", swatch: "██", spark: []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}, dot: "·", ellipsis: "…"}
-	asciiGlyphs   = glyphs{ascii: true, bar: "|", swatch: "##", spark: []string{"_", ".", "-", "~", "=", "+", "*", "#"}, dot: "-", ellipsis: "~"}
+	asciiGlyphs   = glyphs{ascii: true, bar: "|", swatch: "##", spark: []string{"_", ".", "-", "~", "=", "+", "*", "#"}, dot: "-", ellipsis: "~", plot: plotASCII}
 )
 
 // runeFallbacks is every character outside ASCII that the UI's own texts
@@ -36,6 +37,17 @@ var runeFallbacks = map[rune]string{
 	'▀': "#", '█': "#", '▁': "_", '▂': ".", '▃': "-", '▄': "~", '▅': "=", '▆': "+", '▇': "*",
 	// punctuation and signs in texts
 	'◆': "@", '·': "-", '…': "~", '×': "x", '✗': "x", '“': "\"", '”': "\"", '‘': "'", '’': "'", '—': "-", '–': "-",
+	// the ladder: its plot's axes, the rating's letters and signs
+	'┤': "+", '┴': "+", 'μ': "u", 'σ': "s", '±': "+", '−': "-", '▶': ">",
+}
+
+// ASCIIFallback is the one-column ASCII stand-in the UI has for r (ok
+// false: none), for a terminal that tcell believes can show r but whose
+// user's locale is not UTF-8 (tui/ssh turns a session's output into ASCII
+// with it).
+func ASCIIFallback(r rune) (string, bool) {
+	s, ok := runeFallbacks[r]
+	return s, ok
 }
 
 // registerFallbacks tells the screen the ASCII stand-in of every
@@ -54,11 +66,17 @@ func registerFallbacks(s tcell.Screen) {
 // separator (a terminal's line-drawing set counts for the separator),
 // ASCII otherwise. The arena's half blocks have no one-character stand-in,
 // so an ASCII screen draws the arena a cell per square, teams as digits.
+// Plots take braille cells where the character set has them, else half
+// blocks (a Unicode screen), else ASCII.
 func glyphsFor(s tcell.Screen) glyphs {
 	if !s.CanDisplay('▀', false) || !s.CanDisplay('│', false) {
 		return asciiGlyphs
 	}
-	return unicodeGlyphs
+	g := unicodeGlyphs
+	if !s.CanDisplay(rune(0x28ff), false) { // the full braille cell
+		g.plot = plotBlocks
+	}
+	return g
 }
 
 // teamGlyph is how a team's square looks in ASCII mode: 0-9, then A-Z.

@@ -109,6 +109,10 @@ type HallOptions struct {
 	// and its owner with the owner's key (Setup.OwnerKey); the embedding
 	// program decides from it who may have the replay.
 	Recording func(file string, featured bool, owner, ownerKey string)
+	// Ladder, when set, is the arena's ladder: the menu then offers
+	// Ladder and My players (NewLadderView makes one of a
+	// *ladder.Ladder). nil: no ladder, and nothing of it shows.
+	Ladder Ladder
 	// NewSeed draws seeds (nil: math/rand); tests fix it.
 	NewSeed func() uint64
 	// Logger receives one line per battle event (start, end, saved,

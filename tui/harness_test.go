@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/replay"
@@ -167,20 +168,27 @@ func (s *session) shown() {
 }
 
 // screenText is what a simulated terminal shows, a line per row with
-// trailing blanks trimmed. Call it where nothing draws (Options.Shown).
+// trailing blanks trimmed: a wide character covers the cell after it
+// (whatever that cell held before, a terminal shows the character). Call
+// it where nothing draws (Options.Shown).
 func screenText(sim tcell.SimulationScreen) string {
 	cells, w, h := sim.GetContents()
 	var b strings.Builder
 	for y := 0; y < h; y++ {
-		var row strings.Builder
-		for _, c := range cells[y*w : (y+1)*w] {
+		var line strings.Builder
+		row := cells[y*w : (y+1)*w]
+		for x := 0; x < len(row); x++ {
+			c := row[x]
 			if len(c.Runes) == 0 {
-				row.WriteByte(' ')
+				line.WriteByte(' ')
 				continue
 			}
-			row.Write(c.Bytes)
+			line.Write(c.Bytes)
+			if uniseg.StringWidth(string(c.Runes)) > 1 {
+				x++
+			}
 		}
-		b.WriteString(strings.TrimRight(row.String(), " "))
+		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteByte('\n')
 	}
 	return b.String()

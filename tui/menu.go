@@ -8,8 +8,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
-
-	"github.com/squarebattle/squarebattle/engine"
 )
 
 // The SSH session's menu and the screens it opens: the live battles, the
@@ -29,32 +27,41 @@ type menu struct {
 	replays []ReplayInfo
 }
 
-// Menu items, in order.
+// Menu items, in order; Ladder and My players only with a ladder.
 const (
 	itemFeatured = iota
 	itemBattles
 	itemStart
 	itemPlayers
 	itemReplays
+	itemLadder
+	itemMine
 	itemHelp
 	itemQuit
-	itemCount
 )
 
-func (a *App) menuItems() [itemCount]string {
+// menuItem is one line of the menu.
+type menuItem struct {
+	id    int
+	label string
+}
+
+func (a *App) menuItems() []menuItem {
 	start := "Start a private battle (the lobby)"
 	if !a.so.CanStart {
 		start = "Start a private battle: needs an SSH key"
 	}
-	return [itemCount]string{
-		"Watch the featured battle",
-		fmt.Sprintf("Live battles (%d)", len(a.hall.Battles(a.so.User))),
-		start,
-		"Players",
-		"Recent replays",
-		"Help",
-		"Quit",
+	items := []menuItem{
+		{itemFeatured, "Watch the featured battle"},
+		{itemBattles, fmt.Sprintf("Live battles (%d)", len(a.hall.Battles(a.so.User)))},
+		{itemStart, start},
+		{itemPlayers, "Players"},
+		{itemReplays, "Recent replays"},
 	}
+	if a.ladder() != nil {
+		items = append(items, menuItem{itemLadder, "Ladder"}, menuItem{itemMine, "My players on the ladder"})
+	}
+	return append(items, menuItem{itemHelp, "Help"}, menuItem{itemQuit, "Quit"})
 }
 
 // menuKeys are the menu screens' keys.
@@ -69,6 +76,9 @@ var menuKeys = []binding{
 
 // menuKey handles a key on the menu screens.
 func (a *App) menuKey(ev *tcell.EventKey) error {
+	if isLadderScreen(a.screen) {
+		return a.ladderKey(ev)
+	}
 	m := &a.menu
 	act := lookup(menuKeys, ev)
 	m.message = ""
@@ -131,13 +141,16 @@ func (a *App) listKey(act action, n int, open func(int)) {
 // menuPick moves on the menu or opens an item.
 func (a *App) menuPick(act action) error {
 	m := &a.menu
+	items := a.menuItems()
+	n := len(items)
+	m.cursor = min(m.cursor, n-1)
 	switch act {
 	case actUp:
-		m.cursor = (m.cursor + itemCount - 1) % itemCount
+		m.cursor = (m.cursor + n - 1) % n
 	case actDown:
-		m.cursor = (m.cursor + 1) % itemCount
+		m.cursor = (m.cursor + 1) % n
 	case actPick:
-		return a.openItem(m.cursor)
+		return a.openItem(items[m.cursor].id)
 	}
 	return nil
 }
@@ -169,6 +182,10 @@ func (a *App) openItem(item int) error {
 			m.replays = a.so.Replays()
 		}
 		a.screen = replaysScreen
+	case itemLadder:
+		a.openLadder()
+	case itemMine:
+		a.openMine()
 	case itemHelp:
 		a.screen = helpScreen
 	case itemQuit:
@@ -193,22 +210,27 @@ func (a *App) drawMenu(w, h int) {
 	}
 	titles := map[screenKind]string{menuScreen: "the arena", listScreen: "live battles", playersScreen: "players",
 		replaysScreen: "recent replays", helpScreen: "help", queueScreen: "waiting for a free slot"}
+	title := titles[a.screen]
+	if isLadderScreen(a.screen) {
+		title = a.ladderTitle()
+	}
 	whoW := min(uniseg.StringWidth(who)+1, w/2)
-	c.text(0, 0, w-whoW, " SquareBattle "+c.g.dot+" "+titles[a.screen], th.accent())
+	c.text(0, 0, w-whoW, " SquareBattle "+c.g.dot+" "+title, th.accent())
 	c.right(w-whoW, 0, whoW, who+" ", th.accent())
 	hint := "Up/Down move " + c.g.dot + " Enter open " + c.g.dot + " Esc back " + c.g.dot + " q quit"
 	switch a.screen {
 	case menuScreen:
 		items := a.menuItems()
+		m.cursor = min(m.cursor, len(items)-1)
 		for i, it := range items {
 			st, mark := tcell.StyleDefault, "  "
-			if i == itemStart && !a.so.CanStart {
+			if it.id == itemStart && !a.so.CanStart {
 				st = th.dim()
 			}
 			if i == m.cursor {
 				st, mark = st.Reverse(true), "> "
 			}
-			c.text(2, 2+i, min(w-4, 48), mark+it, st)
+			c.text(2, 2+i, min(w-4, 48), mark+it.label, st)
 		}
 		hint = "Up/Down move " + c.g.dot + " Enter open " + c.g.dot + " q Esc quit"
 	case listScreen:
@@ -232,6 +254,8 @@ func (a *App) drawMenu(w, h int) {
 	case queueScreen:
 		a.drawQueue(w, h)
 		hint = "Esc leave the queue " + c.g.dot + " q quit"
+	case ladderScreen, mineScreen, ladderPageScreen:
+		hint = a.drawLadder(w, h)
 	}
 	msg, st := m.message, th.warn()
 	if msg == "" {
@@ -256,119 +280,6 @@ func (a *App) listWindow(n, y, h int) (first, shown int) {
 		m.top = m.row - room + 1
 	}
 	return m.top, max(0, min(room, n-m.top))
-}
-
-// column is one column of a menu table.
-type column struct {
-	head  string
-	right bool // right-aligned (numbers)
-	min   int  // the narrowest it is squeezed to when the screen is narrow
-}
-
-// tableGap is the blank between two columns; tableMark the cursor's room
-// before the first.
-const (
-	tableGap  = 2
-	tableMark = 2
-)
-
-// tableLayout places the columns of a table on a screen w columns wide:
-// each as wide as its widest cell (heading included), by display width,
-// so that nothing is cut while the screen has room. When it has not, the
-// last column (the players) gives up room first, down to its min, then
-// the widest of the others, one column at a time, down to theirs; cells
-// are then cut (with an ellipsis) where they are drawn. It returns where
-// each column starts and how wide it is. Cells are safe text already
-// (safeRows).
-func tableLayout(cols []column, rows [][]string, w int) (xs, widths []int) {
-	widths = make([]int, len(cols))
-	for i, c := range cols {
-		widths[i] = max(uniseg.StringWidth(c.head), 1)
-	}
-	for _, r := range rows {
-		for i := range cols {
-			if i < len(r) {
-				widths[i] = max(widths[i], uniseg.StringWidth(r[i]))
-			}
-		}
-	}
-	total := func() int {
-		n := tableMark + tableGap*(len(cols)-1)
-		for _, x := range widths {
-			n += x
-		}
-		return n
-	}
-	last := len(cols) - 1
-	if over := total() - w; over > 0 {
-		widths[last] = max(widths[last]-over, min(widths[last], cols[last].min))
-	}
-	for total() > w {
-		wide := -1
-		for i := 0; i < last; i++ {
-			if widths[i] > max(cols[i].min, 1) && (wide < 0 || widths[i] > widths[wide]) {
-				wide = i
-			}
-		}
-		if wide < 0 {
-			break // the screen is narrower than every column's min: cut at its edge
-		}
-		widths[wide]--
-	}
-	xs = make([]int, len(cols))
-	x := tableMark
-	for i := range cols {
-		xs[i] = x
-		x += widths[i] + tableGap
-	}
-	return xs, widths
-}
-
-// safeRows makes every cell safe to show (engine.SafeText) before it is
-// measured: escaping makes text wider.
-func safeRows(rows [][]string) [][]string {
-	for _, r := range rows {
-		for i, c := range r {
-			r[i] = engine.SafeText(c)
-		}
-	}
-	return rows
-}
-
-// drawTable paints a table: its heading at y, its rows below (the
-// cursor's row reversed, kept in view), laid out by tableLayout.
-func (a *App) drawTable(cols []column, rows [][]string, y, w, h int) {
-	rows = safeRows(rows)
-	xs, widths := tableLayout(cols, rows, w)
-	cell := func(i, y int, s string, st tcell.Style) {
-		if xs[i] >= w {
-			return
-		}
-		width := min(widths[i], w-xs[i])
-		if cols[i].right {
-			a.c.right(xs[i], y, width, s, st)
-		} else {
-			a.c.text(xs[i], y, width, s, st)
-		}
-	}
-	a.c.blank(0, y, w, a.th.dim())
-	for i, c := range cols {
-		cell(i, y, c.head, a.th.dim())
-	}
-	first, n := a.listWindow(len(rows), y+1, h)
-	for k := 0; k < n; k++ {
-		r := rows[first+k]
-		st, mark := tcell.StyleDefault, "  "
-		if first+k == a.menu.row {
-			st, mark = st.Reverse(true), "> "
-		}
-		a.c.text(0, y+1+k, w, mark, st) // the whole row in the row's style
-		for i := range cols {
-			if i < len(r) {
-				cell(i, y+1+k, r[i], st)
-			}
-		}
-	}
 }
 
 func (a *App) drawBattleList(w, h int) {
@@ -483,5 +394,5 @@ func (a *App) hallHelp() string {
 		"change the colours (c) and read the script problems (e). ? shows the keys on any battle. " +
 		"Leaving a shared battle (Esc) leaves it playing for those who watch it; its owner's x stops it for everyone. " +
 		"Hand in a player with: " + reach + " submit NAME < player.lua; " + reach + " help lists every command. " +
-		"Esc goes back, q quits, Ctrl-C quits from anywhere."
+		"Esc goes back, q quits, Ctrl-C quits from anywhere." + a.ladderSessionHelp()
 }

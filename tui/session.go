@@ -64,6 +64,14 @@ type SessionOptions struct {
 	// Replays lists recent replays for the menu (newest first); nil
 	// leaves the menu's replay list empty.
 	Replays func() []ReplayInfo
+	// Ladder is the arena's ladder, for the menu's Ladder and My players;
+	// nil takes the Hall's (HallOptions.Ladder), and without either the
+	// menu shows neither.
+	Ladder Ladder
+	// OpenReplay loads the replay of id (a ladder battle's, Ladder's
+	// ReplayID) as this session may have it, for the ladder's pages; nil
+	// watches none.
+	OpenReplay func(id string) (*replay.Replay, error)
 	// FPS caps this viewer's frames per second: 0 means 15 with a Hall,
 	// else Settings.FPS. A slow viewer skips frames; it never holds up a
 	// battle.

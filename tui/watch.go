@@ -73,6 +73,9 @@ func (a *App) toMenu() {
 	a.leave()
 	a.cancelTicket()
 	a.screen = menuScreen
+	if a.lad.resume { // a replay opened from a player's page
+		a.screen, a.lad.resume = ladderPageScreen, false
+	}
 	a.dirty = true
 }
 

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,12 +125,13 @@ func New(o Options) (*Ladder, error) {
 // Model is the rating model.
 func (l *Ladder) Model() *openskill.Model { return l.model }
 
-// Games lists the games on the ladder.
+// Games lists the games on the ladder by name: SquareBattle ("") first.
 func (l *Ladder) Games() []Game {
 	out := make([]Game, 0, len(l.games))
 	for _, g := range l.games {
 		out = append(out, g)
 	}
+	slices.SortFunc(out, func(a, b Game) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 

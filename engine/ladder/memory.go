@@ -94,6 +94,8 @@ func (t *memTx) NextSeq() (int64, error) {
 	return t.s.seq, nil
 }
 
+func (t *memTx) LastSeq() (int64, error) { return t.s.seq, nil }
+
 func (t *memTx) Player(id PlayerID) (Player, error) {
 	p, ok := t.s.players[id]
 	if !ok {
@@ -272,6 +274,19 @@ func (t *memTx) RatingChanges(p PlayerID, limit int) ([]RatingChange, error) {
 	}
 	slices.SortStableFunc(out, func(a, b RatingChange) int { return int(b.Seq - a.Seq) })
 	return out, nil
+}
+
+func (t *memTx) RatingAt(p PlayerID, seq int64) (RatingChange, error) {
+	found := -1
+	for i, c := range t.s.changes {
+		if c.Player == p && c.Seq <= seq && (found < 0 || c.Seq >= t.s.changes[found].Seq) {
+			found = i
+		}
+	}
+	if found < 0 {
+		return RatingChange{}, fmt.Errorf("rating of player %d at %d: %w", p, seq, ErrNotFound)
+	}
+	return t.s.changes[found], nil
 }
 
 func (t *memTx) DeleteRatingChanges(game string, kinds ...ChangeKind) error {

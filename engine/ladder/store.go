@@ -36,6 +36,9 @@ type BattleQuery struct {
 type Tx interface {
 	// NextSeq returns the next number of the ladder's event sequence.
 	NextSeq() (int64, error)
+	// LastSeq returns the last number NextSeq gave (0 before the first),
+	// without taking one: where the ladder stands now.
+	LastSeq() (int64, error)
 
 	Player(id PlayerID) (Player, error)
 	PlayerByName(game, name string) (Player, error)
@@ -61,6 +64,10 @@ type Tx interface {
 	AddRatingChange(c RatingChange) error
 	// RatingChanges lists a player's changes, newest first; limit 0: all.
 	RatingChanges(p PlayerID, limit int) ([]RatingChange, error)
+	// RatingAt returns a player's last change numbered seq or less (the
+	// newest of equal numbers): its After is the rating the player had
+	// right after event seq. ErrNotFound when it had none by then.
+	RatingAt(p PlayerID, seq int64) (RatingChange, error)
 	// DeleteRatingChanges forgets the changes of the given kinds for the
 	// players of a game (Rerate writes them again).
 	DeleteRatingChanges(game string, kinds ...ChangeKind) error

@@ -122,3 +122,79 @@ func Check(s string) error {
 	n := utf8.RuneCountInString(s[:at]) + 1
 	return fmt.Errorf("character %d is %s, which does not show on a screen", n, Describe(r))
 }
+
+// Visible is s as a screen may show it when it comes from someone else
+// (a player's or a user's name on a table): at most max bytes of it (cut
+// at a character, "…" added), every invisible character (IsInvisible, and
+// whitespace other than the plain space) written as a visible escape —
+// \n, \t, \r, \xHH for the other controls and bytes that are not UTF-8,
+// \uHHHH or \UHHHHHHHH — and at most maxMarks combining marks kept after
+// each character, so that a name stacked with thousands of them stays in
+// its cell. What it returns is safe text (engine.SafeText leaves it as it
+// is) and one line.
+func Visible(s string, max int) string {
+	cut := ""
+	if max > 0 && len(s) > max {
+		end := max
+		for end > 0 && !utf8.RuneStart(s[end]) {
+			end--
+		}
+		s, cut = s[:end], "…"
+	}
+	clean := true
+	for i, r := range s {
+		if (r == utf8.RuneError && isBadByte(s[i:])) || IsInvisible(r) || (unicode.IsSpace(r) && r != ' ') || unicode.Is(unicode.M, r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s + cut
+	}
+	var b strings.Builder
+	marks := 0
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x80 && (r < 0x20 || r == 0x7f):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.Is(unicode.M, r):
+			if marks < maxMarks {
+				b.WriteString(s[i : i+n])
+			}
+			marks++
+			i += n
+			continue
+		case IsInvisible(r) || (unicode.IsSpace(r) && r != ' '):
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		marks = 0
+		i += n
+	}
+	return b.String() + cut
+}
+
+// maxMarks is how many combining marks Visible keeps on one character
+// (Vietnamese needs two, a few scripts three).
+const maxMarks = 3
+
+// isBadByte reports whether s starts with a byte that is not UTF-8 (a
+// real U+FFFD is three bytes).
+func isBadByte(s string) bool {
+	_, n := utf8.DecodeRuneInString(s)
+	return n == 1
+}

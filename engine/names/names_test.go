@@ -119,3 +119,43 @@ func FuzzKey(f *testing.F) {
 		}
 	})
 }
+
+// TestVisible: what Visible shows of hostile names: controls, invisible
+// characters and bytes that are not UTF-8 as escapes, long names cut at a
+// character, stacked combining marks bounded; plain and foreign names as
+// they are.
+func TestVisible(t *testing.T) {
+	zalgo := "Z" + strings.Repeat("\u0301", 5000)
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"Explorer", 0, "Explorer"},
+		{"忍者 Shadow Ninja", 0, "忍者 Shadow Ninja"},
+		{"café", 0, "café"},
+		{"cafe\u0301", 0, "cafe\u0301"},
+		{"Viê\u0323t", 0, "Viê\u0323t"},
+		{"Ex\u200bplorer", 0, `Ex\u200bplorer`},
+		{"a\x1b[2Jb", 0, `a\x1b[2Jb`},
+		{"line\nforged\r\tx", 0, `line\nforged\r\tx`},
+		{"bad\xffbyte", 0, `bad\xffbyte`},
+		{"\u202eevil", 0, `\u202eevil`},
+		{"tag\U000e0041", 0, `tag\U000e0041`},
+		{"no\u00a0break", 0, `no\u00a0break`},
+		{"\u0085c1", 0, `\u0085c1`},
+		{"abcdef", 4, "abcd…"},
+		{"忍者忍者", 7, "忍者…"}, // cut at a character, not inside one
+		{zalgo, 0, "Z\u0301\u0301\u0301"},
+		{zalgo, 100, "Z\u0301\u0301\u0301…"},
+		{strings.Repeat("\x00", 10000), 8, `\x00\x00\x00\x00\x00\x00\x00\x00…`},
+	} {
+		got := Visible(c.in, c.max)
+		if got != c.want {
+			t.Errorf("Visible(%+.40q, %d) = %+q, want %+q", c.in, c.max, got, c.want)
+		}
+		if strings.ContainsAny(got, "\n\r\t\x1b") {
+			t.Errorf("Visible(%+.40q) holds a control: %+q", c.in, got)
+		}
+	}
+}

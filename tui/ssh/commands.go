@@ -41,6 +41,8 @@ func init() {
 		{"players", "", "list the players battles can use", false, (*Server).players},
 		{"replays", "", "list the recorded battles, newest first", false, (*Server).listReplays},
 		{"get", "ID > FILE.sbr", "download a recorded battle (watch it with squarebattle replay FILE.sbr)", false, (*Server).get},
+		{"ladder", "[--game G] [--json]", "the ladder's table: rank, player, owner, rating (mu-3sigma) +- 3sigma, battles, wins", false, (*Server).ladderTable},
+		{"history", "PLAYER [--game G] [--json]", "a player on the ladder: versions, rating changes, recent battles with their replay IDs", false, (*Server).history},
 		{"help", "", "this list", false, (*Server).help},
 		{"stop", "ID", "stop a live battle (admins)", true, (*Server).stop},
 		{"remove", "USER/NAME", "take an uploaded player out of the battles (admins)", true, (*Server).remove},
@@ -54,14 +56,18 @@ func (s *Server) help(_ context.Context, sess gssh.Session, id identity, _ []str
 	w := sess
 	ssh := reach(sess.LocalAddr())
 	tty := strings.Replace(ssh, "ssh", "ssh -t", 1)
+	menu := "the menu: the featured battle, live battles, a private battle, players, replays"
+	if s.ladder() != nil {
+		menu += ", the ladder"
+	}
 	rows := [][2]string{
-		{tty, "the menu: the featured battle, live battles, a private battle, players, replays"},
+		{tty, menu},
 		{tty + " watch [ID]", "spectate a live battle (the featured one without ID)"},
 		{tty + " replay ID", "watch a recorded battle"},
 	}
 	var plain [][2]string
 	for _, c := range commandList {
-		if c.admin && !id.admin {
+		if c.admin && !id.admin || (c.name == "ladder" || c.name == "history") && s.ladder() == nil {
 			continue
 		}
 		plain = append(plain, [2]string{strings.TrimSpace(ssh + " " + c.name + " " + c.args), c.summary})

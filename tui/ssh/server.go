@@ -64,6 +64,11 @@ type Options struct {
 	// Players lists the players battles can use, shipped and uploaded,
 	// one line each, for the players command; nil lists the uploads only.
 	Players func() []string
+	// Ladder is the arena's ladder: the exec commands ladder and history
+	// (ladder.go) and the menu's Ladder and My players (passed on as
+	// tui.SessionOptions.Ladder). nil takes the Hall's
+	// (tui.HallOptions.Ladder); without either the server has no ladder.
+	Ladder tui.Ladder
 	// Session runs a terminal session; nil is tui.RunSession.
 	Session func(ctx context.Context, scr tcell.Screen, o tui.SessionOptions) error
 	// Logger receives one line per event; nil discards them.

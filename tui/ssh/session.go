@@ -13,6 +13,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -181,11 +182,17 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 		CanStart: id.fingerprint != "" && s.o.PrivateBattles > 0,
 		Admin:    id.admin,
 		Replays:  s.replaysFor(id), // the ones id may have, as it may have them (replays.go)
-		Key:      id.fingerprint,
-		Getenv:   getenv(sess.Environ()),
-		MayRead:  mayRead(func() string { return s.userOf(id) }),
-		Account:  id.fingerprint,
-		Reach:    reach(sess.LocalAddr()),
+		Ladder:   s.ladder(),
+		// A ladder battle's replay, as id may have it.
+		OpenReplay: func(rid string) (*replay.Replay, error) {
+			r, _, err := s.openReplayFor(rid, id)
+			return r, err
+		},
+		Key:     id.fingerprint,
+		Getenv:  getenv(sess.Environ()),
+		MayRead: mayRead(func() string { return s.userOf(id) }),
+		Account: id.fingerprint,
+		Reach:   reach(sess.LocalAddr()),
 	}
 	if id.fingerprint != "" {
 		// An upload from another session may give the key its user name

@@ -2,6 +2,8 @@ package ssh
 
 import (
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
@@ -117,7 +119,29 @@ func utf8Locale(env map[string]string) bool {
 	return cs == "utf8"
 }
 
-// newScreen makes a tcell screen for a session (not yet initialised).
+// newScreen makes a tcell screen for a session (not yet initialised). A
+// client whose locale is not UTF-8 gets a screen that says it shows ASCII
+// only (asciiScreen), so that the UI draws with its ASCII glyphs (the
+// arena a digit a square, ASCII sparklines and plots) rather than with
+// characters its tty would turn into '?'.
 func (tm terminal) newScreen(t tcell.Tty) (tcell.Screen, error) {
-	return tcell.NewTerminfoScreenFromTtyTerminfo(t, tm.info)
+	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(t, tm.info)
+	if err != nil || !tm.ascii {
+		return s, err
+	}
+	return asciiScreen{s}, nil
 }
+
+// asciiScreen is a screen whose client shows ASCII only: tcell's own
+// charset is the process's, so tcell would say it shows anything.
+type asciiScreen struct{ tcell.Screen }
+
+// CanDisplay is true for ASCII (and, asked so, for what has a fallback).
+func (s asciiScreen) CanDisplay(r rune, checkFallbacks bool) bool {
+	return r < utf8.RuneSelf || (checkFallbacks && s.Screen.CanDisplay(r, true))
+}
+
+// Lock and Unlock are the screen's own (tui's shared pictures write beside
+// tcell under its lock).
+func (s asciiScreen) Lock()   { s.Screen.(sync.Locker).Lock() }
+func (s asciiScreen) Unlock() { s.Screen.(sync.Locker).Unlock() }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	gssh "github.com/gliderlabs/ssh"
+
+	"github.com/squarebattle/squarebattle/tui"
 )
 
 // Window sizes past these are clamped: tcell keeps a cell per column and
@@ -281,8 +283,9 @@ func (dw deadlineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// toASCII replaces what is not ASCII with tcell's fallbacks (box drawing
-// becomes + - |) or '?', for clients whose locale is not UTF-8. tcell
+// toASCII replaces what is not ASCII with the UI's stand-ins
+// (tui.ASCIIFallback: the same one column), else tcell's (box drawing
+// becomes + - |), else '?', for clients whose locale is not UTF-8. tcell
 // decides its charset once for the whole process, from the server's
 // environment; this decides it for each session, from the client's.
 func (t *tty) toASCII(p []byte) []byte {
@@ -306,7 +309,9 @@ func (t *tty) toASCII(p []byte) []byte {
 		}
 		r, size := utf8.DecodeRune(p[i:])
 		i += size
-		if fb, ok := tcell.RuneFallbacks[r]; ok && len(fb) == 1 {
+		if fb, ok := tui.ASCIIFallback(r); ok {
+			out = append(out, fb...)
+		} else if fb, ok := tcell.RuneFallbacks[r]; ok && len(fb) == 1 {
 			out = append(out, fb...)
 		} else {
 			out = append(out, '?')

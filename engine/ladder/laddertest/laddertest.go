@@ -28,6 +28,8 @@ func Run(t *testing.T, open Open) {
 	t.Run("Changes", func(t *testing.T) { testChanges(t, open(t)) })
 	t.Run("Rollback", func(t *testing.T) { testRollback(t, open(t)) })
 	t.Run("SameTable", func(t *testing.T) { testSameTable(t, open(t)) })
+	t.Run("RatingAt", func(t *testing.T) { testRatingAt(t, open(t)) })
+	t.Run("View", func(t *testing.T) { testView(t, open(t)) })
 }
 
 func update(t *testing.T, s ladder.Store, fn func(ladder.Tx) error) {

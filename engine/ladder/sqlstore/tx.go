@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine/ladder"
-	"github.com/squarebattle/squarebattle/engine/openskill"
 )
 
 // txn is one transaction; every method maps to a statement or two.
@@ -82,6 +81,12 @@ func (t *txn) NextSeq() (int64, error) {
 	if _, err := t.exec(`UPDATE sequence SET value = value + 1 WHERE id = 1`); err != nil {
 		return 0, err
 	}
+	var v int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM sequence WHERE id = 1`).Scan(&v)
+	return v, err
+}
+
+func (t *txn) LastSeq() (int64, error) {
 	var v int64
 	err := t.tx.QueryRowContext(t.ctx, `SELECT value FROM sequence WHERE id = 1`).Scan(&v)
 	return v, err
@@ -359,9 +364,19 @@ func (t *txn) AddRatingChange(c ladder.RatingChange) error {
 	return err
 }
 
+const changeCols = `player, kind, battle, version, seq, at, before_mu, before_sigma, after_mu, after_sigma`
+
+func scanChange(row interface{ Scan(...any) error }) (ladder.RatingChange, error) {
+	var c ladder.RatingChange
+	var kind string
+	var at int64
+	err := row.Scan(&c.Player, &kind, &c.Battle, &c.Version, &c.Seq, &at, &c.Before.Mu, &c.Before.Sigma, &c.After.Mu, &c.After.Sigma)
+	c.Kind, c.At = ladder.ChangeKind(kind), fromNanos(at)
+	return c, err
+}
+
 func (t *txn) RatingChanges(p ladder.PlayerID, limit int) ([]ladder.RatingChange, error) {
-	query := `SELECT player, kind, battle, version, seq, at, before_mu, before_sigma, after_mu, after_sigma
-		FROM rating_changes WHERE player = $1 ORDER BY seq DESC, id DESC`
+	query := `SELECT ` + changeCols + ` FROM rating_changes WHERE player = $1 ORDER BY seq DESC, id DESC`
 	if limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", limit)
 	}
@@ -372,17 +387,19 @@ func (t *txn) RatingChanges(p ladder.PlayerID, limit int) ([]ladder.RatingChange
 	defer rows.Close()
 	var out []ladder.RatingChange
 	for rows.Next() {
-		var c ladder.RatingChange
-		var kind string
-		var at int64
-		var before, after openskill.Rating
-		if err := rows.Scan(&c.Player, &kind, &c.Battle, &c.Version, &c.Seq, &at, &before.Mu, &before.Sigma, &after.Mu, &after.Sigma); err != nil {
+		c, err := scanChange(rows)
+		if err != nil {
 			return nil, err
 		}
-		c.Kind, c.At, c.Before, c.After = ladder.ChangeKind(kind), fromNanos(at), before, after
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+func (t *txn) RatingAt(p ladder.PlayerID, seq int64) (ladder.RatingChange, error) {
+	c, err := scanChange(t.tx.QueryRowContext(t.ctx, `SELECT `+changeCols+` FROM rating_changes
+		WHERE player = $1 AND seq <= $2 ORDER BY seq DESC, id DESC LIMIT 1`, p, seq))
+	return c, notFound(err, fmt.Sprintf("rating of player %d at %d", p, seq))
 }
 
 func (t *txn) DeleteRatingChanges(game string, kinds ...ladder.ChangeKind) error {
