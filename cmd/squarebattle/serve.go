@@ -167,6 +167,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	}
 	ladderOpen = true
 	a.srv, err = tuissh.New(tuissh.Options{
+		Ladder:         tui.NewLadderView(a.ladder.l, tui.LadderViewOptions{}),
 		LadderReplay:   a.ladder.replayPath,
 		WaitRated:      a.ladder.waitRated,
 		LadderAdmin:    a.ladder.admin,
