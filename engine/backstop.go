@@ -67,6 +67,16 @@ type Backstop struct {
 	Message string
 }
 
+// Retirement is when and why a backstop event retired a team: the round
+// of the event and its message. The zero value: the team plays on.
+type Retirement struct {
+	Round  int
+	Reason string
+}
+
+// retirementOf is what retirement event e says.
+func retirementOf(e Backstop) Retirement { return Retirement{Round: e.Round, Reason: e.Message} }
+
 // MaxBackstopText bounds a backstop event's message.
 const MaxBackstopText = 2048
 
@@ -105,7 +115,7 @@ func (b *Battle) takeBackstops(t int, r *Report, settle bool) {
 			continue
 		}
 		if e.Kind == BackstopRetired {
-			b.teams[t].retired = true
+			b.teams[t].retired, b.teams[t].retirement = true, retirementOf(e)
 		}
 		b.problems.add(e.problem())
 		b.backstops = append(b.backstops, e)
@@ -148,7 +158,7 @@ func (m *ModBattle) takeBackstops(t int, r *Report, batch int) {
 // round's log, and retires its team at a retirement.
 func (m *ModBattle) keepBackstop(e Backstop) {
 	if e.Kind == BackstopRetired {
-		m.retired[e.Team] = true
+		m.retired[e.Team], m.retirements[e.Team] = true, retirementOf(e)
 	}
 	m.roundBackstops[e.Team]++
 	m.problems.add(e.problem())
@@ -368,5 +378,13 @@ func (t *Timeline) checkBackstops(l *RoundLog) error {
 		}
 	}
 	t.retired = retired
+	for _, e := range l.Backstops {
+		if e.Kind == BackstopRetired {
+			if t.retirements == nil {
+				t.retirements = make([]Retirement, teams)
+			}
+			t.retirements[e.Team] = retirementOf(e)
+		}
+	}
 	return nil
 }

@@ -279,3 +279,53 @@ func TestTimelineRefusesBadBackstops(t *testing.T) {
 		})
 	}
 }
+
+// TestRetiredInSnapshots: a team retired by a backstop event says so in
+// the live battle's snapshot and in the timeline's pictures from that
+// round on, with the event's message; the other teams play on.
+func TestRetiredInSnapshots(t *testing.T) {
+	b := wallBattle(t, 3, 1, func(team int, p *freshPlayer) Controller {
+		if team != 2 {
+			return p
+		}
+		w := &walled{freshPlayer: p, t: t}
+		w.fire = func(round int, settle bool) []BackstopKind {
+			if !settle && round == 2 {
+				return []BackstopKind{BackstopCrash, BackstopRetired}
+			}
+			return nil
+		}
+		return w
+	})
+	tl := NewTimeline(b.Snapshot(), 4)
+	rec := NewRecorder(b)
+	for b.Step() {
+		if err := tl.Add(rec.Next()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if tl.Last() < 3 {
+		t.Fatalf("the battle ended in round %d", tl.Last())
+	}
+	want := Retirement{Round: 2, Reason: "r.lua: the wall fired: retired"}
+	for _, tc := range []struct {
+		name string
+		s    *Snapshot
+		want Retirement
+	}{
+		{"live", b.Snapshot(), want},
+		{"timeline at the end", tl.At(tl.Last()), want},
+		{"timeline at round 2", tl.At(2), want},
+		{"timeline at round 1", tl.At(1), Retirement{}},
+	} {
+		for i, team := range tc.s.Teams {
+			w := Retirement{}
+			if i == 2 {
+				w = tc.want
+			}
+			if team.Retired != w {
+				t.Errorf("%s: team %d is retired %+v, want %+v", tc.name, i, team.Retired, w)
+			}
+		}
+	}
+}

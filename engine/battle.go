@@ -74,8 +74,10 @@ type teamState struct {
 	// eliminated is the round in which the team lost its last square, 0 while it lives.
 	eliminated int
 	// retired is set by a backstop retirement: the controller is not
-	// called again and the team's squares wait.
-	retired bool
+	// called again and the team's squares wait. retirement says when
+	// and why.
+	retired    bool
+	retirement Retirement
 	// sent says the team's phase went to its Dispatcher already (its turn
 	// collected and sent); failed, that its controller panicked doing so.
 	sent, failed bool

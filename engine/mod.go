@@ -283,6 +283,7 @@ type ModBattle struct {
 	// are not called again. backstops are the events of the round being
 	// played, for the Recorder; roundBackstops counts each team's.
 	retired        []bool
+	retirements    []Retirement // when and why, per team
 	backstops      []Backstop
 	roundBackstops []int
 	// answers are the Outside teams' answers of the round being played,
@@ -366,7 +367,7 @@ func NewModBattle(o ModOptions) (*ModBattle, error) {
 		}
 	}
 	n := len(o.Teams)
-	m := &ModBattle{stats: make([]Stats, n), turns: make([]ModTurn, n), retired: make([]bool, n), roundBackstops: make([]int, n)}
+	m := &ModBattle{stats: make([]Stats, n), turns: make([]ModTurn, n), retired: make([]bool, n), retirements: make([]Retirement, n), roundBackstops: make([]int, n)}
 	bd := &m.board
 	*bd = Board{rounds: o.Rounds, wrap: o.Wrap, teams: n, winner: -1,
 		values: make([][]int, n), columns: o.Columns, rand: NewRand(o.Seed, StreamRules), forget: make([][]int, n)}
@@ -618,7 +619,7 @@ func (m *ModBattle) Snapshot() *Snapshot {
 	for t := range s.Teams {
 		st := m.stats[t]
 		st.Squares = 0
-		s.Teams[t] = TeamView{Team: t, Player: m.opts.Teams[t].Player, Stats: st, Values: append([]int(nil), bd.values[t]...)}
+		s.Teams[t] = TeamView{Team: t, Player: m.opts.Teams[t].Player, Stats: st, Values: append([]int(nil), bd.values[t]...), Retired: m.retirements[t]}
 	}
 	for i, c := range bd.cells {
 		if c >= 0 && bd.marks[i].Style() == StyleUnit {

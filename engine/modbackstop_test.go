@@ -144,6 +144,9 @@ func TestModBackstopsReplayAsRecorded(t *testing.T) {
 			if st := s.Teams[1].Stats; st.Timeouts != 1 || st.Errors != 1 {
 				t.Errorf("team 1: %+v, want a timeout and an error", st)
 			}
+			if r := s.Teams[2].Retired; r.Round != 9 || !strings.HasPrefix(r.Reason, "w.lua: the wall fired") || s.Teams[1].Retired.Round != 0 {
+				t.Errorf("retirements %+v and %+v, want team 2's in round 9 with its event's message", s.Teams[1].Retired, r)
+			}
 		}
 	}
 }

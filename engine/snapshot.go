@@ -10,6 +10,10 @@ type TeamView struct {
 	// Values are a rule mod's score columns for the team (see
 	// Snapshot.Columns); nil in SquareBattle.
 	Values []int
+	// Retired says when and why a backstop event retired the team (a
+	// bot that crashed or faulted too often, a Lua team whose workers
+	// crashed too often); its Round is 0 while the team plays.
+	Retired Retirement
 }
 
 // Snapshot is an immutable picture of a battle after a round. Viewers (the
@@ -66,7 +70,7 @@ func (b *Battle) Snapshot() *Snapshot {
 		}
 	}
 	for t := range b.teams {
-		s.Teams[t] = TeamView{Team: t, Player: b.teams[t].setup.Player, Stats: b.stats[t], Eliminated: b.teams[t].eliminated}
+		s.Teams[t] = TeamView{Team: t, Player: b.teams[t].setup.Player, Stats: b.stats[t], Eliminated: b.teams[t].eliminated, Retired: b.teams[t].retirement}
 	}
 	return s
 }

@@ -35,6 +35,8 @@ type Timeline struct {
 	// retired marks the teams a backstop event retired: no event of
 	// theirs may follow.
 	retired []bool
+	// retirements say when and why (nil until a team is retired).
+	retirements []Retirement
 	// winner, when decided, is the winner End was told (a rule mod's rules
 	// may name one the scores do not show).
 	winner  int
@@ -397,6 +399,9 @@ func (t *Timeline) At(r int) *Snapshot {
 	s.Teams = make([]TeamView, len(k.stats))
 	for i := range s.Teams {
 		s.Teams[i] = TeamView{Team: i, Player: t.start.Teams[i].Player, Stats: k.stats[i], Eliminated: k.eliminated[i]}
+		if i < len(t.retirements) && t.retirements[i].Round > 0 && t.retirements[i].Round <= r {
+			s.Teams[i].Retired = t.retirements[i]
+		}
 		if k.mod() {
 			s.Teams[i].Values = append([]int(nil), k.values[i]...)
 		}
