@@ -153,7 +153,7 @@ func TestBotInputErrors(t *testing.T) {
 		{"unknown key", []string{"typo", "explorer"}, 2, `typo.bot:2: unknown key "transprt"`},
 		{"bad quoting", []string{"explorer", "--bot", bin + " 'x"}, 2, `--bot "` + bin + ` 'x": an unclosed ' quote`},
 		{"both a script and a bot", []string{"explorer", "wanderer"}, 2, `player "explorer" is both`},
-		{"cannot start", []string{"wanderer", "ghost"}, 0, "bot is not ready"},
+		{"cannot start", []string{"wanderer", "ghost"}, 0, "not ready: cannot start"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runMain(t, append(append([]string{"run", "--seed", "2", "--size", "10", "--rounds", "5"}, scripts...), tc.args...)...)

@@ -51,7 +51,7 @@ func (c *Caller) Call(t *engine.ModTurn) {
 	round := t.Facts.Round
 	c.class = resolve(t.Facts.Classes, c.id, c.class)
 	if c.broken != "" {
-		c.l.retire(&t.Report, engine.BackstopCrash, c.class, "bot: "+c.broken)
+		c.l.retire(&t.Report, engine.BackstopCrash, c.class, "bot: "+c.broken, c.broken)
 		c.broken = ""
 		return
 	}

@@ -20,7 +20,13 @@ const EndGrace = time.Second
 
 // ErrNotReady is what Greet's errors wrap when the bot did not answer
 // hello with a good ready in time.
-var ErrNotReady = errors.New("bot is not ready")
+var ErrNotReady = errors.New("not ready")
+
+// unflushed is what a missing ready says besides: a bot that wrote ready
+// without flushing its output looks to the engine like one that never
+// wrote it.
+const unflushed = "the bot may not have flushed its output: flush after every line (docs/bots.md, Writing a bot)"
+
 
 // Greet says hello to a bot that was just started and waits for its ready
 // within t.Init. It returns the name the bot gave itself, made safe to
@@ -42,7 +48,7 @@ func Greet(conn Conn, h Hello, t Timing) (string, error) {
 	got, err := conn.Receive(deadline)
 	switch {
 	case errors.Is(err, ErrLate):
-		return "", fmt.Errorf("%w: no ready within %v", ErrNotReady, t.Init)
+		return "", fmt.Errorf("%w: no ready within %v; %s", ErrNotReady, t.Init, unflushed)
 	case err != nil:
 		return "", fmt.Errorf("%w: %w", ErrNotReady, err)
 	}

@@ -248,7 +248,7 @@ func (l *link) report(r *engine.Report, o outcome, why string, round int, class 
 	case skipped:
 		return
 	case lost:
-		l.retire(r, engine.BackstopCrash, class, "bot: round "+fmt.Sprint(round)+": "+why)
+		l.retire(r, engine.BackstopCrash, class, "bot: round "+fmt.Sprint(round)+": "+why, "it crashed: "+why)
 		return
 	}
 	kind, i := engine.FaultTimeout, 0
@@ -270,7 +270,7 @@ func (l *link) report(r *engine.Report, o outcome, why string, round int, class 
 		// with a backstop event counts nothing else, and this fault
 		// must count.
 		l.gone = errors.New("retired")
-		l.retiring = fmt.Sprintf("bot: retired after %d faults in a row: it is not asked again", l.faults)
+		l.retiring = fmt.Sprintf("bot: retired after %d faults in a row (the last: %s): it is not asked again", l.faults, why)
 		l.close()
 	}
 }
@@ -296,15 +296,16 @@ func (l *link) noted(kind int) bool {
 	return n <= 10 || n%100 == 0
 }
 
-// retire reports an event of kind (a crash) and the retirement it
-// causes, and stops the bot.
-func (l *link) retire(r *engine.Report, kind engine.BackstopKind, class engine.ClassID, why string) {
+// retire reports an event of kind (a crash) saying what, and the
+// retirement it causes, saying why (engine.TeamView.Retired shows it),
+// and stops the bot.
+func (l *link) retire(r *engine.Report, kind engine.BackstopKind, class engine.ClassID, what, why string) {
 	if l.gone == nil {
-		l.gone = errors.New(why)
+		l.gone = errors.New(what)
 	}
 	r.Backstops = append(r.Backstops,
-		engine.Backstop{Kind: kind, Class: class, Message: why},
-		engine.Backstop{Kind: engine.BackstopRetired, Class: class, Message: "bot: retired: it is not asked again"})
+		engine.Backstop{Kind: kind, Class: class, Message: what},
+		engine.Backstop{Kind: engine.BackstopRetired, Class: class, Message: "bot: retired, " + why + "; it is not asked again"})
 	l.close()
 }
 

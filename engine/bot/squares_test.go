@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -242,6 +243,16 @@ func (tc faultCase) check(t *testing.T, s engine.Stats, events []engine.Backstop
 	}
 	if !found {
 		t.Errorf("no problem says %q: %v", tc.problem, problems)
+	}
+	// A retirement says it is one, and why, by itself: the run's
+	// standings and the team table show its message alone.
+	for _, e := range events {
+		if e.Kind == engine.BackstopRetired && (!strings.HasPrefix(e.Message, "bot: retired") || !strings.Contains(e.Message, tc.problem)) {
+			t.Errorf("the retirement says %q; want it to say it is one, and %q", e.Message, tc.problem)
+		}
+	}
+	if tc.fault == "noready" && !strings.Contains(fmt.Sprint(problems), "may not have flushed its output") {
+		t.Errorf("no ready: the problems do not say the bot may not have flushed its output: %v", problems)
 	}
 }
 
