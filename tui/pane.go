@@ -85,6 +85,11 @@ func paneItems(f *frame, tab int, damage string, th theme, readable func(team in
 				t.Player.Name, t.Stats.Errors, t.Stats.Timeouts), heading: true, style: th.dim()})
 		}
 	}
+	for i, t := range s.Teams {
+		if t.Retired.Round > 0 && may(i) {
+			out = append(out, retiredItem(t, th))
+		}
+	}
 	if len(first) == 0 && len(others) == 0 {
 		return append(out, paneItem{text: "No script problems so far.", heading: true, style: tcell.StyleDefault})
 	}
@@ -99,6 +104,17 @@ func paneItems(f *frame, tab int, damage string, th theme, readable func(team in
 		}
 	}
 	return append(out, others...)
+}
+
+// retiredItem says that team t was retired, when and why; of a bot, that
+// its log's tab holds what it wrote to standard error (a crash's last
+// words).
+func retiredItem(t engine.TeamView, th theme) paneItem {
+	text := fmt.Sprintf("%s retired in round %d: %s", t.Player.Name, t.Retired.Round, t.Retired.Reason)
+	if t.Player.Outside == engine.OutsideBot {
+		text += " (its tab holds what it wrote to standard error)"
+	}
+	return paneItem{text: text, whole: text, style: th.warn()}
 }
 
 // problemItem is one problem: in the list the round, the team and the

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 
@@ -107,7 +109,9 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 		}
 		c.blank(r.x+3+name+nums, y, 1, st)
 		if trendW > 0 {
-			if t.Eliminated > 0 && extra <= 0 {
+			if t.Retired.Round > 0 && t.Eliminated == 0 {
+				c.text(trendX, y, trendW, fmt.Sprintf("retired r%d", t.Retired.Round), th.warn())
+			} else if t.Eliminated > 0 && extra <= 0 {
 				c.text(trendX, y, trendW, t.Player.Defeat, th.dim().Italic(true))
 			} else {
 				c.text(trendX, y, trendW, sparkline(c.g, squares[i], trendW), tcell.StyleDefault.Foreground(th.team(colourOf(colours, i))))

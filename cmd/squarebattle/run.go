@@ -92,7 +92,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return writeJSON(stdout, snap, logs)
 	}
-	writeStandings(stdout, cfg, snap)
+	writeStandings(stdout, cfg, snap, logs)
 	return nil
 }
 
@@ -179,30 +179,45 @@ const jsonLogLines = 20
 type teamJSON struct {
 	Team      int `json:"team"`
 	bot.Stats     // flattened by encoding/json: player, squares, births, ...
-	// Log is the last lines the team's scripts printed.
+	// Log is the last lines the team's scripts printed (a bot's: wrote
+	// to standard error).
 	Log []string `json:"log"`
+	// Retired, when the engine stopped asking the team: when and why.
+	Retired *retiredJSON `json:"retired,omitempty"`
+}
+
+// logJSON is team's last jsonLogLines lines of logs, made safe; never nil.
+func logJSON(logs [][]string, team int) []string {
+	log := []string{}
+	if team < len(logs) {
+		l := logs[team]
+		for _, line := range l[max(0, len(l)-jsonLogLines):] {
+			log = append(log, engine.SafeLine(line))
+		}
+	}
+	return log
+}
+
+// problemsJSON are s's first problems for --json; never nil.
+func problemsJSON(s *engine.Snapshot) []problemJSON {
+	out := []problemJSON{}
+	for _, p := range s.FirstProblems {
+		out = append(out, problemJSON{Round: p.Round, Team: p.Team, Square: int(p.Square),
+			Kind: p.Kind.String(), Message: safe(p.Message), Trace: p.Trace})
+	}
+	return out
 }
 
 func writeJSON(w io.Writer, s *engine.Snapshot, logs [][]string) error {
-	out := battleJSON{Seed: s.Seed, Rounds: s.Round, Size: s.Size, Board: s.Board(), Problems: []problemJSON{}}
+	out := battleJSON{Seed: s.Seed, Rounds: s.Round, Size: s.Size, Board: s.Board()}
 	if s.Winner >= 0 {
 		name, team := safe(s.Teams[s.Winner].Player.Name), s.Winner
 		out.Winner, out.WinnerTeam = &name, &team
 	}
 	for _, t := range s.Teams {
-		log := []string{}
-		if t.Team < len(logs) {
-			l := logs[t.Team]
-			for _, line := range l[max(0, len(l)-jsonLogLines):] {
-				log = append(log, engine.SafeLine(line))
-			}
-		}
-		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Stats: bot.StatsFor(safe(t.Player.Name), t.Stats), Log: log})
+		out.Teams = append(out.Teams, teamJSON{Team: t.Team, Stats: bot.StatsFor(safe(t.Player.Name), t.Stats), Log: logJSON(logs, t.Team), Retired: retiredOf(t)})
 	}
-	for _, p := range s.FirstProblems {
-		out.Problems = append(out.Problems, problemJSON{Round: p.Round, Team: p.Team, Square: int(p.Square),
-			Kind: p.Kind.String(), Message: safe(p.Message), Trace: p.Trace})
-	}
+	out.Problems = problemsJSON(s)
 	data, err := json.Marshal(out)
 	if err != nil {
 		return err
@@ -226,7 +241,10 @@ func writeWinner(w io.Writer, s *engine.Snapshot, score func(engine.TeamView) st
 	fmt.Fprintln(w)
 }
 
-func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
+// writeStandings prints how the battle ended, each team's statistics,
+// the teams retired (logs are the teams' logs, for a retired bot's last
+// lines) and the first problem of each kind.
+func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot, logs [][]string) {
 	fmt.Fprintf(w, "SquareBattle: %d×%d arena, seed %d, %s played (limit %d)\n\n", s.Size, s.Size, s.Seed, plural(s.Round, "round"), s.Rounds)
 	writeWinner(w, s, func(t engine.TeamView) string { return plural(t.Stats.Squares, "square") })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -242,6 +260,7 @@ func writeStandings(w io.Writer, cfg config.Config, s *engine.Snapshot) {
 			fmt.Fprintf(w, "team %d %s, out in round %d: \"%s\"\n", t.Team, safe(t.Player.Name), t.Eliminated, safe(t.Player.Defeat))
 		}
 	}
+	writeRetired(w, s, logs)
 	if len(s.FirstProblems) > 0 {
 		fmt.Fprintln(w, "\nScript problems (the first of each kind, team and class):")
 		for _, p := range s.FirstProblems {

@@ -38,9 +38,9 @@ func runMod(flags *pflag.FlagSet, cfg config.Config, g *luabind.Game, name strin
 	}
 	s := res.Final
 	if asJSON {
-		err = writeModJSON(stdout, name, s)
+		err = writeModJSON(stdout, name, s, res.Logs)
 	} else {
-		writeModStandings(stdout, g, s)
+		writeModStandings(stdout, g, s, res.Logs)
 	}
 	if res.RulesErr != nil {
 		return fmt.Errorf("the battle stopped: %w", res.RulesErr)
@@ -64,6 +64,9 @@ type modJSON struct {
 	WinnerTeam *int          `json:"winner_team"`
 	Columns    []string      `json:"columns"`
 	Teams      []modTeamJSON `json:"teams"`
+	// Problems are the first problem of each team and class, as run
+	// --json's.
+	Problems []problemJSON `json:"problems"`
 }
 
 type modTeamJSON struct {
@@ -73,17 +76,20 @@ type modTeamJSON struct {
 	Units    int    `json:"units"`
 	Timeouts int    `json:"timeouts"`
 	Errors   int    `json:"errors"`
+	// Log and Retired are as run --json's.
+	Log     []string     `json:"log"`
+	Retired *retiredJSON `json:"retired,omitempty"`
 }
 
-func writeModJSON(w io.Writer, game string, s *engine.Snapshot) error {
-	out := modJSON{Game: safe(game), Seed: s.Seed, Rounds: s.Round, Size: s.Size, Columns: safeAll(s.Columns)}
+func writeModJSON(w io.Writer, game string, s *engine.Snapshot, logs [][]string) error {
+	out := modJSON{Game: safe(game), Seed: s.Seed, Rounds: s.Round, Size: s.Size, Columns: safeAll(s.Columns), Problems: problemsJSON(s)}
 	if s.Winner >= 0 {
 		name, team := safe(s.Teams[s.Winner].Player.Name), s.Winner
 		out.Winner, out.WinnerTeam = &name, &team
 	}
 	for _, t := range s.Teams {
 		out.Teams = append(out.Teams, modTeamJSON{Team: t.Team, Player: safe(t.Player.Name), Values: t.Values,
-			Units: t.Stats.Squares, Timeouts: t.Stats.Timeouts, Errors: t.Stats.Errors})
+			Units: t.Stats.Squares, Timeouts: t.Stats.Timeouts, Errors: t.Stats.Errors, Log: logJSON(logs, t.Team), Retired: retiredOf(t)})
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -93,7 +99,7 @@ func writeModJSON(w io.Writer, game string, s *engine.Snapshot) error {
 	return err
 }
 
-func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot) {
+func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot, logs [][]string) {
 	title := safe(g.Info.Name)
 	if title == "" {
 		title = safe(g.Dir)
@@ -114,6 +120,7 @@ func writeModStandings(w io.Writer, g *luabind.Game, s *engine.Snapshot) {
 		fmt.Fprintf(tw, "%d\t%d\t\n", t.Stats.Timeouts, t.Stats.Errors)
 	}
 	tw.Flush()
+	writeRetired(w, s, logs)
 	for _, p := range s.FirstProblems {
 		fmt.Fprintf(w, "  round %d, team %d: %s\n", p.Round, p.Team, safe(p.Message))
 	}

@@ -27,7 +27,6 @@ var ErrNotReady = errors.New("not ready")
 // wrote it.
 const unflushed = "the bot may not have flushed its output: flush after every line (docs/bots.md, Writing a bot)"
 
-
 // Greet says hello to a bot that was just started and waits for its ready
 // within t.Init. It returns the name the bot gave itself, made safe to
 // show and cut to MaxNameBytes ("" when it gave none). On an error the bot

@@ -305,7 +305,7 @@ func (l *link) retire(r *engine.Report, kind engine.BackstopKind, class engine.C
 	}
 	r.Backstops = append(r.Backstops,
 		engine.Backstop{Kind: kind, Class: class, Message: what},
-		engine.Backstop{Kind: engine.BackstopRetired, Class: class, Message: "bot: retired, " + why + "; it is not asked again"})
+		engine.Backstop{Kind: engine.BackstopRetired, Class: class, Message: "bot: retired, " + why})
 	l.close()
 }
 

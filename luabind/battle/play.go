@@ -46,7 +46,7 @@ type Setup struct {
 // Result is how a battle ended.
 type Result struct {
 	Final *engine.Snapshot
-	// Logs are the teams' printed lines (SquareBattle battles).
+	// Logs are the teams' printed lines (a bot's: its standard error's).
 	Logs [][]string
 	// RulesErr is why a rule mod's rules stopped the battle, nil when they
 	// did not: the battle then ended early and its replay says so.
@@ -185,7 +185,11 @@ func PlayMod(s Setup) (Result, error) {
 		reason = "rules failed"
 	}
 	FinishBots(b.Seats, final, reason)
-	return Result{Final: final, RulesErr: b.Err()}, nil
+	logs := make([][]string, len(b.Seats))
+	for i, seat := range b.Seats {
+		logs[i] = seat.Log()
+	}
+	return Result{Final: final, Logs: logs, RulesErr: b.Err()}, nil
 }
 
 // stoppable is st, stepping no more once ctx is done.
