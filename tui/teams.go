@@ -110,7 +110,7 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 		c.blank(r.x+3+name+nums, y, 1, st)
 		if trendW > 0 {
 			if t.Retired.Round > 0 && t.Eliminated == 0 {
-				c.text(trendX, y, trendW, fmt.Sprintf("retired r%d", t.Retired.Round), th.warn())
+				c.text(trendX, y, trendW, retiredLabel(t.Retired.Round, trendW), th.warn())
 			} else if t.Eliminated > 0 && extra <= 0 {
 				c.text(trendX, y, trendW, t.Player.Defeat, th.dim().Italic(true))
 			} else {
@@ -183,4 +183,13 @@ func sparkline(g glyphs, counts []int32, width int) string {
 		out = append(out, g.spark[min(level, levels-1)]...)
 	}
 	return string(out)
+}
+
+// retiredLabel says in at most width columns (when it can) that a team
+// was retired in round.
+func retiredLabel(round, width int) string {
+	if l := fmt.Sprintf("retired in round %d", round); len(l) <= width {
+		return l
+	}
+	return fmt.Sprintf("retired r%d", round)
 }

@@ -29,7 +29,8 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 	mapFile := fs.String("map", "", mapUsage+"; one PLAYER for each team of the map")
 	stats := fs.Bool("stats", false, "on quitting, print the frames drawn, their rate and the rounds played")
 	humanFlag := fs.Bool("human", false, "play a team yourself, at the keys, against the PLAYERs (team 1 is yours; see 'Playing as a human' in README.md)")
-	helpOn(fs, stdout, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs the battle starts at once (with --map,\none PLAYER a team of the map); without, the lobby opens. With --human you\nplay the first team yourself.")
+	bf := addBotFlags(fs)
+	helpOn(fs, stdout, "usage: squarebattle play [flags] [PLAYER...]\n\nOpens the terminal UI. With PLAYERs (or --bot) the battle starts at once (with\n--map, one PLAYER a team of the map); without, the lobby opens, listing the\nLua players and the bots (.bot files, --bot). With --human you play the first\nteam yourself.")
 	cfg, cat, err := parseAndLoad(fs, &c, args)
 	if err != nil {
 		return err
@@ -38,6 +39,13 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	src := newPlaySource(cfg, cat, fs, &c)
+	if src.flagBots, err = bf.specs(); err != nil {
+		return err
+	}
+	src.noTimeout = bf.noTimeout
+	// PLAYERs or --bot start a battle at once, with the Lua starting
+	// players when only --bot is given (as run does).
+	named := fs.NArg() > 0 || len(bf.commands) > 0
 	var start *tui.Setup
 	if *game != "" {
 		// The game named is checked strictly: an option it does not
@@ -50,36 +58,33 @@ func playCommand(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if fs.NArg() > 0 || *humanFlag {
+		if named || *humanFlag {
 			su := tui.Setup{Game: *game, Size: gcfg.Arena.Size, Rounds: gcfg.Rules.Rounds, Seed: battle.Seed(gcfg)}
 			if g.Info.Protocol != luabind.SquareBattleProtocol {
 				su.Size = modSize(fs, gcfg, g) // 0: the rules choose, as run's do
 			}
-			find := g.Find
+			players, folder := g.Catalog, *game
 			if g.Info.Protocol == luabind.SquareBattleProtocol {
-				find = cat.Find // rules in Lua for SquareBattle's own players
+				players, folder = cat, "" // rules in Lua for SquareBattle's own players
 			}
-			for _, n := range fs.Args() {
-				p, err := find(n)
+			if named {
+				teams, err := pickTeams(cfg, players, folder, fs.Args(), bf)
 				if err != nil {
-					return bad(err)
+					return err
 				}
-				su.Players = append(su.Players, p.ID)
+				su.Players = teamIDs(teams)
 			}
 			start = &su
 		}
-	} else if fs.NArg() > 0 || *humanFlag {
-		if fs.NArg() == 0 {
+	} else if named || *humanFlag {
+		if !named {
 			return bad(errors.New("--human needs the PLAYERs to play against (or pick Human in the lobby)"))
 		}
-		players, err := pickPlayers(cat, fs.Args())
+		teams, err := pickTeams(cfg, cat, "", fs.Args(), bf)
 		if err != nil {
 			return err
 		}
-		su := tui.Setup{Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds, Seed: battle.Seed(cfg)}
-		for _, p := range players {
-			su.Players = append(su.Players, p.ID)
-		}
+		su := tui.Setup{Size: cfg.Arena.Size, Rounds: cfg.Rules.Rounds, Seed: battle.Seed(cfg), Players: teamIDs(teams)}
 		start = &su
 	}
 	if *humanFlag {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/luabind"
 	"github.com/squarebattle/squarebattle/luabind/battle"
@@ -25,6 +26,10 @@ type playSource struct {
 	flags *pflag.FlagSet
 	c     *commonFlags
 	games map[string]loadedGame // rule mods loaded so far; reload forgets them
+	// flagBots are play's --bot flags (bot1, bot2, …), listed in every
+	// game's lobby; noTimeout is --no-timeout.
+	flagBots  []*bot.Spec
+	noTimeout bool
 }
 
 // loadedGame is a rule mod with its configuration (game.yaml layered in).
@@ -123,7 +128,9 @@ func (p *playSource) Games() []tui.Game {
 
 // Entries lists starting players first, then classes that are only
 // replicated into, then broken scripts; each group by id.
-func (p *playSource) Entries() []tui.Entry { return entriesOf(p.catalog()) }
+func (p *playSource) Entries() []tui.Entry {
+	return rankEntries(append(entriesOf(p.catalog()), p.botEntries("")...))
+}
 
 // GameEntries lists a game's players as Entries does SquareBattle's; its
 // rules are not a player.
@@ -138,7 +145,7 @@ func (p *playSource) GameEntries(id string) []tui.Entry {
 	if g.Info.Protocol == luabind.SquareBattleProtocol {
 		return p.Entries() // rules in Lua for SquareBattle's own players
 	}
-	return entriesOf(g.Catalog)
+	return rankEntries(append(entriesOf(g.Catalog), p.botEntries(id)...))
 }
 
 // entriesOf lists a catalog's classes for the lobby (a game's rules are
@@ -152,6 +159,13 @@ func entriesOf(cat *luabind.Catalog) []tui.Entry {
 		}
 		out = append(out, e)
 	}
+	return rankEntries(out)
+}
+
+// rankEntries orders entries as the lobby lists them: starting players
+// first, then classes only replicated into, then broken ones, each group
+// in the order given.
+func rankEntries(out []tui.Entry) []tui.Entry {
 	rank := func(e tui.Entry) int {
 		switch {
 		case e.Problem != "":
@@ -165,6 +179,10 @@ func entriesOf(cat *luabind.Catalog) []tui.Entry {
 	return out
 }
 
+// NewBattle starts a battle of su's players (a .bot file's or a --bot
+// flag's id fields that bot: it is started and greeted here, in at most
+// bots.init_ms), SquareBattle's or a rule mod's of SquareBattle's
+// protocol (newModBattle plays the others).
 func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	var rules *luabind.Game // rules in Lua for SquareBattle's players
 	cfg := p.cfg
@@ -184,14 +202,19 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		return nil, err
 	}
 	pilot := engine.NoClass
-	var players []*luabind.Class
+	specs := p.botSpecs("")
+	var teams []battle.Team
 	for i, id := range su.Players {
 		if i == at {
 			var cls *luabind.Class
 			if cls, pilot, err = humanClass(cat, cfg); err != nil {
 				return nil, err
 			}
-			players = append(players, cls)
+			teams = append(teams, battle.Team{Lua: cls})
+			continue
+		}
+		if s := findSpec(specs, id); s != nil {
+			teams = append(teams, battle.Team{Bot: s})
 			continue
 		}
 		cls, err := cat.Find(id)
@@ -201,7 +224,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		if !cls.Starting() {
 			return nil, fmt.Errorf("%s cannot start a team", cls.File)
 		}
-		players = append(players, cls)
+		teams = append(teams, battle.Team{Lua: cls})
 	}
 	o := engine.Options{
 		Size:            su.Size,
@@ -221,15 +244,21 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	if at >= 0 {
 		seat = humanSeater(seat, at, cat, cfg, pilot, &squad)
 	}
+	players, seat, bots, err := battle.FieldBots(battle.Setup{Config: cfg, Catalog: cat, Teams: teams, Game: rules, GameName: su.Game,
+		Options: o, Seat: seat, Timing: p.timing(cfg)})
+	if err != nil {
+		return nil, err
+	}
 	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
 	if err != nil {
+		battle.StopBots(bots)
 		return nil, err
 	}
 	h := battle.Header(cfg, cat, b)
 	if rules != nil {
 		h.Rules = battle.RulesOf(rules)
 	}
-	tb := tuiBattle{Battle: b, header: h}
+	tb := tuiBattle{Battle: b, header: h, bots: bots != nil}
 	if at >= 0 {
 		return tuiHumanBattle{tuiBattle: tb, team: at, h: squad}, nil
 	}
@@ -247,21 +276,26 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 		return nil, err
 	}
 	pilot := engine.NoClass
-	var players []*luabind.Class
+	specs := p.botSpecs(su.Game)
+	var teams []battle.Team
 	for i, id := range su.Players {
 		if i == at {
 			var cls *luabind.Class
 			if cls, pilot, err = humanClass(g.Catalog, cfg); err != nil {
 				return nil, err
 			}
-			players = append(players, cls)
+			teams = append(teams, battle.Team{Lua: cls})
+			continue
+		}
+		if s := findSpec(specs, id); s != nil {
+			teams = append(teams, battle.Team{Bot: s})
 			continue
 		}
 		cls, err := g.Find(id)
 		if err != nil {
 			return nil, err
 		}
-		players = append(players, cls)
+		teams = append(teams, battle.Team{Lua: cls})
 	}
 	o := engine.ModOptions{Size: su.Size, Wrap: cfg.Arena.Wrap, Rounds: su.Rounds, Seed: su.Seed, Workers: battle.Workers(cfg)}
 	seat, rs, err := wallsOf(cfg)
@@ -273,11 +307,21 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 		seat = humanModSeater(seat, at, su.Game, cfg, pilot, &steer)
 		o.Codec = luabind.PlainJSON
 	}
-	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
+	if battle.HasBots(teams) {
+		o = battle.BotModOptions(o, len(teams))
+	}
+	players, seat, bots, err := battle.FieldBots(battle.Setup{Config: cfg, Catalog: g.Catalog, Teams: teams, Game: g, GameName: su.Game,
+		ModOptions: o, Seat: seat, Timing: p.timing(cfg)})
 	if err != nil {
 		return nil, err
 	}
-	tb := tuiModBattle{ModBattle: b, header: battle.ModHeader(cfg, su.Game, g, players, o, nil, nil)}
+	b, err := luabind.NewWalledModBattle(g, players, o, cfg.Limits.RulesInstructions, seat, rs)
+	if err != nil {
+		battle.StopBots(bots)
+		return nil, err
+	}
+	h := battle.ModHeader(cfg, su.Game, g, players, o, battle.ClassIDs(g.Catalog, teams), b.Seats)
+	tb := tuiModBattle{ModBattle: b, header: h, bots: bots != nil}
 	if at >= 0 {
 		return tuiHumanModBattle{tuiModBattle: tb, team: at, h: steer}, nil
 	}
@@ -289,6 +333,7 @@ func (p *playSource) newModBattle(su tui.Setup) (tui.Battle, error) {
 type tuiBattle struct {
 	*luabind.Battle
 	header replay.Header
+	bots   bool // some team is a bot: Close tells the bots how it ended
 }
 
 func (b tuiBattle) Recorder() *engine.Recorder { return engine.NewRecorder(b.Battle.Battle) }
@@ -298,6 +343,7 @@ func (b tuiBattle) Header() replay.Header      { return b.header }
 type tuiModBattle struct {
 	*luabind.ModBattle
 	header replay.Header
+	bots   bool
 }
 
 func (b tuiModBattle) Recorder() *engine.Recorder {

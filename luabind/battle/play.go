@@ -68,24 +68,9 @@ func Play(s Setup) (Result, error) {
 		return PlayMod(s)
 	}
 	o := s.Options
-	players := TeamPlayers(s.Teams)
-	var bots []*Bot
-	if HasBots(s.Teams) {
-		name := "squarebattle"
-		if s.Game != nil {
-			name = s.GameName
-		}
-		hello := bot.Hello{Game: name, Kind: bot.KindSquares, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
-			Classes: ClassIDs(s.Catalog, s.Teams), Constants: map[string]any{"replicate_rounds": o.ReplicateRounds}}
-		var err error
-		if bots, err = StartBots(s.Teams, botsOf{hello: hello, timing: s.Timing, logw: s.Log, limits: BotLimits(s.Config)}); err != nil {
-			return Result{}, err
-		}
-		players = BotPlayers(s.Teams, bots)
-	}
-	seat := s.Seat
-	if bots != nil {
-		seat = WithBots(seat, bots, s.Timing, false)
+	players, seat, bots, err := FieldBots(s)
+	if err != nil {
+		return Result{}, err
 	}
 	b, err := luabind.NewWalledBattle(s.Catalog, players, o, s.Game, s.Config.Limits.RulesInstructions, seat, s.RulesSeat)
 	if err != nil {
@@ -130,21 +115,12 @@ func Play(s Setup) (Result, error) {
 // options s.ModOptions, seed and workers set) to its end, as Play does.
 func PlayMod(s Setup) (Result, error) {
 	g, o := s.Game, s.ModOptions
-	players := TeamPlayers(s.Teams)
-	seat := s.Seat
-	var bots []*Bot
 	if HasBots(s.Teams) {
-		// Every team is asked at once: a bot's wall-clock wait must not
-		// hold up the others.
-		o.Workers, o.Codec = max(o.Workers, len(s.Teams)), luabind.PlainJSON
-		hello := bot.Hello{Game: s.GameName, Kind: bot.KindCalls, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
-			Classes: ClassIDs(g.Catalog, s.Teams), Constants: g.OptionValues(), Columns: g.Info.Columns}
-		var err error
-		if bots, err = StartBots(s.Teams, botsOf{hello: hello, timing: s.Timing, logw: s.Log, limits: BotLimits(s.Config)}); err != nil {
-			return Result{}, err
-		}
-		players = BotPlayers(s.Teams, bots)
-		seat = WithBots(seat, bots, s.Timing, true)
+		o = BotModOptions(o, len(s.Teams))
+	}
+	players, seat, bots, err := FieldBots(s)
+	if err != nil {
+		return Result{}, err
 	}
 	b, err := luabind.NewWalledModBattle(g, players, o, s.Config.Limits.RulesInstructions, seat, s.RulesSeat)
 	if err != nil {
