@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -19,6 +18,7 @@ import (
 )
 
 const checkHelp = `usage: squarebattle check [flags] FILE.lua
+       squarebattle check [flags] --bot COMMAND [--game G]
 
 Loads one player script beside the other players of its game, lists every
 kind of problem it has (undefined globals without playing; errors,
@@ -68,9 +68,16 @@ func checkCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("check", &c)
 	all := fs.Bool("all", false, fmt.Sprintf("also play every other player (%d battles each) and report the win rates and problems", allBattles))
 	game := fs.String("game", "", "the rule mod the script plays (default: the game of the script's folder when it holds a rules.lua, else SquareBattle)")
+	botCommand := fs.String("bot", "", `check a bot instead of a script: its command, e.g. "python3 mybot.py" (no shell; see docs/bots.md)`)
 	helpOn(fs, stdout, checkHelp)
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if fs.Changed("bot") {
+		if fs.NArg() != 0 || *all {
+			return bad(errors.New("check --bot COMMAND takes no FILE.lua and no --all"))
+		}
+		return checkBot(fs, &c, *game, *botCommand, stdout)
 	}
 	if fs.NArg() != 1 {
 		return bad(errors.New("check takes exactly one FILE.lua (squarebattle check [flags] FILE.lua)"))
@@ -367,6 +374,9 @@ type trial struct {
 	// capped: the battle's round limit is the trial's, below the one the
 	// game ends by (a rule mod's result at the limit is no result).
 	capped bool
+	// line, for a bot's trial, is the line the bot wrote in a round
+	// (tapConn.lineOf); nil for a Lua player's.
+	line func(round int) string
 }
 
 // start begins a battle of players with seed, behind the configured walls.
@@ -430,73 +440,6 @@ func trialMap(size, teams int, seed uint64) *engine.Map {
 // on a size × size arena: checkSquares, or as many as half the arena holds.
 func trialSquares(size, teams int) int {
 	return max(1, min(checkSquares, size*size/(2*teams)))
-}
-
-// allBattles is how many battles check --all plays against each player.
-const allBattles = 4
-
-// playAll plays mine against every other starting player of its game, one
-// on one, allBattles times each with seeds following seed, as many at once
-// as the configuration's workers, and prints a line per opponent (won,
-// lost, tied, stopped, win rate, turns lost), then every kind of problem
-// with its first occurrence and counts per opponent. It returns the
-// battles played.
-func (ck *checker) playAll(w io.Writer, mine *luabind.Class, seed uint64) ([]allBattle, error) {
-	var others []*luabind.Class
-	for _, other := range ck.cat.Players() {
-		if other != mine {
-			others = append(others, other)
-		}
-	}
-	battles := make([]allBattle, len(others)*allBattles)
-	errs := make([]error, len(battles))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(battle.Workers(ck.cfg), len(battles)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				other, s := others[i/allBattles], seed+uint64(i%allBattles)
-				t, err := ck.start([]*luabind.Class{mine, other}, s)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				r := playTrial(t, 0, checkBounds)
-				t.close()
-				if err := t.err(); err != nil {
-					errs[i] = fmt.Errorf("the battle against %s, seed %d, stopped: %w", safe(other.DisplayName()), s, err)
-				}
-				battles[i] = allBattle{opponent: other.DisplayName(), seed: s, r: r}
-			}
-		}()
-	}
-	for i := range battles {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(w, "\nAgainst every player (%d battles each, seeds %d to %d, each as the trial):\n", allBattles, seed, seed+allBattles-1)
-	fmt.Fprintf(w, "  %-20s %4s %5s %5s %8s %9s %9s %7s\n", "opponent", "won", "lost", "tied", "stopped", "win rate", "timeouts", "errors")
-	for i, other := range others {
-		n := map[string]int{}
-		var timeouts, errors int
-		for _, b := range battles[i*allBattles : (i+1)*allBattles] {
-			n[b.r.outcome()]++
-			st := b.r.final.Teams[0].Stats
-			timeouts, errors = timeouts+st.Timeouts, errors+st.Errors
-		}
-		fmt.Fprintf(w, "  %-20s %4d %5d %5d %8d %8d%% %9d %7d\n", safe(other.DisplayName()), n["won"], n["lost"], n["tied"], n["stopped"], 100*n["won"]/allBattles, timeouts, errors)
-	}
-	if kinds := allKinds(battles); len(kinds) > 0 {
-		fmt.Fprintf(w, "\nProblems against every player: %s.\n", plural(len(kinds), "kind"))
-		writeAllKinds(w, kinds, allBattles)
-	}
-	return battles, nil
 }
 
 // copyScripts copies the top-level .lua files of from into dir.

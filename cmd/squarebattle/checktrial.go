@@ -20,6 +20,9 @@ type problemKind struct {
 	first  engine.Problem
 	rounds int // rounds in which it was reported
 	last   int // the last of those rounds
+	// line is, for a bot, the line it wrote in the round of first ("":
+	// none, or not a bot).
+	line string
 }
 
 // trialReport is what check learns from playing a battle to its end.
@@ -99,10 +102,16 @@ func playTrial(t *trial, team int, bounds trialBounds) *trialReport {
 			}
 			_, what := splitPlace(p.Message)
 			label := problemLabel(p, l.Backstops)
+			if t.line != nil {
+				what, label = botWhat(what), botLabel(label)
+			}
 			key := [2]string{label, what}
 			k := byKey[key]
 			if k == nil {
 				k = &problemKind{label: label, what: what, first: p}
+				if t.line != nil {
+					k.line = t.line(p.Round)
+				}
 				byKey[key] = k
 				r.kinds = append(r.kinds, k)
 				fresh = true
@@ -272,6 +281,9 @@ func (r *trialReport) write(w io.Writer, mod bool) {
 	for _, k := range r.kinds {
 		fmt.Fprintf(w, "  %s in %s, first in round %d: %s\n", k.label, plural(k.rounds, "round"), k.first.Round, safe(k.first.Message))
 		writeTrace(w, k.first.Trace)
+		if k.line != "" {
+			fmt.Fprintf(w, "    the bot wrote: %s\n", engine.SafeLine(k.line))
+		}
 	}
 }
 

@@ -168,6 +168,7 @@ type botsOf struct {
 	timing bot.Timing
 	logw   io.Writer // run --log, or nil
 	limits process.Limits
+	tap    func(team int, c bot.Conn) bot.Conn // Setup.Tap
 }
 
 // ClassIDs are the battle's classes as luabind.NewSeatedBattle
@@ -235,9 +236,12 @@ func StartBots(teams []Team, bb botsOf) ([]*Bot, error) {
 				return
 			}
 			bt.conn = conn
+			if bb.tap != nil {
+				bt.conn = bb.tap(i, conn)
+			}
 			h := bb.hello
 			h.Team, h.Class = i, bt.spec.ID
-			name, err := bot.Greet(conn, h, bb.timing)
+			name, err := bot.Greet(bt.conn, h, bb.timing)
 			if name != "" {
 				bt.name = name
 			}

@@ -32,7 +32,7 @@ func FieldBots(s Setup) ([]*luabind.Class, luabind.Seater, []*Bot, error) {
 		hello = bot.Hello{Game: name, Kind: bot.KindSquares, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
 			Classes: ClassIDs(s.Catalog, s.Teams), Constants: map[string]any{"replicate_rounds": o.ReplicateRounds}}
 	}
-	bots, err := StartBots(s.Teams, botsOf{hello: hello, timing: s.Timing, logw: s.Log, limits: BotLimits(s.Config)})
+	bots, err := StartBots(s.Teams, botsOf{hello: hello, timing: s.Timing, logw: s.Log, limits: BotLimits(s.Config), tap: s.Tap})
 	if err != nil {
 		return nil, nil, nil, err
 	}

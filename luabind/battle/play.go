@@ -41,6 +41,10 @@ type Setup struct {
 	Record string
 	// Log, when not nil, gets what the teams print as they print it.
 	Log io.Writer
+	// Tap, when not nil, stands between each bot and the engine: the
+	// connection to team team's bot, started, is Tap(team, c) from its
+	// hello on (check --bot keeps the lines a bot wrote).
+	Tap func(team int, c bot.Conn) bot.Conn
 }
 
 // Result is how a battle ended.
