@@ -90,6 +90,7 @@ func challengeCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rows := tournament.RankSum(solo, koth)
+	players = tb.Named(players) // a bot as it named itself in ready
 	if *asJSON {
 		type row struct {
 			tournament.ChallengeRow

@@ -240,7 +240,11 @@ func tournamentCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "tournament: shard %s: %d of %d battles written to %s\n", shard, len(games), len(schedule), out.file)
 		return nil
 	}
-	return out.write(stdout, stderr, tournament.Compute(p, results))
+	// The standings call a bot by the name it gave in ready (the results
+	// file keeps the names listed, which every shard shares).
+	named := p
+	named.Players = tb.Named(p.Players)
+	return out.write(stdout, stderr, tournament.Compute(named, results))
 }
 
 // mergeCommand combines shard results files into the whole tournament's

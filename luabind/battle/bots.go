@@ -408,6 +408,7 @@ type TournamentBots struct {
 	g      *luabind.Game // nil: SquareBattle
 	game   string
 	timing bot.Timing
+	ready  readyNames // the names the bots gave in ready
 }
 
 // NewTournamentBots is nil when no bot plays.
@@ -459,6 +460,7 @@ func (tb *TournamentBots) Battle(classes []*luabind.Class, game tournament.Game,
 			}
 		}
 	}
+	tb.ready.note(bots)
 	return BotPlayers(teams, bots), WithBots(seat, bots, tb.timing, tb.g != nil), bots
 }
 
