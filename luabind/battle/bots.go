@@ -444,7 +444,7 @@ func (tb *TournamentBots) Battle(classes []*luabind.Class, game tournament.Game,
 	var bots []*Bot
 	if start {
 		hello := bot.Hello{Game: "squarebattle", Kind: bot.KindSquares, Seed: seed, Size: size, Wrap: wrap, Rounds: rounds,
-			Classes: ClassIDs(tb.cat, teams), Constants: map[string]any{"replicate_rounds": tb.cfg.Rules.ReplicateRounds}}
+			Classes: helloClasses(ClassIDs(tb.cat, teams)), Constants: map[string]any{"replicate_rounds": tb.cfg.Rules.ReplicateRounds}}
 		if tb.g != nil {
 			hello.Game, hello.Kind, hello.Constants, hello.Columns = tb.game, bot.KindCalls, tb.g.OptionValues(), tb.g.Info.Columns
 		}

@@ -23,7 +23,7 @@ func FieldBots(s Setup) ([]*luabind.Class, luabind.Seater, []*Bot, error) {
 	if s.IsMod() {
 		g, o := s.Game, s.ModOptions
 		hello = bot.Hello{Game: s.GameName, Kind: bot.KindCalls, Seed: o.Seed, Size: o.Size, Wrap: o.Wrap, Rounds: o.Rounds,
-			Classes: ClassIDs(g.Catalog, s.Teams), Constants: g.OptionValues(), Columns: g.Info.Columns}
+			Classes: helloClasses(ClassIDs(g.Catalog, s.Teams)), Constants: g.OptionValues(), Columns: g.Info.Columns}
 	} else {
 		o, name := s.Options, "squarebattle"
 		if s.Game != nil {
@@ -46,4 +46,16 @@ func FieldBots(s Setup) ([]*luabind.Class, luabind.Seater, []*Bot, error) {
 func BotModOptions(o engine.ModOptions, teams int) engine.ModOptions {
 	o.Workers, o.Codec = max(o.Workers, teams), luabind.PlainJSON
 	return o
+}
+
+// helloClasses are the class ids hello lists: the battle's, less a rule
+// mod's rules, which no team plays.
+func helloClasses(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if id != luabind.RulesID {
+			out = append(out, id)
+		}
+	}
+	return out
 }
