@@ -270,9 +270,17 @@ func TestDocumentedCommands(t *testing.T) {
 						s.run(command{where: name + " (the shards it says run elsewhere)", line: "squarebattle tournament --format koth --games 400 --seed 7 --shard " + i + "/4 --out results/" + i + ".json"})
 					}
 				},
-				// docs/bots.md names the reader's own bots: the kits stand in.
-				"mybot.py": func() { copyFile(t, s.work, "docs/bots/python/squares.py", "mybot.py") },
-				"a.py":     func() { copyFile(t, s.work, "docs/bots/python/squares.py", "a.py") },
+				// docs/bots.md names the reader's own bots: the kits stand in
+				// (with the module the Python kit imports beside them, or they
+				// crash at once, which check --bot says).
+				"mybot.py": func() {
+					copyFile(t, s.work, "docs/bots/python/squares.py", "mybot.py")
+					copyFile(t, s.work, "docs/bots/python/botio.py", "botio.py")
+				},
+				"a.py": func() {
+					copyFile(t, s.work, "docs/bots/python/squares.py", "a.py")
+					copyFile(t, s.work, "docs/bots/python/botio.py", "botio.py")
+				},
 				"b.js":     func() { copyFile(t, s.work, "docs/bots/node/squares.js", "b.js") },
 				"./mysnake": func() {
 					writeOnce(t, filepath.Join(s.work, "mysnake"), []byte("#!/bin/sh\nexec python3 docs/bots/python/snake.py \"$@\"\n"))
