@@ -281,7 +281,7 @@ func TestDocumentedCommands(t *testing.T) {
 					copyFile(t, s.work, "docs/bots/python/squares.py", "a.py")
 					copyFile(t, s.work, "docs/bots/python/botio.py", "botio.py")
 				},
-				"b.js":     func() { copyFile(t, s.work, "docs/bots/node/squares.js", "b.js") },
+				"b.js": func() { copyFile(t, s.work, "docs/bots/node/squares.js", "b.js") },
 				"./mysnake": func() {
 					writeOnce(t, filepath.Join(s.work, "mysnake"), []byte("#!/bin/sh\nexec python3 docs/bots/python/snake.py \"$@\"\n"))
 					os.Chmod(filepath.Join(s.work, "mysnake"), 0o755)
