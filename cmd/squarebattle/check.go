@@ -43,7 +43,14 @@ names the game of a script kept elsewhere. A rule mod's trial keeps the
 game's board and plays until the game ends by its rules, at most 20,000
 rounds (--rounds changes it); a game whose rules declare a games option
 (a match of many games, as snake's) plays a match of 1 game unless
---option games=N says otherwise.`
+--option games=N says otherwise.
+
+With --bot COMMAND, check checks a bot (docs/bots.md) instead: a
+conformance run (hello and ready; SquareBattle rounds with a square on
+every edge and corner of a 6×6 arena, without and with wrap; a rule mod's
+first 30 rounds; end, after which the bot must exit), then the same trial
+battle, each kind of fault with its count, first round and the line the
+bot wrote, and the last lines it wrote to standard error.`
 
 // Trial battles. SquareBattle's: checkSize × checkSize unless --size says
 // otherwise, each team starting with checkSquares squares, for the
