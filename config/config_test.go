@@ -80,6 +80,8 @@ func TestValidateBounds(t *testing.T) {
 		{"serve.featured_size", func(c *Config, v int64) { c.Serve.FeaturedSize = int(v) }, 0, 2000},
 		{"serve.featured_rounds", func(c *Config, v int64) { c.Serve.FeaturedRounds = int(v) }, 0, 10_000_000},
 		{"serve.featured_seed", func(c *Config, v int64) { c.Serve.FeaturedSeed = v }, 0, 1<<53 - 1},
+		{"serve.bot_connections_per_user", func(c *Config, v int64) { c.Serve.BotConnectionsPerUser = int(v) }, 0, 10_000},
+		{"serve.bot_connections", func(c *Config, v int64) { c.Serve.BotConnections = int(v) }, 0, 1_000_000},
 		{"serve.ladder.workers", func(c *Config, v int64) { c.Serve.Ladder.Workers = int(v) }, 0, 4096},
 		{"serve.ladder.teams", func(c *Config, v int64) { c.Serve.Ladder.Teams = int(v) }, 2, 16},
 		{"serve.ladder.size", func(c *Config, v int64) { c.Serve.Ladder.Size = int(v) }, 2, 2000},
@@ -372,6 +374,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 			ChannelsPerConnection: 1000, EnvRequests: 0, EnvBytes: 1 << 20, CommandTimeout: 1, Checks: 1000, ChecksPerIP: 1, ChecksPerKey: 7,
 			Anonymous: false, Allowlist: "allow", Admins: "admins", FeaturedPlayers: "a, b", FeaturedSize: 2000,
 			FeaturedRounds: 1, FeaturedSeed: 1<<53 - 1,
+			BotConnectionsPerUser: 0, BotConnections: 1_000_000,
 			Ladder: ServeLadder{Enabled: false, Games: "paint, squarebattle", Workers: 4096, Teams: 16, Size: 2, Rounds: 10_000_000, BattlesKept: 0, DiskMiB: 1, DB: "l: db"}},
 		Bots: Bots{InitMS: 3_600_000, RoundMS: 1, BankMS: 0, MaxFaults: 1_000_000},
 	}

@@ -137,6 +137,8 @@ var keys = []keySpec{
 	intKey("serve.featured_size", 0, 2000, func(c *Config) any { return &c.Serve.FeaturedSize }),
 	intKey("serve.featured_rounds", 0, 10_000_000, func(c *Config) any { return &c.Serve.FeaturedRounds }),
 	intKey("serve.featured_seed", 0, 1<<53-1, func(c *Config) any { return &c.Serve.FeaturedSeed }),
+	intKey("serve.bot_connections_per_user", 0, 10_000, func(c *Config) any { return &c.Serve.BotConnectionsPerUser }),
+	intKey("serve.bot_connections", 0, 1_000_000, func(c *Config) any { return &c.Serve.BotConnections }),
 	{name: "serve.ladder.enabled", kind: kindBool, field: func(c *Config) any { return &c.Serve.Ladder.Enabled }},
 	{name: "serve.ladder.games", kind: kindString, field: func(c *Config) any { return &c.Serve.Ladder.Games }},
 	intKey("serve.ladder.workers", 0, 4096, func(c *Config) any { return &c.Serve.Ladder.Workers }),

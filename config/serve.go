@@ -67,6 +67,11 @@ type Serve struct {
 	FeaturedRounds  int    `mapstructure:"featured_rounds" yaml:"featured_rounds" json:"featured_rounds"` // 0 = rules.rounds
 	FeaturedSeed    int64  `mapstructure:"featured_seed" yaml:"featured_seed" json:"featured_seed"`       // 0 = a new seed for every battle
 
+	// Remote bots (`ssh HOST bot NAME`): connections at once, per user and
+	// in all.
+	BotConnectionsPerUser int `mapstructure:"bot_connections_per_user" yaml:"bot_connections_per_user" json:"bot_connections_per_user"`
+	BotConnections        int `mapstructure:"bot_connections" yaml:"bot_connections" json:"bot_connections"`
+
 	// Ladder is the ranked battles the arena plays in the background.
 	Ladder ServeLadder `mapstructure:"ladder" yaml:"ladder" json:"ladder"`
 }
@@ -100,6 +105,9 @@ func DefaultServe() Serve {
 		ChecksPerKey: 1,
 
 		Anonymous: true,
+
+		BotConnectionsPerUser: 4,
+		BotConnections:        100,
 
 		Ladder: ServeLadder{Enabled: true, Teams: 4, Size: 32, Rounds: 500, BattlesKept: 20, DiskMiB: 2048},
 	}

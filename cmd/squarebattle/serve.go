@@ -72,6 +72,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 // serveArena is the server with everything it runs on.
 type serveArena struct {
 	ladder *arenaLadder
+	bots   *botHub
 	cfg    config.Config
 	store  *tuissh.Store
 	src    *playSource
@@ -118,6 +119,9 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	}
 	log.Info("host key", "event", "host_key", "file", keyFile, "created", created, "fingerprint", tuissh.Fingerprint(host.PublicKey()))
 	a := &serveArena{cfg: cfg, store: store, log: log}
+	if a.bots, err = openBotHub(a); err != nil {
+		return nil, fmt.Errorf("serve.data_dir: %w", err)
+	}
 	cat, err := a.catalog()
 	if err != nil {
 		return nil, err
@@ -171,6 +175,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		LadderReplay:   a.ladder.replayPath,
 		WaitRated:      a.ladder.waitRated,
 		LadderAdmin:    a.ladder.admin,
+		BotLink:        a.bots.link,
 		HostKey:        host,
 		Store:          store,
 		Limits:         limitsOfServe(cfg),

@@ -190,6 +190,11 @@ func (al *arenaLadder) syncSquare(ctx context.Context) error {
 		}
 		present[cls.ID] = true
 	}
+	if al.a.bots != nil {
+		for _, id := range al.a.bots.ids() {
+			present[id] = true // away or not, a bot keeps its place
+		}
+	}
 	return al.retireGone(ctx, "", present)
 }
 
@@ -235,8 +240,12 @@ func (al *arenaLadder) start() {
 	if workers <= 0 {
 		workers = max(runtime.NumCPU()-1, 1)
 	}
-	r, err := ranked.New(ranked.Options{Ladder: al.l, Games: al.games, Replays: al.replays, Workers: workers,
-		Walls: al.walls, Finished: al.battleDone, Logger: al.log})
+	o := ranked.Options{Ladder: al.l, Games: al.games, Replays: al.replays, Workers: workers,
+		Walls: al.walls, Finished: al.battleDone, Logger: al.log}
+	if al.a.bots != nil {
+		o.Available, o.Bot = al.a.bots.available, al.a.bots.ladderBot
+	}
+	r, err := ranked.New(o)
 	if err != nil {
 		al.log.Error("ladder", "event", "error", "reason", err.Error())
 		return

@@ -22,6 +22,9 @@ type Spec struct {
 	Dir       string   // the folder holding the .bot file ("" for a flag: the current one)
 	Transport string   // "stdio" or "tcp"
 	Connect   string   // tcp: HOST:PORT of a bot already listening (loopback)
+	// Dial, when set, reaches a bot that already runs elsewhere and came
+	// to the server (engine/bot/remote): no process is started.
+	Dial func() (Conn, error)
 }
 
 // DisplayName is the name listed for the bot before it says its own.

@@ -224,8 +224,14 @@ func StartBots(teams []Team, bb botsOf) ([]*Bot, error) {
 			if bb.timing.NoTimeout {
 				send = -1
 			}
-			conn, err := process.Start(process.Options{Command: bt.spec.Command, Dir: bt.spec.Dir, Transport: bt.spec.Transport,
-				Connect: bt.spec.Connect, Team: i, Limits: bb.limits, Log: bt.log, InitTimeout: bb.timing.Init, SendTimeout: send})
+			var conn bot.Conn
+			var err error
+			if bt.spec.Dial != nil {
+				conn, err = bt.spec.Dial()
+			} else {
+				conn, err = process.Start(process.Options{Command: bt.spec.Command, Dir: bt.spec.Dir, Transport: bt.spec.Transport,
+					Connect: bt.spec.Connect, Team: i, Limits: bb.limits, Log: bt.log, InitTimeout: bb.timing.Init, SendTimeout: send})
+			}
 			if err != nil {
 				if errors.Is(err, process.ErrOptions) {
 					mu.Lock()

@@ -14,6 +14,7 @@ import (
 
 	shlex "github.com/anmitsu/go-shlex"
 	gssh "github.com/gliderlabs/ssh"
+	"github.com/squarebattle/squarebattle/engine/bot"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -405,8 +406,9 @@ var errInputFlood = fmt.Errorf("input arrived faster than it was read (more than
 
 // inputFor is how much unread stdin a command may leave waiting, and what
 // happens past it: an upload may wait whole (past it, the upload is too
-// large: the reader says so), a terminal's keys up to inboxSlack (past
-// it, the session ends); any other command reads no stdin, which is
+// large: the reader says so), a terminal's keys up to inboxSlack and a
+// bot's lines up to one line and that (past it, the session ends); any
+// other command reads no stdin, which is
 // thrown away as it comes (limit 0).
 func (s *Server) inputFor(args []string, pty bool) (int, error) {
 	switch {
@@ -414,6 +416,11 @@ func (s *Server) inputFor(args []string, pty bool) (int, error) {
 		return s.o.Limits.ScriptBytes + 1, fmt.Errorf("%w: more than %d bytes (limits.script_bytes)", errTooBig, s.o.Limits.ScriptBytes)
 	case screens[args0(args)] && pty:
 		return inboxSlack, errInputFlood
+	case len(args) > 0 && args[0] == "bot":
+		// A bot's lines, read as the battle asks for them: one whole
+		// line and some may wait; a bot that sends faster than its
+		// battles read is let go.
+		return bot.MaxLine + inboxSlack, errInputFlood
 	}
 	return 0, nil
 }

@@ -58,6 +58,8 @@ type Options struct {
 	// (args: pause, resume, reset PLAYER or rerate [GAME]), writing its
 	// report to out and its errors to errw; it returns the exit status.
 	LadderAdmin func(ctx context.Context, args []string, out, errw io.Writer) int
+	// BotLink, when not nil, serves `ssh HOST bot NAME` (botcmd.go).
+	BotLink BotLinkFunc
 	// Changed is called after the uploaded players changed (a submit, a
 	// removal), so the battles' catalog can be rebuilt.
 	Changed func()

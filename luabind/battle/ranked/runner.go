@@ -36,6 +36,15 @@ type Options struct {
 	// Idle is how long a worker waits before asking again when nothing
 	// can be played (the ladder paused, fewer than two players); 0: 2 s.
 	Idle time.Duration
+	// Available, when not nil, says which players can play now (a remote
+	// bot only while connected; nil: everybody).
+	Available func(ladder.Player) bool
+	// Bot, when not nil, says whether a player is a bot that plays from
+	// elsewhere, and claims it for one battle: the team it returns holds
+	// the bot's connection, released when the battle ends. A bot that
+	// cannot be claimed (gone, busy) makes the battle the server's
+	// failure, played again later: it is never held against anyone.
+	Bot func(ladder.Player) (battle.Team, bool, error)
 	// Finished, when not nil, is told of every battle as it is rated or
 	// given up, from the goroutine that played it.
 	Finished func(ladder.Battle)
@@ -128,7 +137,7 @@ func (r *Runner) take(ctx context.Context) (ladder.Battle, bool) {
 	r.mu.Unlock()
 	for i := range r.order {
 		game := r.order[(start+i)%len(r.order)]
-		b, err := r.o.Ladder.Plan(ctx, game, nil)
+		b, err := r.o.Ladder.Plan(ctx, game, r.o.Available)
 		switch {
 		case err == nil:
 			return b, true
@@ -245,10 +254,22 @@ func (r *Runner) play(ctx context.Context, b ladder.Battle) (ladder.Outcome, err
 func (r *Runner) squareTeams(ctx context.Context, b ladder.Battle, cfg config.Config, walls Walls) (*luabind.Catalog, []battle.Team, error) {
 	files := fstest.MapFS{}
 	names := make([]string, len(b.Seats))
+	teams := make([]battle.Team, len(b.Seats))
 	for i, seat := range b.Seats {
 		p, err := r.o.Ladder.Player(ctx, seat.Player)
 		if err != nil {
 			return nil, nil, err
+		}
+		if r.o.Bot != nil {
+			t, isBot, err := r.o.Bot(p)
+			if err != nil {
+				releaseBots(teams)
+				return nil, nil, fmt.Errorf("%s: %w", p.Name, err) // the server's: played again
+			}
+			if isBot {
+				teams[i] = t
+				continue
+			}
 		}
 		src, err := r.o.Ladder.Source(ctx, seat.Hash)
 		if err != nil {
@@ -259,17 +280,33 @@ func (r *Runner) squareTeams(ctx context.Context, b ladder.Battle, cfg config.Co
 	}
 	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: files, Dir: "ladder", Limits: battle.Limits(cfg), TopLevels: walls.TopLevels})
 	if err != nil {
+		releaseBots(teams)
 		return nil, nil, battle.Bad(err)
 	}
-	teams := make([]battle.Team, len(names))
 	for i, n := range names {
+		if teams[i].Bot != nil {
+			continue
+		}
 		cls, err := cat.Find(n)
 		if err != nil {
+			releaseBots(teams)
 			return nil, nil, battle.Bad(err)
 		}
 		teams[i] = battle.Team{Lua: cls}
 	}
 	return cat, teams, nil
+}
+
+// releaseBots gives back the bots claimed for a battle that will not be
+// played.
+func releaseBots(teams []battle.Team) {
+	for _, t := range teams {
+		if t.Bot != nil && t.Bot.Dial != nil {
+			if c, err := t.Bot.Dial(); err == nil {
+				c.Close()
+			}
+		}
+	}
 }
 
 // modTeams finds a rule mod battle's players in the game's folder, each

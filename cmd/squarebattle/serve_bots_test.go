@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/squarebattle/squarebattle/engine/ladder"
+)
+
+// remoteBot is a bot over `ssh HOST bot NAME`, in this process: it says
+// ready to every hello and waits with every square, battle after battle.
+type remoteBot struct {
+	s      *gossh.Session
+	hellos atomic.Int64
+	rounds atomic.Int64
+	done   chan struct{}
+	stderr strings.Builder
+}
+
+func connectBot(t *testing.T, c *gossh.Client, name string, stopAfterRounds int64) *remoteBot {
+	t.Helper()
+	s, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := s.StdinPipe()
+	out, _ := s.StdoutPipe()
+	b := &remoteBot{s: s, done: make(chan struct{})}
+	s.Stderr = &b.stderr
+	if err := s.Start("bot " + name); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(b.done)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 1<<20), 1<<21)
+		for sc.Scan() {
+			var m struct {
+				Type  string `json:"type"`
+				Round int    `json:"round"`
+			}
+			if json.Unmarshal(sc.Bytes(), &m) != nil {
+				continue
+			}
+			switch m.Type {
+			case "hello":
+				b.hellos.Add(1)
+				io.WriteString(in, `{"type":"ready","name":"Remote Waiter"}`+"\n")
+			case "round":
+				if n := b.rounds.Add(1); stopAfterRounds > 0 && n >= stopAfterRounds {
+					s.Close() // gone in the middle of a battle
+					return
+				}
+				fmt.Fprintf(in, `{"type":"actions","round":%d,"actions":[]}`+"\n", m.Round)
+			}
+		}
+	}()
+	return b
+}
+
+// TestServeRemoteBot: a bot connected with `ssh HOST bot NAME` plays
+// ladder battles against the Lua players, one at a time over its
+// connection; gone in the middle of a battle, only its team is retired
+// and the battle finishes and counts; away, it keeps its place and is not
+// planned; back, it plays again. Another user's bot of the same NAME is
+// another player; a bot cannot take the name of its user's Lua upload.
+func TestServeRemoteBot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays ladder battles")
+	}
+	addr, a := startLadderArena(t, ladderConfig(t))
+	ctx := context.Background()
+	l := a.ladder.l
+	alice := sshClient(t, addr, "alice")
+
+	b := connectBot(t, alice, "waiter", 0)
+	deadline := time.Now().Add(2 * time.Minute)
+	for b.hellos.Load() < 3 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if b.hellos.Load() < 3 {
+		t.Fatalf("the bot was greeted %d times in 2 minutes; stderr %q", b.hellos.Load(), b.stderr.String())
+	}
+	p, err := l.PlayerByName(ctx, "", "alice.waiter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { p, _ = l.Player(ctx, p.ID); return p.Battles >= 2 }, "two rated battles of the bot")
+	b.s.Close()
+	<-b.done
+
+	// Away: not planned; its place kept.
+	time.Sleep(300 * time.Millisecond)
+	before, _ := l.Player(ctx, p.ID)
+	time.Sleep(time.Second)
+	after, _ := l.Player(ctx, p.ID)
+	if after.Retired || after.Battles != before.Battles {
+		t.Errorf("away: retired %v, battles %d then %d", after.Retired, before.Battles, after.Battles)
+	}
+
+	// Back, then gone in the middle of a battle: that battle finishes,
+	// with the bot's team retired and the others playing on.
+	lastBefore := ladder.BattleID(0)
+	if bs, _ := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, Limit: 1}); len(bs) > 0 {
+		lastBefore = bs[0].ID
+	}
+	b = connectBot(t, alice, "waiter", 5)
+	<-b.done
+	var mid ladder.Battle
+	var problem string
+	waitFor(t, func() bool {
+		bs, _ := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, States: []ladder.State{ladder.Done}})
+		for _, x := range bs {
+			if x.ID <= lastBefore {
+				continue
+			}
+			for _, s := range x.Seats {
+				if s.Player == p.ID && strings.Contains(s.Result.Problem, "its connection ended") {
+					mid, problem = x, s.Result.Problem
+					return true
+				}
+			}
+		}
+		return false
+	}, "the battle the bot left, finished with its team out")
+	t.Logf("battle %d, %d rounds; the bot's team: %s", mid.ID, mid.Rounds, problem)
+	if mid.Rounds < 5 {
+		t.Errorf("the battle the bot left ended in round %d", mid.Rounds)
+	}
+
+	// The same NAME from another user is another player; a Lua upload's
+	// name is not a bot's.
+	bob := sshClient(t, addr, "bob")
+	b2 := connectBot(t, bob, "waiter", 0)
+	waitFor(t, func() bool { _, err := l.PlayerByName(ctx, "", "bob.waiter"); return err == nil }, "bob's bot on the ladder")
+	b2.s.Close()
+	if _, errOut, status := sshRun(t, alice, "submit luaone", []byte(hunterSrc)); status != 0 {
+		t.Fatalf("submit: %d %s", status, errOut)
+	}
+	if _, errOut, status := sshRun(t, alice, "bot luaone", nil); status == 0 || !strings.Contains(errOut, "uploaded Lua player") {
+		t.Errorf("a bot named as an upload: %d %q", status, errOut)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after 2 minutes", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

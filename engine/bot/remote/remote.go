@@ -1,0 +1,262 @@
+// Package remote speaks the bot protocol with a bot that runs on its
+// author's machine and reached the server over a stream of its own (an SSH
+// channel: `ssh HOST bot NAME`). The server never runs the bot; it only
+// reads and writes its lines.
+//
+// One Link is one such connection. It serves battles one after another:
+// Claim hands a battle a bot.Conn over the link, and the battle's Close
+// gives the link back for the next battle (the bot then reads the next
+// hello on the same stream). Lines that arrive while no battle holds the
+// link, or before a battle's ready, are the previous battle's leftovers
+// and are dropped.
+//
+// Every cost is bounded by the link: one goroutine reads the stream, a
+// line past bot.MaxLine ends the link, at most one line waits to be taken
+// (so a flood fills the stream's own window, not the server's memory),
+// and a write the bot does not take within Options.SendTimeout ends the
+// link. Ending the link retires the bot's team in the battle that held it
+// and nothing else.
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine/bot"
+)
+
+// Options configure a Link.
+type Options struct {
+	// SendTimeout bounds one write: a bot that stops reading is let go
+	// after it. 0: 10 s.
+	SendTimeout time.Duration
+}
+
+// ErrBusy: the link is playing another battle.
+var ErrBusy = errors.New("the bot is playing another battle")
+
+// Link is one remote bot's connection.
+//
+// Concurrency: Claim, Close and Done may be called from any goroutine; a
+// claimed Conn is used as bot.Conn says.
+type Link struct {
+	w     io.Writer
+	end   func()
+	o     Options
+	lines chan []byte   // what the reader read, one line at a time
+	done  chan struct{} // closed when the link ends
+
+	wmu sync.Mutex // one write at a time, also across battles
+
+	mu     sync.Mutex
+	busy   bool
+	err    error // why the link ended
+	closed bool
+}
+
+// NewLink starts serving a connection: r and w are its two directions and
+// end closes it (it must make a blocked Read and Write return).
+func NewLink(r io.Reader, w io.Writer, end func(), o Options) *Link {
+	if o.SendTimeout <= 0 {
+		o.SendTimeout = 10 * time.Second
+	}
+	l := &Link{w: w, end: end, o: o, lines: make(chan []byte), done: make(chan struct{})}
+	go l.read(r)
+	return l
+}
+
+// read hands the stream's lines over one at a time until it ends.
+func (l *Link) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > bot.MaxLine+1 {
+			l.fail(fmt.Errorf("%w: over %d bytes", bot.ErrLineTooLong, bot.MaxLine))
+			return
+		}
+		line = append(line, chunk...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil:
+			if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("%w: its connection ended", bot.ErrClosed)
+			}
+			l.fail(err)
+			return
+		}
+		out := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		select {
+		case l.lines <- out:
+		case <-l.done:
+			return
+		}
+		line = nil
+	}
+}
+
+// fail ends the link for reason err.
+func (l *Link) fail(err error) {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		return
+	}
+	l.closed, l.err = true, err
+	l.mu.Unlock()
+	close(l.done)
+	l.end()
+}
+
+// closedErr is what a battle's calls return once the link has ended.
+func (l *Link) closedErr() error {
+	if err := l.Err(); errors.Is(err, bot.ErrClosed) {
+		return err
+	} else if err != nil {
+		return fmt.Errorf("%w: %w", bot.ErrClosed, err)
+	}
+	return bot.ErrClosed
+}
+
+// Close ends the link.
+func (l *Link) Close() { l.fail(bot.ErrClosed) }
+
+// Done is closed when the link has ended.
+func (l *Link) Done() <-chan struct{} { return l.done }
+
+// Err is why the link ended (nil while it lasts).
+func (l *Link) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+// Busy says whether a battle holds the link.
+func (l *Link) Busy() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.busy
+}
+
+// Claim gives a battle the link as a bot.Conn; the Conn's Close gives it
+// back.
+func (l *Link) Claim() (bot.Conn, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.closed:
+		return nil, fmt.Errorf("%w: %w", bot.ErrClosed, l.err) // l.mu held: not closedErr
+	case l.busy:
+		return nil, ErrBusy
+	}
+	l.busy = true
+	return &conn{l: l, stop: make(chan struct{}), awaitReady: true}, nil
+}
+
+// conn is one battle's use of a link.
+type conn struct {
+	l          *Link
+	stop       chan struct{} // closed by Close
+	once       sync.Once
+	awaitReady bool // drop lines until the battle's ready
+	buf        []byte
+}
+
+func (c *conn) Send(line []byte) error {
+	select {
+	case <-c.stop:
+		return bot.ErrClosed
+	case <-c.l.done:
+		return c.l.closedErr()
+	default:
+	}
+	if bytes.HasPrefix(line, []byte(`{"type":"hello"`)) {
+		c.awaitReady = true
+	}
+	msg := make([]byte, 0, len(line)+1)
+	msg = append(append(msg, line...), '\n')
+	wrote := make(chan error, 1)
+	go func() {
+		c.l.wmu.Lock()
+		defer c.l.wmu.Unlock()
+		_, err := c.l.w.Write(msg)
+		wrote <- err
+	}()
+	t := time.NewTimer(c.l.o.SendTimeout)
+	defer t.Stop()
+	select {
+	case err := <-wrote:
+		if err != nil {
+			c.l.fail(err)
+			return fmt.Errorf("%w: %w", bot.ErrClosed, err)
+		}
+		return nil
+	case <-t.C:
+		c.l.fail(fmt.Errorf("the bot took no input for %v", c.l.o.SendTimeout))
+		return fmt.Errorf("%w: it stopped reading", bot.ErrClosed)
+	case <-c.stop:
+		return bot.ErrClosed
+	case <-c.l.done:
+		return c.l.closedErr()
+	}
+}
+
+func (c *conn) Receive(deadline time.Time) ([]byte, error) {
+	var timeout <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		timeout = t.C
+	}
+	for {
+		// A line already there counts, even past the deadline.
+		var line []byte
+		select {
+		case line = <-c.l.lines:
+		default:
+			select {
+			case line = <-c.l.lines:
+			case <-timeout:
+				return nil, bot.ErrLate
+			case <-c.stop:
+				return nil, bot.ErrClosed
+			case <-c.l.done:
+				return nil, c.l.closedErr()
+			}
+		}
+		if c.awaitReady {
+			if !isReady(line) {
+				continue // the previous battle's leftovers
+			}
+			c.awaitReady = false
+		}
+		c.buf = append(c.buf[:0], line...)
+		return c.buf, nil
+	}
+}
+
+// isReady says whether line is a ready message.
+func isReady(line []byte) bool {
+	var m struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Type == "ready"
+}
+
+// Close gives the link back for the next battle (the link itself stays).
+func (c *conn) Close() error {
+	c.once.Do(func() {
+		close(c.stop)
+		c.l.mu.Lock()
+		c.l.busy = false
+		c.l.mu.Unlock()
+	})
+	return nil
+}

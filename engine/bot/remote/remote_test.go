@@ -1,0 +1,172 @@
+package remote
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squarebattle/squarebattle/engine/bot"
+)
+
+// peer is the bot's end of a link over pipes.
+type peer struct {
+	in  *bufio.Reader  // what the server sent
+	out *io.PipeWriter // what the bot sends
+	l   *Link
+}
+
+func newPeer(t *testing.T, o Options) *peer {
+	t.Helper()
+	toBot, fromServer := io.Pipe()
+	toServer, fromBot := io.Pipe()
+	l := NewLink(toServer, fromServer, func() { toServer.Close(); fromServer.Close(); toBot.Close(); fromBot.Close() }, o)
+	t.Cleanup(l.Close)
+	return &peer{in: bufio.NewReader(toBot), out: fromBot, l: l}
+}
+
+func (p *peer) say(line string) { go io.WriteString(p.out, line+"\n") }
+
+func (p *peer) hear(t *testing.T) string {
+	t.Helper()
+	s, err := p.in.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSuffix(s, "\n")
+}
+
+func soon() time.Time { return time.Now().Add(5 * time.Second) }
+
+// TestBattlesInTurn: a link serves one battle, then the next; the second
+// waits while the first holds it; lines left from the first battle are
+// dropped before the second's ready.
+func TestBattlesInTurn(t *testing.T) {
+	p := newPeer(t, Options{})
+	c, err := p.l.Claim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.l.Claim(); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a second claim while busy: %v", err)
+	}
+	go c.Send([]byte(`{"type":"hello","team":0}`))
+	if got := p.hear(t); !strings.Contains(got, `"hello"`) {
+		t.Fatalf("bot heard %q", got)
+	}
+	p.say(`{"type": "ready", "name": "Remote"}`)
+	if line, err := c.Receive(soon()); err != nil || !strings.Contains(string(line), "Remote") {
+		t.Fatalf("ready: %q %v", line, err)
+	}
+	p.say(`{"type":"actions","round":1,"actions":[]}`)
+	if line, err := c.Receive(soon()); err != nil || !strings.Contains(string(line), "actions") {
+		t.Fatalf("actions: %q %v", line, err)
+	}
+	c.Close()
+	// A late answer of the first battle, then the second battle.
+	p.say(`{"type":"actions","round":2,"actions":[]}`)
+	c2, err := p.l.Claim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go c2.Send([]byte(`{"type":"hello","team":1}`))
+	p.hear(t)
+	time.Sleep(10 * time.Millisecond)
+	p.say(`{"type":"ready","name":"Again"}`)
+	if line, err := c2.Receive(soon()); err != nil || !strings.Contains(string(line), "Again") {
+		t.Fatalf("the second battle's first line: %q %v", line, err)
+	}
+	c2.Close()
+}
+
+// TestFaults: each way a remote bot goes wrong ends its link (or only its
+// answer), with the error the protocol layer knows.
+func TestFaults(t *testing.T) {
+	cases := []struct {
+		name string
+		run  func(t *testing.T, p *peer, c bot.Conn) error
+		want error
+	}{
+		{"never answers", func(t *testing.T, p *peer, c bot.Conn) error {
+			_, err := c.Receive(time.Now().Add(20 * time.Millisecond))
+			return err
+		}, bot.ErrLate},
+		{"hangs up", func(t *testing.T, p *peer, c bot.Conn) error {
+			p.out.Close()
+			_, err := c.Receive(soon())
+			return err
+		}, bot.ErrClosed},
+		{"a line over MaxLine", func(t *testing.T, p *peer, c bot.Conn) error {
+			go p.out.Write([]byte(strings.Repeat("x", bot.MaxLine+10) + "\n"))
+			_, err := c.Receive(soon())
+			if !errors.Is(p.l.Err(), bot.ErrLineTooLong) {
+				t.Errorf("link error %v", p.l.Err())
+			}
+			return err
+		}, bot.ErrClosed},
+		{"stops reading", func(t *testing.T, p *peer, c bot.Conn) error {
+			// Nobody reads p.in: the pipe takes nothing.
+			return c.Send([]byte(`{"type":"round","round":1}`))
+		}, bot.ErrClosed},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPeer(t, Options{SendTimeout: 100 * time.Millisecond})
+			c, err := p.l.Claim()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.(*conn).awaitReady = false
+			if err := tc.run(t, p, c); !errors.Is(err, tc.want) {
+				t.Errorf("got %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLateLineKept: a line that comes after its deadline is the next
+// Receive's.
+func TestLateLineKept(t *testing.T) {
+	p := newPeer(t, Options{})
+	c, _ := p.l.Claim()
+	c.(*conn).awaitReady = false
+	if _, err := c.Receive(time.Now().Add(10 * time.Millisecond)); !errors.Is(err, bot.ErrLate) {
+		t.Fatal(err)
+	}
+	p.say(`{"type":"actions","round":1}`)
+	if line, err := c.Receive(soon()); err != nil || !strings.Contains(string(line), `"round":1`) {
+		t.Fatalf("%q %v", line, err)
+	}
+}
+
+// TestNoLeaks: links that end, however they end, leave no goroutine.
+func TestNoLeaks(t *testing.T) {
+	base := runtime.NumGoroutine()
+	for i := range 50 {
+		toBot, fromServer := io.Pipe()
+		toServer, fromBot := io.Pipe()
+		l := NewLink(toServer, fromServer, func() { toServer.Close(); fromServer.Close(); toBot.Close(); fromBot.Close() }, Options{SendTimeout: 20 * time.Millisecond})
+		c, _ := l.Claim()
+		switch i % 3 {
+		case 0:
+			c.Send([]byte("x")) // nobody reads: times out, ends the link
+		case 1:
+			go fromBot.Write([]byte("flood\nflood\nflood\n"))
+			l.Close()
+		case 2:
+			c.Close()
+			l.Close()
+		}
+		<-l.Done()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base+2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > base+2 {
+		t.Errorf("%d goroutines after 50 links, %d before", n, base)
+	}
+}
