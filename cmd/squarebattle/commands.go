@@ -41,6 +41,7 @@ func commands() []command {
 		{"check", "load one player script, report every kind of problem and play a trial battle", checkCommand},
 		{"tournament", "play many battles in parallel and rank the players", tournamentCommand},
 		{"config", "print the effective configuration", configCommand},
+		{"connect", "connect a bot that runs here to an arena: squarebattle connect HOST NAME -- COMMAND", connectCommand},
 		{"serve", "run the SSH arena: ssh -p 2222 HOST to watch battles together and submit players", serveCommand},
 	}
 }
