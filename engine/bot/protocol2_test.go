@@ -179,7 +179,9 @@ var dirNames = [8]string{"nw", "n", "ne", "e", "se", "s", "sw", "w"}
 // bot2 is a protocol-2 test bot: it checks every message against truth
 // (the squares the engine asked it about), asks for a full state every
 // resync rounds, and answers with choose.
-func bot2(t *testing.T, size, team int, wrap bool, resync int, truth *[]engine.Ready) *bottest.Instant {
+func bot2(t *testing.T, a arena, team int, truth *[]engine.Ready) *bottest.Instant {
+	size, wrap, resync := a.size, a.wrap, a.resync
+	strategy := a.strategy()
 	c := &client2{size: size, team: team, wrap: wrap}
 	c.forget()
 	asked := false
@@ -210,8 +212,8 @@ func bot2(t *testing.T, size, team int, wrap bool, resync int, truth *[]engine.R
 			b = append(b, `,"orders":[`...)
 			n := 0
 			for _, s := range got {
-				do, dir := choose(m.Round, s)
-				if do == "wait" && s.ID%2 == 0 {
+				do, dir := strategy(m.Round, s)
+				if do == "wait" && (a.lean || s.ID%2 == 0) {
 					continue // waits left out, or not
 				}
 				if n > 0 {
@@ -245,7 +247,8 @@ func clean(squares []engine.Ready) []engine.Ready {
 }
 
 // bot1 is the same strategy over protocol 1.
-func bot1(t *testing.T) *bottest.Instant {
+func bot1(t *testing.T, a arena) *bottest.Instant {
+	strategy := a.strategy()
 	return &bottest.Instant{Ready: []byte(`{"type":"ready","name":"one"}`),
 		Answer: func(b, msg, round []byte) []byte {
 			var m struct {
@@ -263,7 +266,7 @@ func bot1(t *testing.T) *bottest.Instant {
 			b = append(b, round...)
 			b = append(b, `,"actions":[`...)
 			for i, s := range m.Squares {
-				do, dir := choose(m.Round, engine.Ready{ID: s.ID, Row: s.Row, Col: s.Col, View: s.View})
+				do, dir := strategy(m.Round, engine.Ready{ID: s.ID, Row: s.Row, Col: s.Col, View: s.View})
 				if i > 0 {
 					b = append(b, ',')
 				}
@@ -298,12 +301,33 @@ type arena struct {
 	size, teams, rounds int
 	wrap                bool
 	resync              int
-	fill                int // percent of the cells holding a square at the start (0: one square a team)
+	fill                int    // percent of the cells holding a square at the start (0: one square a team)
+	bands               bool   // the arena full, each team a band of rows (BenchmarkBotRound's)
+	moves               string // the strategy: "" choose, "wait" or "shift" (every square moves east)
+	lean                bool   // protocol 2 leaves every wait out
+}
+
+// strategy is the arena's strategy.
+func (a arena) strategy() func(int, engine.Ready) (string, int) {
+	switch a.moves {
+	case "wait":
+		return func(int, engine.Ready) (string, int) { return "wait", 0 }
+	case "shift":
+		return func(int, engine.Ready) (string, int) { return "move", int(engine.E) }
+	}
+	return choose
 }
 
 // play plays the battle with bots of protocol proto and returns its
 // round logs and the bots' connections.
 func (a arena) play(t *testing.T, proto int) ([]engine.RoundLog, []*bottest.Instant) {
+	logs, conns, _ := a.playCounted(t, proto)
+	return logs, conns
+}
+
+// playCounted is play, also counting the squares of the battle round by
+// round (the units to divide the bytes by).
+func (a arena) playCounted(t *testing.T, proto int) ([]engine.RoundLog, []*bottest.Instant, int) {
 	t.Helper()
 	timing := bot.Timing{Init: time.Minute, Round: time.Minute}
 	classes := make([]string, a.teams)
@@ -314,9 +338,9 @@ func (a arena) play(t *testing.T, proto int) ([]engine.RoundLog, []*bottest.Inst
 		truth := new([]engine.Ready)
 		var conn *bottest.Instant
 		if proto == 2 {
-			conn = bot2(t, a.size, team, a.wrap, a.resync, truth)
+			conn = bot2(t, a, team, truth)
 		} else {
-			conn = bot1(t)
+			conn = bot1(t, a)
 		}
 		g, err := bot.Handshake(conn, bot.Hello{Game: "squarebattle", Kind: bot.KindSquares, Team: team, Teams: a.teams, Size: a.size, Wrap: a.wrap}, timing)
 		if err != nil || g.Protocol != proto {
@@ -329,6 +353,12 @@ func (a arena) play(t *testing.T, proto int) ([]engine.RoundLog, []*bottest.Inst
 	}
 	o := engine.Options{Size: a.size, Wrap: a.wrap, Rounds: a.rounds, ReplicateRounds: 2, Seed: 5,
 		Workers: 2, Classes: classes, Teams: setups}
+	if a.bands {
+		o.Map = &engine.Map{Size: a.size, Cells: make([]int, a.size*a.size)}
+		for i := range o.Map.Cells {
+			o.Map.Cells[i] = (i / a.size) * a.teams / a.size
+		}
+	}
 	if a.fill > 0 {
 		o.Map = &engine.Map{Size: a.size, Cells: make([]int, a.size*a.size)}
 		for i := range o.Map.Cells {
@@ -345,7 +375,11 @@ func (a arena) play(t *testing.T, proto int) ([]engine.RoundLog, []*bottest.Inst
 	defer b.Close()
 	rec := engine.NewRecorder(b)
 	var logs []engine.RoundLog
+	units := 0
 	for !b.Over() {
+		for team := range a.teams {
+			units += b.Stats(team).Squares // those the round's message is about
+		}
 		b.Step()
 		logs = append(logs, rec.Next())
 	}
@@ -356,7 +390,7 @@ func (a arena) play(t *testing.T, proto int) ([]engine.RoundLog, []*bottest.Inst
 		}
 		s.Controller.(truthful).Finish(bot.End{Round: b.Round(), Winner: b.Winner()})
 	}
-	return logs, conns
+	return logs, conns, units
 }
 
 // TestProtocol2Mirror: in battles full of moves, attacks, births and
@@ -390,6 +424,47 @@ func TestProtocol2Mirror(t *testing.T) {
 			t.Logf("%d rounds, %d births, %d deaths, %d messages, %d bytes in, %d out", len(logs1), births, deaths, conns[0].Messages, conns[0].In, conns[0].Out)
 			if births == 0 || deaths == 0 || conns[0].Messages < 20 {
 				t.Errorf("a dull battle: %d births, %d deaths, %d messages", births, deaths, conns[0].Messages)
+			}
+		})
+	}
+}
+
+// TestProtocol2Bytes: what a round costs on the wire per square, each way,
+// in both protocols (deterministic, so a test may bound it): the
+// benchmark's full arena of four teams of 1,024 squares waiting
+// (BenchmarkBotRound: protocol 1 writes every wait, as the reference bot
+// does), the same arena with every square stepping east every round (every
+// square moves, none dies), and a battle of moves, attacks, births and
+// deaths. Protocol 2 must cost at most 25 bytes a square a round both ways
+// together in the first two, and less than half protocol 1 in the third.
+func TestProtocol2Bytes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		a     arena
+		bound float64 // protocol 2, both ways, per square and round
+	}{
+		{"wait", arena{size: 64, teams: 4, rounds: 11, wrap: true, bands: true, moves: "wait", lean: true}, 25},
+		{"shift", arena{size: 64, teams: 4, rounds: 11, wrap: true, bands: true, moves: "shift", lean: true}, 25},
+		{"battle", arena{size: 64, teams: 4, rounds: 40, wrap: true, fill: 40, lean: true}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var per [3][2]float64 // [protocol][in, out]
+			for _, proto := range []int{1, 2} {
+				_, conns, units := tc.a.playCounted(t, proto)
+				var in, out int64
+				for _, c := range conns {
+					in, out = in+c.In, out+c.Out
+				}
+				per[proto] = [2]float64{float64(in) / float64(units), float64(out) / float64(units)}
+				t.Logf("protocol %d: %.2f bytes a square a round in, %.2f out (%d square-rounds)", proto, per[proto][0], per[proto][1], units)
+			}
+			p1, p2 := per[1][0]+per[1][1], per[2][0]+per[2][1]
+			t.Logf("both ways: protocol 1 %.2f, protocol 2 %.2f bytes a square a round (%.1f× less)", p1, p2, p1/p2)
+			if tc.bound > 0 && p2 > tc.bound {
+				t.Errorf("protocol 2 costs %.2f bytes a square a round, more than %v", p2, tc.bound)
+			}
+			if p2 > p1/2 {
+				t.Errorf("protocol 2 costs %.2f bytes a square a round, protocol 1 %.2f", p2, p1)
 			}
 		})
 	}

@@ -35,6 +35,7 @@ var (
 	at    = flag.Int("at", 3, "the round the fault happens in")
 	name  = flag.String("name", "Ref Bot", "the name given in ready")
 	wait  = flag.Bool("wait", false, "SquareBattle: order every square to wait (the benchmarks' strategy)")
+	shift = flag.Bool("shift", false, "SquareBattle: order every square to move east (the benchmarks' other strategy)")
 	fired bool // the fault happened
 	// resynced: the bot asked for a full state; the next round message
 	// must be full (else it exits with an error, failing the test).
@@ -239,6 +240,13 @@ func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message, p2 bool) 
 func answer(h *hello, m *message, rng *rand.Rand) map[string]any {
 	switch h.Kind {
 	case "squares":
+		if *shift {
+			acts := make([]any, len(m.Squares))
+			for i, s := range m.Squares {
+				acts[i] = map[string]any{"id": s.ID, "do": "move", "dir": "e"}
+			}
+			return map[string]any{"type": "actions", "round": m.Round, "actions": acts}
+		}
 		if *wait {
 			acts := make([]any, len(m.Squares))
 			for i, s := range m.Squares {
