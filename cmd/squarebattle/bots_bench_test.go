@@ -31,7 +31,11 @@ import (
 //     bot's answer, written beforehand, so what is measured is the
 //     engine's round with the protocol's encoding, exchange and decoding;
 //   - engine-p2-all (wait): protocol 2 with every square's wait written
-//     out.
+//     out;
+//   - paired: lua, engine-p1, engine-p2, stdio and stdio-p2 played in
+//     turns, a round of each, reporting each one's engine CPU and wall
+//     time per round over the Lua round's (X-cpu/lua-cpu, X/lua): on a
+//     shared machine, the ratios of one run.
 //
 // Each reports the engine process's CPU per round (cpu-ns/op: user and
 // system time of this process, the bots' programs excluded) and, for
@@ -43,55 +47,127 @@ func BenchmarkBotRound(b *testing.B) {
 	}
 }
 
-func benchBotRound(b *testing.B, moves string) {
-	const size, teams = 64, 4
-	m := &engine.Map{Size: size, Cells: make([]int, size*size)}
+// botBench builds the benchmark's battles of one strategy.
+type botBench struct {
+	moves string
+	o     engine.Options
+}
+
+const benchSize, benchTeams = 64, 4
+
+func newBotBench(moves string) botBench {
+	m := &engine.Map{Size: benchSize, Cells: make([]int, benchSize*benchSize)}
 	for i := range m.Cells {
-		m.Cells[i] = (i / size) * teams / size // four bands of 16 rows
+		m.Cells[i] = (i / benchSize) * benchTeams / benchSize // four bands of 16 rows
 	}
-	o := engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, ReplicateRounds: 1, Seed: 1, Workers: teams, Map: m}
-	b.Run("lua", func(b *testing.B) {
-		run := map[string]string{"wait": "function() end", "shift": "function() return MOVE, E end"}[moves]
-		cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fstest.MapFS{
-			"bench.lua": {Data: []byte(`return { name = "Bench", run = ` + run + ` }`)}}, Dir: "bench"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, _ := cat.Find("bench")
-		bt, err := luabind.NewBattle(cat, []*luabind.Class{p, p, p, p}, o)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer bt.Close()
-		stepRounds(b, bt.Battle, nil)
-	})
+	return botBench{moves: moves, o: engine.Options{Size: benchSize, Wrap: true, Rounds: 1 << 30, ReplicateRounds: 1,
+		Seed: 1, Workers: benchTeams, Map: m}}
+}
+
+// lua is the battle of the strategy in Lua, in this process.
+func (bb botBench) lua(b *testing.B) (*engine.Battle, func()) {
+	run := map[string]string{"wait": "function() end", "shift": "function() return MOVE, E end"}[bb.moves]
+	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: fstest.MapFS{
+		"bench.lua": {Data: []byte(`return { name = "Bench", run = ` + run + ` }`)}}, Dir: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _ := cat.Find("bench")
+	bt, err := luabind.NewBattle(cat, []*luabind.Class{p, p, p, p}, bb.o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bt.Battle, bt.Close
+}
+
+// bots is the battle of four bots over conns.
+func (bb botBench) bots(b *testing.B, conns []bot.Conn) (*engine.Battle, func()) {
 	timing := bot.Timing{Init: 30 * time.Second, Round: time.Minute}
-	// play greets a bot over each of conns and plays rounds.
-	play := func(b *testing.B, conns []bot.Conn, count func() (in, out int64)) {
-		o := o
-		o.Classes = []string{"benchbot"}
-		var ctrls []*bot.Controller
-		for t, conn := range conns {
-			g, err := bot.Handshake(conn, bot.Hello{Game: "squarebattle", Kind: bot.KindSquares, Team: t, Teams: teams, Size: size, Wrap: true}, timing)
-			if err != nil {
-				b.Fatal(err)
-			}
-			c := bot.NewControllerProtocol(conn, "benchbot", timing, g.Protocol, nil)
-			ctrls = append(ctrls, c)
-			o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "Bench"}, Controller: c, Outside: true})
-		}
-		defer func() {
-			for _, c := range ctrls {
-				c.Finish(bot.End{Winner: -1})
-			}
-		}()
-		bt, err := engine.NewBattle(o)
+	o := bb.o
+	o.Classes = []string{"benchbot"}
+	var ctrls []*bot.Controller
+	for t, conn := range conns {
+		g, err := bot.Handshake(conn, bot.Hello{Game: "squarebattle", Kind: bot.KindSquares, Team: t, Teams: benchTeams,
+			Size: benchSize, Wrap: true}, timing)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer bt.Close()
-		stepRounds(b, bt, count)
+		c := bot.NewControllerProtocol(conn, "benchbot", timing, g.Protocol, nil)
+		ctrls = append(ctrls, c)
+		o.Teams = append(o.Teams, engine.TeamSetup{Player: engine.Player{Name: "Bench"}, Controller: c, Outside: true})
 	}
+	bt, err := engine.NewBattle(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bt, func() {
+		for _, c := range ctrls {
+			c.Finish(bot.End{Winner: -1})
+		}
+		bt.Close()
+	}
+}
+
+// programs starts the reference bot four times (refbot -wait or
+// -shift) speaking protocol proto over transport.
+func (bb botBench) programs(b *testing.B, proto int, transport string) ([]bot.Conn, func() (in, out int64)) {
+	path, err := refbot()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var counted []*bottest.Counting
+	var conns []bot.Conn
+	for t := range benchTeams {
+		conn, err := process.Start(process.Options{Command: []string{path, "-" + bb.moves, "-protocol", strconv.Itoa(proto)},
+			Dir: filepath.Dir(path), Transport: transport, Team: t})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := &bottest.Counting{Conn: conn}
+		counted, conns = append(counted, c), append(conns, c)
+	}
+	return conns, func() (in, out int64) {
+		for _, c := range counted {
+			in, out = in+c.In.Load(), out+c.Out.Load()
+		}
+		return in, out
+	}
+}
+
+// instant is four bots in this process (bottest.Instant) answering at
+// once with what the reference bot answers in protocol proto, every
+// square's order written out (waits: as the bot writes them only when
+// all is set).
+func (bb botBench) instant(proto int, all bool) ([]bot.Conn, func() (in, out int64)) {
+	ready := `{"type":"ready"}`
+	if proto == 2 {
+		ready = `{"type":"ready","protocol":2}`
+	}
+	n := benchSize * benchSize / benchTeams
+	if proto == 2 && bb.moves == "wait" && !all {
+		n = 0 // protocol 2 leaves waits out
+	}
+	var bots []*bottest.Instant
+	var conns []bot.Conn
+	for range benchTeams {
+		c := &bottest.Instant{Ready: []byte(ready), Answer: benchAnswer(proto, n, bb.moves)}
+		bots, conns = append(bots, c), append(conns, c)
+	}
+	return conns, func() (in, out int64) {
+		for _, c := range bots {
+			in, out = in+c.In, out+c.Out
+		}
+		return in, out
+	}
+}
+
+func benchBotRound(b *testing.B, moves string) {
+	bb := newBotBench(moves)
+	b.Run("lua", func(b *testing.B) {
+		bt, done := bb.lua(b)
+		defer done()
+		stepRounds(b, bt, nil)
+	})
 	for _, proto := range []int{1, 2} {
 		for _, transport := range []string{process.Stdio, process.TCP} {
 			name := transport
@@ -99,64 +175,74 @@ func benchBotRound(b *testing.B, moves string) {
 				name += "-p2"
 			}
 			b.Run(name, func(b *testing.B) {
-				path, err := refbot()
-				if err != nil {
-					b.Fatal(err)
-				}
-				var counted []*bottest.Counting
-				var conns []bot.Conn
-				for t := 0; t < teams; t++ {
-					conn, err := process.Start(process.Options{Command: []string{path, "-" + moves, "-protocol", strconv.Itoa(proto)},
-						Dir: filepath.Dir(path), Transport: transport, Team: t})
-					if err != nil {
-						b.Fatal(err)
-					}
-					c := &bottest.Counting{Conn: conn}
-					counted, conns = append(counted, c), append(conns, c)
-				}
-				play(b, conns, func() (in, out int64) {
-					for _, c := range counted {
-						in, out = in+c.In.Load(), out+c.Out.Load()
-					}
-					return in, out
-				})
+				conns, count := bb.programs(b, proto, transport)
+				bt, done := bb.bots(b, conns)
+				defer done()
+				stepRounds(b, bt, count)
 			})
 		}
 	}
-	n := size * size / teams
-	cases := []struct {
-		name         string
-		proto, waits int
-		ready        string
-	}{
-		{"engine-p1", 1, n, `{"type":"ready"}`},
-		{"engine-p2", 2, 0, `{"type":"ready","protocol":2}`},
-	}
-	if moves == "wait" {
-		cases = append(cases, struct {
-			name         string
-			proto, waits int
-			ready        string
-		}{"engine-p2-all", 2, n, `{"type":"ready","protocol":2}`})
-	} else {
-		cases[1].waits = n // every square moves: every order written
-	}
-	for _, tc := range cases {
+	for _, tc := range []struct {
+		name  string
+		proto int
+		all   bool
+	}{{"engine-p1", 1, false}, {"engine-p2", 2, false}, {"engine-p2-all", 2, true}} {
+		if tc.all && moves != "wait" {
+			continue // every order is written already
+		}
 		b.Run(tc.name, func(b *testing.B) {
-			var bots []*bottest.Instant
-			var conns []bot.Conn
-			for range teams {
-				c := &bottest.Instant{Ready: []byte(tc.ready), Answer: benchAnswer(tc.proto, tc.waits, moves)}
-				bots, conns = append(bots, c), append(conns, c)
-			}
-			play(b, conns, func() (in, out int64) {
-				for _, c := range bots {
-					in, out = in+c.In, out+c.Out
-				}
-				return in, out
-			})
+			conns, count := bb.instant(tc.proto, tc.all)
+			bt, done := bb.bots(b, conns)
+			defer done()
+			stepRounds(b, bt, count)
 		})
 	}
+	// paired plays the battles in turns, a round of each, and reports
+	// each one's engine CPU and wall time per round over the Lua round's:
+	// on a shared machine the ratios of one run are what to compare.
+	b.Run("paired", func(b *testing.B) {
+		names := []string{"lua", "engine-p1", "engine-p2", "stdio", "stdio-p2"}
+		var battles []*engine.Battle
+		add := func(bt *engine.Battle, done func()) {
+			b.Cleanup(done)
+			bt.Step() // warm up
+			battles = append(battles, bt)
+		}
+		add(bb.lua(b))
+		for _, proto := range []int{1, 2} {
+			conns, _ := bb.instant(proto, false)
+			add(bb.bots(b, conns))
+		}
+		for _, proto := range []int{1, 2} {
+			conns, _ := bb.programs(b, proto, process.Stdio)
+			add(bb.bots(b, conns))
+		}
+		cpu := make([]time.Duration, len(battles))
+		wall := make([]time.Duration, len(battles))
+		b.ResetTimer()
+		for range b.N {
+			for i, bt := range battles {
+				c, w := selfCPU(), time.Now()
+				bt.Step()
+				wall[i] += time.Since(w)
+				cpu[i] += selfCPU() - c
+			}
+		}
+		b.StopTimer()
+		for i := 1; i < len(battles); i++ {
+			b.ReportMetric(float64(cpu[i])/float64(cpu[0]), names[i]+"-cpu/lua-cpu")
+			b.ReportMetric(float64(wall[i])/float64(wall[0]), names[i]+"/lua")
+		}
+		b.ReportMetric(float64(cpu[0])/float64(b.N), "lua-cpu-ns/round")
+		b.ReportMetric(float64(cpu[2])/float64(b.N), "engine-p2-cpu-ns/round")
+		for i, bt := range battles {
+			for t := range benchTeams {
+				if s := bt.Stats(t); s.Squares != 1024 || s.Timeouts+s.Errors != 0 {
+					b.Fatalf("%s: team %d: %+v", names[i], t, s)
+				}
+			}
+		}
+	})
 }
 
 // benchAnswer is the answer of a bot whose squares all wait or all step

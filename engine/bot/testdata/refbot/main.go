@@ -25,6 +25,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -140,6 +141,10 @@ func main() {
 			if m.Round >= *at && misbehave(w, r, &h, &m, w2 != nil) {
 				continue
 			}
+			if (*wait || *shift) && h.Kind == "squares" && *fault == "" {
+				uniform(w, &m, w2 != nil)
+				continue
+			}
 			a := answer(&h, &m, rng)
 			if w2 != nil {
 				a = orders(a)
@@ -149,6 +154,42 @@ func main() {
 			return
 		}
 	}
+}
+
+// uniform answers the benchmarks' strategies (-wait, -shift) the way a
+// bot that cares for speed writes them, the same way in both protocols:
+// the line written directly, every square's order in protocol 1 (as a
+// simple bot does), moves only in protocol 2 (waits are left out).
+func uniform(w *bufio.Writer, m *message, p2 bool) {
+	b := fmt.Appendf(nil, `{"type":"actions","round":%d,`, m.Round)
+	if p2 {
+		b = append(b, `"orders":[`...)
+		if *shift {
+			for i, s := range m.Squares {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(s.ID), 10)
+				b = append(b, `,"me"`...)
+			}
+		}
+	} else {
+		b = append(b, `"actions":[`...)
+		order := `,"do":"wait"}`
+		if *shift {
+			order = `,"do":"move","dir":"e"}`
+		}
+		for i, s := range m.Squares {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = strconv.AppendInt(b, int64(s.ID), 10)
+			b = append(b, order...)
+		}
+	}
+	w.Write(append(b, "]}\n"...))
+	w.Flush()
 }
 
 func send(w *bufio.Writer, v any) {
