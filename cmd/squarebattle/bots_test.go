@@ -99,6 +99,8 @@ func TestBotBattles(t *testing.T) {
 	scripts := botScripts(t, map[string]string{
 		"ref.bot":       "command: " + bin + "\nname: Ref\n",
 		"reftcp.bot":    "command: " + bin + " -name \"TCP Ref\"\ntransport: tcp\n",
+		"ref2.bot":      "command: " + bin + " -protocol 2 -name \"Ref Two\"\n",
+		"ref2tcp.bot":   "command: " + bin + " -protocol 2 -name \"TCP Two\"\ntransport: tcp\n",
 		"snake/ref.bot": "command: " + bin + "\n",
 	})
 	for _, tc := range []struct {
@@ -107,6 +109,10 @@ func TestBotBattles(t *testing.T) {
 		bots []string // the display names of the bot teams
 	}{
 		{"squarebattle", []string{"--size", "14", "--rounds", "120", "ref", "explorer", "reftcp", "--bot", bin + " -name Third"}, []string{"Ref Bot", "TCP Ref", "Third"}},
+		// Protocol 2 beside protocol 1 (the same program, choosing), over
+		// stdio and TCP, one bot asking for a full state, Lua in worker
+		// processes.
+		{"protocol2", []string{"--size", "16", "--rounds", "150", "ref2", "explorer", "ref", "ref2tcp", "--bot", bin + " -protocol 2 -name Fifth -fault resync -at 40"}, []string{"Ref Two", "Ref Bot", "TCP Two", "Fifth"}},
 		{"squarebattle-lua", []string{"--isolation", "none", "--game", "squarebattle-lua", "--size", "12", "--rounds", "60", "wanderer", "--bot", bin}, []string{"Ref Bot"}},
 		{"snake", []string{"--isolation", "none", "--game", "snake", "--option", "games=2", "hungry", "ref"}, []string{"Ref Bot"}},
 		{"paint", []string{"--isolation", "none", "--game", "paint", "--rounds", "60", "greedy", "--bot", bin}, []string{"Ref Bot"}},

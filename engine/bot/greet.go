@@ -27,42 +27,96 @@ var ErrNotReady = errors.New("not ready")
 // wrote it.
 const unflushed = "the bot may not have flushed its output: flush after every line (docs/bots.md, Writing a bot)"
 
-// Greet says hello to a bot that was just started and waits for its ready
-// within t.Init. It returns the name the bot gave itself, made safe to
-// show and cut to MaxNameBytes ("" when it gave none). On an error the bot
-// plays no round (pass the error to NewController or NewCaller).
+// Greeting is what a bot answered hello with.
+type Greeting struct {
+	// Name is the name the bot gave itself, made safe to show and cut to
+	// MaxNameBytes ("" when it gave none).
+	Name string
+	// Protocol is the protocol it chose among those hello offered: 1
+	// unless it asked for another.
+	Protocol int
+}
+
+// Greet says hello to a bot that was just started, offering protocol 1
+// only, and waits for its ready within t.Init. It returns the name the bot
+// gave itself (see Greeting.Name). On an error the bot plays no round
+// (pass the error to NewController or NewCaller). Handshake offers
+// protocol 2 too.
 func Greet(conn Conn, h Hello, t Timing) (string, error) {
-	h.Type, h.Protocol, h.Time = "hello", Protocol, t.Time()
+	g, err := greet(conn, h, t, []int{Protocol})
+	return g.Name, err
+}
+
+// Handshake is Greet offering every protocol this package speaks for the
+// battle's kind (protocol 2 for SquareBattle's round messages, see
+// Protocols): the bot chooses one in its ready. Pass the Greeting's
+// protocol to NewControllerProtocol.
+func Handshake(conn Conn, h Hello, t Timing) (Greeting, error) {
+	return greet(conn, h, t, Protocols(h.Kind))
+}
+
+// Protocols are the protocols this package speaks for a kind of round
+// messages: 1 and 2 for KindSquares, 1 for KindCalls (protocol 2 changes
+// only SquareBattle's round messages and answers).
+func Protocols(kind string) []int {
+	if kind == KindSquares {
+		return []int{Protocol, Protocol2}
+	}
+	return []int{Protocol}
+}
+
+func greet(conn Conn, h Hello, t Timing, offer []int) (Greeting, error) {
+	h.Type, h.Protocol, h.Protocols, h.Time = "hello", Protocol, nil, t.Time()
+	if len(offer) > 1 {
+		h.Protocols = offer // absent: protocol 1 only, as hello always was
+	}
 	line, err := json.Marshal(h)
 	if err != nil {
-		return "", fmt.Errorf("%w: hello: %v", ErrNotReady, err)
+		return Greeting{}, fmt.Errorf("%w: hello: %v", ErrNotReady, err)
 	}
 	var deadline time.Time
 	if !t.NoTimeout {
 		deadline = time.Now().Add(t.Init)
 	}
 	if err := conn.Send(line); err != nil {
-		return "", fmt.Errorf("%w: hello: %w", ErrNotReady, err)
+		return Greeting{}, fmt.Errorf("%w: hello: %w", ErrNotReady, err)
 	}
 	got, err := conn.Receive(deadline)
 	switch {
 	case errors.Is(err, ErrLate):
-		return "", fmt.Errorf("%w: no ready within %v; %s", ErrNotReady, t.Init, unflushed)
+		return Greeting{}, fmt.Errorf("%w: no ready within %v; %s", ErrNotReady, t.Init, unflushed)
 	case err != nil:
-		return "", fmt.Errorf("%w: %w", ErrNotReady, err)
+		return Greeting{}, fmt.Errorf("%w: %w", ErrNotReady, err)
 	}
 	m, err := parseLine(got)
 	if err == nil && m.Type != "ready" {
 		err = malformed(`a %q message, not "ready"`, m.Type)
 	}
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrNotReady, err)
+		return Greeting{}, fmt.Errorf("%w: %w", ErrNotReady, err)
 	}
 	var name string
 	if len(m.Name) > 0 && string(m.Name) != "null" && json.Unmarshal(m.Name, &name) != nil {
-		return "", fmt.Errorf(`%w: "name" is %s, not a string`, ErrNotReady, clip(m.Name))
+		return Greeting{}, fmt.Errorf(`%w: "name" is %s, not a string`, ErrNotReady, clip(m.Name))
 	}
-	return cutName(engine.SafeText(name)), nil
+	g := Greeting{Name: cutName(engine.SafeText(name)), Protocol: Protocol}
+	if len(m.Protocol) > 0 && string(m.Protocol) != "null" {
+		p, ok := wholeNumber(m.Protocol)
+		if !ok || !offered(offer, p) {
+			return Greeting{}, fmt.Errorf(`%w: "protocol" is %s; hello offered %v`, ErrNotReady, clip(m.Protocol), offer)
+		}
+		g.Protocol = int(p)
+	}
+	return g, nil
+}
+
+func offered(offer []int, p int64) bool {
+	for _, o := range offer {
+		if int64(o) == p {
+			return true
+		}
+	}
+	return false
 }
 
 // cutName cuts a name to MaxNameBytes on a character boundary.

@@ -33,12 +33,14 @@ func malformed(format string, args ...any) error {
 // shares: the fields are kept raw so that each is checked, and named, by
 // the code that knows what it must be.
 type inbound struct {
-	Type    string
-	Name    json.RawMessage // ready
-	Round   json.RawMessage // actions
-	Batch   json.RawMessage
-	Actions json.RawMessage // SquareBattle
-	Answers json.RawMessage // a rule mod
+	Type     string
+	Name     json.RawMessage // ready
+	Protocol json.RawMessage // ready: the protocol the bot chose
+	Round    json.RawMessage // actions
+	Batch    json.RawMessage
+	Actions  json.RawMessage // SquareBattle, protocol 1
+	Orders   json.RawMessage // SquareBattle, protocol 2
+	Answers  json.RawMessage // a rule mod
 }
 
 // at is where an answer belongs in a battle: a round and, in a rule mod,
@@ -53,15 +55,31 @@ func (p at) before(q at) bool {
 }
 
 // parseLine parses one line of a bot as a message. It checks only what
-// every message shares: a JSON object with a known "type".
-func parseLine(line []byte) (inbound, error) {
+// every message shares: a JSON object with a known "type" ("ready" or
+// "actions").
+func parseLine(line []byte) (inbound, error) { return parseKinds(line, false) }
+
+// parseLine2 parses one line of a protocol-2 bot, which may also ask for
+// a full state ("resync"): quickly when the line is good (scanLine),
+// through encoding/json when it is not, to say why.
+func parseLine2(line []byte) (inbound, error) {
+	if m, ok := scanLine(line); ok {
+		return m, nil
+	}
+	return parseKinds(line, true)
+}
+
+// parseKinds is parseLine, taking "resync" too when resync is set.
+func parseKinds(line []byte, resync bool) (inbound, error) {
 	var raw struct {
-		Type    json.RawMessage `json:"type"`
-		Name    json.RawMessage `json:"name"`
-		Round   json.RawMessage `json:"round"`
-		Batch   json.RawMessage `json:"batch"`
-		Actions json.RawMessage `json:"actions"`
-		Answers json.RawMessage `json:"answers"`
+		Type     json.RawMessage `json:"type"`
+		Name     json.RawMessage `json:"name"`
+		Protocol json.RawMessage `json:"protocol"`
+		Round    json.RawMessage `json:"round"`
+		Batch    json.RawMessage `json:"batch"`
+		Actions  json.RawMessage `json:"actions"`
+		Orders   json.RawMessage `json:"orders"`
+		Answers  json.RawMessage `json:"answers"`
 	}
 	trimmed := bytes.TrimSpace(line)
 	if len(trimmed) == 0 {
@@ -80,12 +98,13 @@ func parseLine(line []byte) (inbound, error) {
 	if err := json.Unmarshal(raw.Type, &m.Type); err != nil {
 		return inbound{}, malformed(`"type" is %s, not a string`, clip(raw.Type))
 	}
-	switch m.Type {
-	case "ready", "actions":
+	switch {
+	case m.Type == "ready", m.Type == "actions", m.Type == "resync" && resync:
 	default:
 		return inbound{}, malformed("unknown message type %s", clip(raw.Type))
 	}
-	m.Name, m.Round, m.Batch, m.Actions, m.Answers = raw.Name, raw.Round, raw.Batch, raw.Actions, raw.Answers
+	m.Name, m.Protocol, m.Round, m.Batch = raw.Name, raw.Protocol, raw.Round, raw.Batch
+	m.Actions, m.Orders, m.Answers = raw.Actions, raw.Orders, raw.Answers
 	return m, nil
 }
 

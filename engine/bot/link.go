@@ -60,10 +60,17 @@ type link struct {
 	flight   *flight
 	buf      []byte // the message being built, reused; a flight owns it until encoded closes
 	tally    [2]int // timeouts and errors so far, to report problems sparingly
+	// parse reads a line of the bot: parseLine, or parseLine2 for a
+	// protocol-2 bot, whose lines may also ask for a full state.
+	parse func([]byte) (inbound, error)
+	// resync: the bot asked for a full state (protocol 2) in an exchange
+	// that is over; the next round message is full. The team's phases
+	// set and clear it.
+	resync bool
 }
 
 func newLink(conn Conn, t Timing) link {
-	return link{conn: conn, timing: t, bank: t.Bank}
+	return link{conn: conn, timing: t, bank: t.Bank, parse: parseLine}
 }
 
 // flight is one exchange: a message on its way and the answer to it.
@@ -76,6 +83,7 @@ type flight struct {
 	answer  inbound
 	err     error
 	used    time.Duration
+	resync  bool // the bot asked for a full state (protocol 2)
 }
 
 // start sends a message built by encode (which appends it to the buffer
@@ -131,7 +139,11 @@ func (l *link) exchange(f *flight, encode func([]byte) []byte, buf []byte) {
 			f.err = err
 			return
 		}
-		m, err := parseLine(line)
+		m, err := l.parse(line)
+		if err == nil && m.Type == "resync" && stale < maxStale {
+			f.resync = true // the next message is full; the answer still comes
+			continue
+		}
 		if err == nil && m.Type == "actions" {
 			var w at
 			if w, err = m.where(); err == nil && w.before(f.at) && stale < maxStale {
@@ -188,6 +200,7 @@ func (l *link) await(where at) (outcome, *inbound, string) {
 		}
 	}
 	l.flight = nil
+	l.resync = l.resync || f.resync
 	switch {
 	case f.err == nil:
 		l.spend(f.used)

@@ -7,9 +7,16 @@ import (
 	"github.com/squarebattle/squarebattle/engine"
 )
 
-// Protocol is the version of the bot protocol this package speaks. Later
-// versions of protocol 1 may add fields, never remove or change one.
+// Protocol is the bot protocol every bot speaks, and the "protocol" of
+// every hello. Later versions of protocol 1 may add fields, never remove
+// or change one.
 const Protocol = 1
+
+// Protocol2 is protocol 2 (docs/bots.md, "Protocol 2"): SquareBattle's
+// round messages say what changed since the bot's last one, in flat
+// arrays, and its answers give orders in pairs. A bot chooses it in its
+// ready when hello's "protocols" offers it (Handshake).
+const Protocol2 = 2
 
 // The kinds of round messages a battle sends (Hello.Kind).
 const (
@@ -30,19 +37,22 @@ type Time struct {
 // Hello is the engine's first message to a bot: everything about the
 // battle that does not change from round to round.
 type Hello struct {
-	Type     string   `json:"type"` // set to "hello" by Greet
-	Protocol int      `json:"protocol"`
-	Game     string   `json:"game"`
-	Kind     string   `json:"kind"`
-	Seed     uint64   `json:"seed"`
-	Team     int      `json:"team"`
-	Teams    int      `json:"teams"`
-	Size     int      `json:"size"`
-	Wrap     bool     `json:"wrap"`
-	Rounds   int      `json:"rounds"`
-	Players  []string `json:"players"`
-	Class    string   `json:"class,omitempty"`
-	Classes  []string `json:"classes"`
+	Type     string `json:"type"` // set to "hello" by Greet
+	Protocol int    `json:"protocol"`
+	// Protocols are the protocols the engine speaks in this battle; a bot
+	// names the one it chooses in ready (none: 1).
+	Protocols []int    `json:"protocols,omitempty"`
+	Game      string   `json:"game"`
+	Kind      string   `json:"kind"`
+	Seed      uint64   `json:"seed"`
+	Team      int      `json:"team"`
+	Teams     int      `json:"teams"`
+	Size      int      `json:"size"`
+	Wrap      bool     `json:"wrap"`
+	Rounds    int      `json:"rounds"`
+	Players   []string `json:"players"`
+	Class     string   `json:"class,omitempty"`
+	Classes   []string `json:"classes"`
 	// Constants are the rules' constants (SquareBattle) or the game's
 	// options (a rule mod). encoding/json writes map keys sorted, so the
 	// message is the same every time.

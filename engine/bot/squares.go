@@ -34,6 +34,8 @@ type Controller struct {
 	died    []engine.Death
 	seen    []bool // per Turn.Squares index: an action named it
 	pending []byte // the births and deaths of the message in flight, encoded
+	proto   int    // the protocol the bot chose in ready
+	m       mirror // protocol 2: what the bot knows (squares2.go)
 }
 
 // NewController returns the controller of a bot that answered hello
@@ -42,7 +44,16 @@ type Controller struct {
 // nil the bot plays no round, and its team is retired in its first turn
 // with the reason.
 func NewController(conn Conn, id string, t Timing, greet error) *Controller {
-	c := &Controller{l: newLink(conn, t), id: id, class: engine.NoClass}
+	return NewControllerProtocol(conn, id, t, Protocol, greet)
+}
+
+// NewControllerProtocol is NewController for a bot that chose protocol
+// (Greeting.Protocol from Handshake): 1 or Protocol2.
+func NewControllerProtocol(conn Conn, id string, t Timing, protocol int, greet error) *Controller {
+	c := &Controller{l: newLink(conn, t), id: id, class: engine.NoClass, proto: protocol}
+	if protocol == Protocol2 {
+		c.l.parse = parseLine2
+	}
 	if greet != nil {
 		c.broken = greet.Error()
 		c.l.gone = greet
@@ -53,7 +64,19 @@ func NewController(conn Conn, id string, t Timing, greet error) *Controller {
 // SendTurn writes the round message in the background.
 func (c *Controller) SendTurn(t *engine.Turn) {
 	c.sent = true
-	c.l.start(at{t.Facts.Round, 0}, func(b []byte) []byte { return c.encodeRound(b, t) })
+	c.l.start(at{t.Facts.Round, 0}, c.encoder(t))
+}
+
+// encoder returns the function that appends t's round message in the
+// bot's protocol.
+func (c *Controller) encoder(t *engine.Turn) func([]byte) []byte {
+	if c.proto == Protocol2 {
+		if c.l.resync { // kept in the mirror until a message goes out
+			c.m.full, c.l.resync = true, false
+		}
+		return func(b []byte) []byte { return c.encodeRound2(b, t) }
+	}
+	return func(b []byte) []byte { return c.encodeRound(b, t) }
 }
 
 // SendSettle does nothing: births and deaths go out with the next round
@@ -82,9 +105,13 @@ func (c *Controller) Turn(t *engine.Turn) {
 		return
 	}
 	if !c.sent {
-		c.l.start(at{round, 0}, func(b []byte) []byte { return c.encodeRound(b, t) })
+		c.l.start(at{round, 0}, c.encoder(t))
 	}
 	c.sent = false
+	if c.proto == Protocol2 {
+		c.l.settle(&t.Report, at{round, 0}, c.class, func(m *inbound) error { return c.decode2(m.Orders, t) })
+		return
+	}
 	c.l.settle(&t.Report, at{round, 0}, c.class, func(m *inbound) error { return c.decode(m.Actions, t) })
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,13 +36,26 @@ type squareBattle struct {
 // arena between the reference bot started with args and an idle team.
 func playSquares(t *testing.T, rounds int, timing Timing, args ...string) squareBattle {
 	t.Helper()
+	return playSquaresIn(t, Protocol, rounds, timing, args...)
+}
+
+// playSquaresIn is playSquares with the bot speaking protocol proto.
+func playSquaresIn(t *testing.T, proto, rounds int, timing Timing, args ...string) squareBattle {
+	t.Helper()
+	if proto == Protocol2 {
+		args = append(args, "-protocol", "2")
+	}
 	conn := startRefbot(t, args...)
 	classes := []string{"idle", "refbot"}
 	h := Hello{Game: "squarebattle", Kind: KindSquares, Seed: 7, Team: 0, Teams: 2, Size: 8, Wrap: true, Rounds: rounds,
 		Players: []string{"refbot", "Idle"}, Class: "refbot", Classes: classes,
 		Constants: map[string]any{"replicate_rounds": 2}}
-	name, gerr := Greet(conn, h, timing)
-	ctrl := NewController(conn, "refbot", timing, gerr)
+	g, gerr := Handshake(conn, h, timing)
+	if gerr == nil && g.Protocol != proto {
+		t.Fatalf("the bot chose protocol %d, not %d", g.Protocol, proto)
+	}
+	name := g.Name
+	ctrl := NewControllerProtocol(conn, "refbot", timing, g.Protocol, gerr)
 	opts := func(c engine.Controller) engine.Options {
 		return engine.Options{Size: 8, Wrap: true, Rounds: rounds, ReplicateRounds: 2, Seed: 7, Workers: 2,
 			Classes: classes, Teams: []engine.TeamSetup{
@@ -128,7 +142,31 @@ func TestSquaresPlays(t *testing.T) {
 // way at round 3, and checks what the team is charged, whether it is
 // retired, and that it plays on when it is not.
 func TestSquaresFaults(t *testing.T) {
-	for _, tc := range []faultCase{
+	squaresFaults(t, Protocol)
+}
+
+// TestSquares2Faults: the same faults of a protocol-2 bot cost the same,
+// and a bot that asks for a full state gets it and plays on.
+func TestSquares2Faults(t *testing.T) {
+	squaresFaults(t, Protocol2, faultCase{fault: "resync"},
+		faultCase{fault: "badorder", errors: 1, problem: `orders[1]: unknown order "mnorth"`})
+}
+
+func TestSquares2Plays(t *testing.T) {
+	got := playSquaresIn(t, Protocol2, 30, testTiming())
+	if got.greet != nil {
+		t.Fatalf("greet: %v", got.greet)
+	}
+	if got.stats.Timeouts+got.stats.Errors != 0 || len(got.backstops) > 0 {
+		t.Errorf("a well-behaved bot has faults: %+v, events %s, problems %v", got.stats, kinds(got.backstops), got.problems)
+	}
+	if got.stats.Births == 0 || got.stats.Kills == 0 {
+		t.Errorf("the reference bot neither replicated nor killed the idle team: %+v", got.stats)
+	}
+}
+
+func squaresFaults(t *testing.T, proto int, extra ...faultCase) {
+	cases := []faultCase{
 		{fault: "late", timeouts: 1, problem: "no answer within"},
 		{fault: "stale"},
 		{fault: "malformed", errors: 1, problem: "not a JSON object"},
@@ -142,10 +180,18 @@ func TestSquaresFaults(t *testing.T) {
 		{fault: "noread", timeouts: 3, events: "retired", problem: "faults in a row"},
 		{fault: "noready", errors: 1, events: "crash,retired", problem: "no ready within"},
 		{fault: "badready", errors: 1, events: "crash,retired", problem: `not "ready"`},
-	} {
+	}
+	for _, tc := range extra { // in place of a case of the same fault, or added
+		if i := slices.IndexFunc(cases, func(c faultCase) bool { return c.fault == tc.fault }); i >= 0 {
+			cases[i] = tc
+		} else {
+			cases = append(cases, tc)
+		}
+	}
+	for _, tc := range cases {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()
-			got := playSquares(t, 12, faultTiming(tc.fault), "-fault", tc.fault, "-at", "3")
+			got := playSquaresIn(t, proto, 12, faultTiming(tc.fault), "-fault", tc.fault, "-at", "3")
 			tc.check(t, got.stats, got.backstops, got.problems)
 			if tc.events == "" && got.stats.Births == 0 {
 				t.Errorf("the bot did not play on: %+v", got.stats)

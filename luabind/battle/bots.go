@@ -124,6 +124,7 @@ type Bot struct {
 	spec  *bot.Spec
 	conn  bot.Conn
 	name  string // the name it gave in ready, or its listed name
+	proto int    // the protocol it chose in ready
 	greet error  // why it is not ready; its team is then retired in round 1
 	log   *botLog
 }
@@ -247,11 +248,11 @@ func StartBots(teams []Team, bb botsOf) ([]*Bot, error) {
 			}
 			h := bb.hello
 			h.Team, h.Class = i, bt.spec.ID
-			name, err := bot.Greet(bt.conn, h, bb.timing)
-			if name != "" {
-				bt.name = name
+			g, err := bot.Handshake(bt.conn, h, bb.timing)
+			if g.Name != "" {
+				bt.name = g.Name
 			}
-			bt.greet = err
+			bt.proto, bt.greet = g.Protocol, err
 		}(i, bt)
 	}
 	wg.Wait()
@@ -340,7 +341,7 @@ func WithBots(seat luabind.Seater, bots []*Bot, timing bot.Timing, mod bool) lua
 		if mod {
 			return botModSeat{Caller: bot.NewCaller(t.conn, t.spec.ID, plainCodec, timing, t.greet), t: t}, nil
 		}
-		return botSeat{Controller: bot.NewController(t.conn, t.spec.ID, timing, t.greet), t: t}, nil
+		return botSeat{Controller: bot.NewControllerProtocol(t.conn, t.spec.ID, timing, t.proto, t.greet), t: t}, nil
 	}
 }
 

@@ -497,3 +497,153 @@ func TestKitsSnakeProtocol(t *testing.T) {
 		s.finish(map[string]any{"type": "end", "round": 9, "winner": 0, "reason": "one snake left", "values": [][]int{{9, 1, 0, 5, 3}, {5, 0, 0, 5, 0}}})
 	})
 }
+
+// ---- SquareBattle, protocol 2 ----
+
+// kitProtocols is the protocol each kit's SquareBattle bot chooses when
+// hello offers 1 and 2: the Go kit speaks protocol 2, the others stay with
+// protocol 1 and show that a bot of protocol 1 needs no change.
+var kitProtocols = map[string]int{"python": 1, "node": 1, "go": 2}
+
+// round2 is the protocol-2 message for the picture (docs/bots.md,
+// "Protocol 2"): full for the first, then what changed since prev (its
+// squares gone as died, new ones in at) with every cell around a square
+// that acts, changed or not, which a bot must take as it takes a change.
+func (a arenaPicture) round2(prev *arenaPicture, round, team, teams int) map[string]any {
+	p1 := a.round(round, team, teams)
+	var stats [][]int
+	for _, s := range p1.Stats {
+		stats = append(stats, []int{s["squares"].(int), 0, 0, 0, 0, 0, 0})
+	}
+	m := map[string]any{"type": "round", "round": round, "stats": stats}
+	mine := func(p arenaPicture) map[int]bool {
+		ids := map[int]bool{}
+		for cell, t := range p.grid {
+			if t == team {
+				ids[cell[0]*p.size+cell[1]+1] = true
+			}
+		}
+		return ids
+	}
+	now := mine(a)
+	at, cells := []int{}, []int{}
+	for _, sq := range p1.Squares {
+		if prev == nil || !mine(*prev)[sq.ID] {
+			at = append(at, sq.ID, sq.Row, sq.Col)
+		}
+		for d, v := range sq.View {
+			if c, on := a.next(sq.Row, sq.Col, d); on && (prev != nil || v != -1 && v != team) {
+				cells = append(cells, c[0], c[1], v)
+			}
+		}
+	}
+	if prev == nil {
+		m["full"], m["players"] = true, []string{"Team 0", "Team 1", "Team 2"}[:teams]
+	} else {
+		died := []int{}
+		for id := range mine(*prev) {
+			if !now[id] {
+				died = append(died, id, (team+1)%teams, 0)
+			}
+		}
+		m["died"] = died
+	}
+	m["at"], m["cells"] = at, cells
+	return m
+}
+
+// TestKitsSquaresProtocol2 plays the conversations of
+// TestKitsSquaresProtocol with a hello that offers protocols 1 and 2: each
+// kit chooses the protocol kitProtocols says; a kit of protocol 2 gets the
+// pictures as protocol 2's messages (the first full, then changes) and its
+// orders are judged as the same answer in protocol 1 would be.
+func TestKitsSquaresProtocol2(t *testing.T) {
+	for _, k := range kits {
+		t.Run(k.lang, func(t *testing.T) {
+			needKit(t, k)
+			argv := k.argv(t, kitSquares)
+			for _, tcp := range []bool{false, true} {
+				t.Run(map[bool]string{false: "stdio", true: "tcp"}[tcp], func(t *testing.T) {
+					for _, c := range squaresConversations {
+						t.Run(c.name, func(t *testing.T) { kitConversation2(t, argv, tcp, c, kitProtocols[k.lang]) })
+					}
+				})
+			}
+		})
+	}
+}
+
+func kitConversation2(t *testing.T, argv []string, tcp bool, c squaresConversation, want int) {
+	first := drawArena(c.wrap, c.pictures[0]...)
+	s := startKit(t, argv, tcp, c.team)
+	hello := struct {
+		wireHello
+		Protocols []int `json:"protocols"`
+	}{newHello("squarebattle", "squares", c.team, c.teams, first.size, c.wrap), []int{1, 2}}
+	line := s.receiveAfter(hello, "hello")
+	var ready struct {
+		Type, Name string
+		Protocol   int
+	}
+	if err := strictJSON(line, &ready); err != nil || ready.Type != "ready" || ready.Name == "" {
+		t.Fatalf("hello: want a ready line, got %s (%v)", line, err)
+	}
+	if got := max(ready.Protocol, 1); got != want {
+		t.Fatalf("the kit chose protocol %d, want %d: %s", got, want, line)
+	}
+	orders := map[string]int{}
+	var prev *arenaPicture
+	for i, rows := range c.pictures {
+		a := drawArena(c.wrap, rows...)
+		msg := a.round(c.rounds[i], c.team, c.teams)
+		if want == 1 {
+			line = s.receiveAfter(msg, fmt.Sprintf("round %d", msg.Round))
+		} else {
+			line = actionsOf2(t, s.receiveAfter(a.round2(prev, c.rounds[i], c.team, c.teams), fmt.Sprintf("round %d", msg.Round)))
+		}
+		for kind, n := range checkSquaresAnswer(t, a, msg, c.team, line) {
+			orders[kind] += n
+		}
+		prev = &a
+	}
+	s.finish(wireEnd)
+	for _, kind := range []string{"move", "attack", "replicate"} {
+		if orders[kind] == 0 {
+			t.Errorf("no square was ordered to %s in the whole conversation (orders: %v)", kind, orders)
+		}
+	}
+}
+
+// actionsOf2 reads a protocol-2 answer and writes it as protocol 1's, for
+// checkSquaresAnswer: pairs of an id and an order ("w", or a letter of
+// move, attack, replicate and a direction name).
+func actionsOf2(t *testing.T, line []byte) []byte {
+	t.Helper()
+	var answer struct {
+		Type   string `json:"type"`
+		Round  *int   `json:"round"`
+		Orders []any  `json:"orders"`
+	}
+	if err := strictJSON(line, &answer); err != nil || answer.Type != "actions" || answer.Round == nil || answer.Orders == nil || len(answer.Orders)%2 != 0 {
+		t.Fatalf("want a protocol-2 actions line with round and pairs of orders, got %s (%v)", line, err)
+	}
+	acts := []map[string]any{}
+	for i := 0; i < len(answer.Orders); i += 2 {
+		id, ok1 := answer.Orders[i].(float64)
+		order, ok2 := answer.Orders[i+1].(string)
+		if !ok1 || !ok2 || order == "" {
+			t.Fatalf("orders[%d]: %v, %v is not an id and an order: %s", i, answer.Orders[i], answer.Orders[i+1], line)
+		}
+		do := map[byte]string{'w': "wait", 'm': "move", 'a': "attack", 'r': "replicate"}[strings.ToLower(order)[0]]
+		act := map[string]any{"id": int(id), "do": do}
+		if do == "" {
+			act["do"] = order
+		}
+		if order != "w" {
+			act["dir"] = strings.ToLower(order[1:])
+		}
+		acts = append(acts, act)
+	}
+	b, _ := json.Marshal(map[string]any{"type": "actions", "round": *answer.Round, "actions": acts})
+	return b
+}

@@ -86,11 +86,14 @@ func TestDocHellos(t *testing.T) {
 		name   string
 		files  []string // from the shipped players and games
 		bots   []string // .bot files of the hello bot
+		hello  string   // the one of bots whose hello the text shows ("": the only one)
 		config string   // squarebattle.yaml, "" for none
 		args   []string
 	}{
 		{name: "hello", files: []string{"explorer.lua"}, bots: []string{"mybot.bot"},
 			args: []string{"run", "--seed", "42", "explorer", "mybot"}},
+		{name: "protocol 2 transcript", bots: []string{"one.bot", "two.bot"}, hello: "two.bot", config: "rules:\n  replicate_rounds: 2\n",
+			args: []string{"run", "--seed", "11", "--size", "6", "--rounds", "40", "one", "two"}},
 		{name: "transcript", files: []string{"explorer.lua"}, bots: []string{"refbot.bot"}, config: "rules:\n  replicate_rounds: 4\n",
 			args: []string{"run", "--seed", "7", "--size", "6", "--rounds", "100", "explorer", "refbot"}},
 		{name: "snake transcript", files: []string{"snake/rules.lua", "snake/game.yaml", "snake/hungry.lua"}, bots: []string{"snake/mysnake.bot"},
@@ -119,7 +122,11 @@ func TestDocHellos(t *testing.T) {
 				write(t, filepath.Join(scripts, f), string(data))
 			}
 			for _, f := range b.bots {
-				write(t, filepath.Join(scripts, f), "command: python3 "+script+" "+hello+"\n")
+				keep := hello
+				if b.hello != "" && f != b.hello {
+					keep = filepath.Join(dir, f+".hello.json") // another bot's: not the one shown
+				}
+				write(t, filepath.Join(scripts, f), "command: python3 "+script+" "+keep+"\n")
 			}
 			args := append([]string{b.args[0], "--scripts", scripts}, b.args[1:]...)
 			if b.config != "" {

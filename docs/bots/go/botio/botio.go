@@ -10,6 +10,11 @@
 //	bot -> engine   actions  exactly one answer to every round
 //	engine -> bot   end      once, with the result; then the bot exits
 //
+// In SquareBattle, when hello offers protocol 2, Play chooses it: the
+// round messages then say only what changed, and Play keeps the rest
+// (protocol2.go), so your round function gets the same SquareRound and
+// returns the same Actions either way.
+//
 // The lines travel over the bot's stdin and stdout, or over TCP when the
 // engine starts the bot with three arguments, ADDRESS PORT TEAM (the bot
 // connects to the engine). Either way the messages are the same, so one
@@ -28,15 +33,17 @@ import (
 	"log"
 	"net"
 	"os"
+	"slices"
 )
 
 // Hello is the engine's first message: the game, the arena and the rules.
 type Hello struct {
-	Protocol  int            `json:"protocol"` // 1
-	Game      string         `json:"game"`     // "squarebattle", "snake", "paint", ...
-	Kind      string         `json:"kind"`     // "squares" or "calls": which round messages follow
-	Seed      uint64         `json:"seed"`     // seed your random numbers from it to be repeatable
-	Team      int            `json:"team"`     // your team, from 0
+	Protocol  int            `json:"protocol"`  // 1
+	Protocols []int          `json:"protocols"` // the protocols the engine offers ([1, 2] in SquareBattle): Play chooses 2 then
+	Game      string         `json:"game"`      // "squarebattle", "snake", "paint", ...
+	Kind      string         `json:"kind"`      // "squares" or "calls": which round messages follow
+	Seed      uint64         `json:"seed"`      // seed your random numbers from it to be repeatable
+	Team      int            `json:"team"`      // your team, from 0
 	Teams     int            `json:"teams"`
 	Size      int            `json:"size"` // the arena is Size×Size
 	Wrap      bool           `json:"wrap"` // whether its edges wrap
@@ -64,8 +71,9 @@ func (h Hello) Constant(name string, def float64) float64 {
 
 // Ready is the bot's answer to hello.
 type Ready struct {
-	Type string `json:"type"` // "ready"
-	Name string `json:"name"`
+	Type     string `json:"type"` // "ready"
+	Name     string `json:"name"`
+	Protocol int    `json:"protocol,omitempty"` // 2 to choose protocol 2; left out: 1
 }
 
 // Stats is one team's statistics, as Lua's stats() gives them.
@@ -226,6 +234,7 @@ func Play[R any](name, kind string, start func(Hello) (func(R) any, error)) erro
 	}
 
 	var answer func(R) any
+	var w2 *world // protocol 2: what the bot knows (protocol2.go)
 	for in.Scan() {
 		line := in.Bytes()
 		var head struct {
@@ -246,7 +255,23 @@ func Play[R any](name, kind string, start func(Hello) (func(R) any, error)) erro
 			if answer, err = start(h); err != nil {
 				return err
 			}
-			if err := send(Ready{Type: "ready", Name: name}); err != nil {
+			ready := Ready{Type: "ready", Name: name}
+			if _, squares := any(answer).(func(SquareRound) any); squares && slices.Contains(h.Protocols, 2) {
+				ready.Protocol, w2 = 2, newWorld(h)
+			}
+			if err := send(ready); err != nil {
+				return err
+			}
+		case head.Type == "round" && w2 != nil:
+			round, err := w2.apply(line)
+			if err != nil {
+				return fmt.Errorf("round %.100q: %v", line, err)
+			}
+			o, err := orders(round.Round, any(answer).(func(SquareRound) any)(round))
+			if err != nil {
+				return err
+			}
+			if err := send(o); err != nil {
 				return err
 			}
 		case head.Type == "round":

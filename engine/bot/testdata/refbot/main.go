@@ -4,7 +4,12 @@
 // round so that the engine's handling of every fault can be tested against
 // a real program.
 //
-//	refbot [-fault KIND] [-at ROUND] [-name NAME] [ADDRESS PORT TEAM]
+//	refbot [-fault KIND] [-at ROUND] [-name NAME] [-protocol 2] [ADDRESS PORT TEAM]
+//
+// With -protocol 2 it chooses protocol 2 when hello offers it (a
+// SquareBattle battle; docs/bots.md, "Protocol 2"), keeps what the round
+// messages tell it of its squares and the arena, and rebuilds each
+// square's view from that; otherwise it speaks protocol 1.
 //
 // With ADDRESS PORT TEAM it connects over TCP instead of using its
 // standard input and output.
@@ -19,19 +24,27 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
 
 var (
-	fault = flag.String("fault", "", "break the protocol: noready, badready, late, malformed, huge, nonewline, close, crash, exit, noread, badid, badorder, toomany, stale, flood")
+	fault = flag.String("fault", "", "break the protocol: noready, badready, late, malformed, huge, nonewline, close, crash, exit, noread, badid, badorder, toomany, stale, flood, resync (protocol 2: ask for a full state)")
+	proto = flag.Int("protocol", 1, "the protocol to choose when hello offers it: 1 or 2")
 	at    = flag.Int("at", 3, "the round the fault happens in")
 	name  = flag.String("name", "Ref Bot", "the name given in ready")
 	wait  = flag.Bool("wait", false, "SquareBattle: order every square to wait (the benchmarks' strategy)")
+	shift = flag.Bool("shift", false, "SquareBattle: order every square to move east (the benchmarks' other strategy)")
 	fired bool // the fault happened
+	// resynced: the bot asked for a full state; the next round message
+	// must be full (else it exits with an error, failing the test).
+	resynced bool
 )
 
 type hello struct {
+	Protocols []int              `json:"protocols"`
 	Game      string             `json:"game"`
 	Kind      string             `json:"kind"`
 	Seed      uint64             `json:"seed"`
@@ -84,13 +97,21 @@ func main() {
 	w := bufio.NewWriter(out)
 	var h hello
 	var rng *rand.Rand
+	var w2 *world // protocol 2: what the bot knows
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
 			return // end of input: the battle is over
 		}
 		var m message
-		if err := json.Unmarshal(line, &m); err != nil {
+		var m2 round2
+		if w2 != nil {
+			err = json.Unmarshal(line, &m2)
+			m.Type, m.Round = m2.Type, m2.Round
+		} else {
+			err = json.Unmarshal(line, &m)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "refbot: bad message:", err)
 			continue
 		}
@@ -106,16 +127,69 @@ func main() {
 				send(w, map[string]any{"type": "actions", "round": 0})
 				continue
 			}
-			send(w, map[string]any{"type": "ready", "name": *name})
-		case "round":
-			if m.Round >= *at && misbehave(w, r, &h, &m) {
+			if *proto == 2 && slices.Contains(h.Protocols, 2) {
+				w2 = newWorld(&h)
+				send(w, map[string]any{"type": "ready", "name": *name, "protocol": 2})
 				continue
 			}
-			send(w, answer(&h, &m, rng))
+			send(w, map[string]any{"type": "ready", "name": *name})
+		case "round":
+			if w2 != nil {
+				w2.apply(&m2)
+				m.Squares = w2.squares()
+			}
+			if m.Round >= *at && misbehave(w, r, &h, &m, w2 != nil) {
+				continue
+			}
+			if (*wait || *shift) && h.Kind == "squares" && *fault == "" {
+				uniform(w, &m, w2 != nil)
+				continue
+			}
+			a := answer(&h, &m, rng)
+			if w2 != nil {
+				a = orders(a)
+			}
+			send(w, a)
 		case "end":
 			return
 		}
 	}
+}
+
+// uniform answers the benchmarks' strategies (-wait, -shift) the way a
+// bot that cares for speed writes them, the same way in both protocols:
+// the line written directly, every square's order in protocol 1 (as a
+// simple bot does), moves only in protocol 2 (waits are left out).
+func uniform(w *bufio.Writer, m *message, p2 bool) {
+	b := fmt.Appendf(nil, `{"type":"actions","round":%d,`, m.Round)
+	if p2 {
+		b = append(b, `"orders":[`...)
+		if *shift {
+			for i, s := range m.Squares {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(s.ID), 10)
+				b = append(b, `,"me"`...)
+			}
+		}
+	} else {
+		b = append(b, `"actions":[`...)
+		order := `,"do":"wait"}`
+		if *shift {
+			order = `,"do":"move","dir":"e"}`
+		}
+		for i, s := range m.Squares {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = strconv.AppendInt(b, int64(s.ID), 10)
+			b = append(b, order...)
+		}
+	}
+	w.Write(append(b, "]}\n"...))
+	w.Flush()
 }
 
 func send(w *bufio.Writer, v any) {
@@ -127,7 +201,7 @@ func send(w *bufio.Writer, v any) {
 
 // misbehave breaks the protocol as -fault says, and reports whether it
 // took the place of the round's answer.
-func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message) bool {
+func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message, p2 bool) bool {
 	once := !fired // the one-off faults happen in the first round from -at on
 	fired = true
 	switch *fault {
@@ -161,18 +235,35 @@ func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message) bool {
 	case "noread":
 		time.Sleep(time.Hour)
 	case "badid":
+		if once && p2 {
+			send(w, map[string]any{"type": "actions", "round": m.Round, "orders": []any{1 << 30, "w"}})
+			return true
+		}
 		if once {
 			send(w, map[string]any{"type": "actions", "round": m.Round, "actions": []any{map[string]any{"id": 1 << 30, "do": "wait"}}})
 			return true
 		}
 	case "badorder":
+		if once && len(m.Squares) > 0 && p2 {
+			send(w, map[string]any{"type": "actions", "round": m.Round, "orders": []any{m.Squares[0].ID, "mnorth"}})
+			return true
+		}
 		if once && len(m.Squares) > 0 {
 			send(w, map[string]any{"type": "actions", "round": m.Round, "actions": []any{map[string]any{"id": m.Squares[0].ID, "do": "move", "dir": "north"}}})
 			return true
 		}
 	case "stale":
-		if once { // an answer to an earlier round first, then the right one
+		if once && p2 {
+			send(w, map[string]any{"type": "actions", "round": m.Round - 1, "orders": []any{}})
+		} else if once { // an answer to an earlier round first, then the right one
 			send(w, map[string]any{"type": "actions", "round": m.Round - 1, "actions": []any{}})
+		}
+	case "resync":
+		if once { // forget everything, ask for it all again, wait this round
+			resynced = true
+			send(w, map[string]any{"type": "resync"})
+			send(w, map[string]any{"type": "actions", "round": m.Round, "orders": []any{}})
+			return true
 		}
 	case "toomany":
 		if once {
@@ -190,10 +281,20 @@ func misbehave(w *bufio.Writer, r *bufio.Reader, h *hello, m *message) bool {
 func answer(h *hello, m *message, rng *rand.Rand) map[string]any {
 	switch h.Kind {
 	case "squares":
+		if *shift {
+			acts := make([]any, len(m.Squares))
+			for i, s := range m.Squares {
+				acts[i] = map[string]any{"id": s.ID, "do": "move", "dir": "e"}
+			}
+			return map[string]any{"type": "actions", "round": m.Round, "actions": acts}
+		}
 		if *wait {
 			acts := make([]any, len(m.Squares))
 			for i, s := range m.Squares {
 				acts[i] = map[string]any{"id": s.ID, "do": "wait"}
+			}
+			if *proto == 2 {
+				acts = acts[:0] // protocol 2 leaves waiting squares out (so could protocol 1)
 			}
 			return map[string]any{"type": "actions", "round": m.Round, "actions": acts}
 		}
