@@ -135,10 +135,21 @@ type session struct {
 	n    int
 }
 
+// boundedRounds is the round limit of every battle a session's commands
+// play (SQUAREBATTLE_RULES_ROUNDS in the shell's environment, as a user's
+// could say). A kit's snake bot against Hungry plays thousands of rounds
+// as printed, each a round trip to the bot process: 15 to 35 s a command,
+// which only measures the kit's speed. How long a battle lasts changes
+// neither the arguments a command accepts nor its exit status; the kits'
+// tests (e2e/kits) play their bots' battles to the end. The program
+// package's TestPrintedCommands bounds its battles the same way.
+const boundedRounds = "60"
+
 // newSession starts a shell in a fresh folder holding the shipped players
 // and games in scripts/ and the bot kits in docs/bots/, as a clone of the
 // repository does, with the go command's caches of the test's own
-// environment (so a kit builds without compiling the standard library).
+// environment (so a kit builds without compiling the standard library),
+// and battles bounded to boundedRounds rounds.
 func newSession(t *testing.T) *session {
 	t.Helper()
 	work, env := harness.Isolated(t)
@@ -154,7 +165,7 @@ func newSession(t *testing.T) *session {
 		}
 	}
 	goBin, _ := exec.LookPath("go")
-	env = append(env, "GOTOOLCHAIN=local", "GOFLAGS=")
+	env = append(env, "GOTOOLCHAIN=local", "GOFLAGS=", "SQUAREBATTLE_RULES_ROUNDS="+boundedRounds)
 	sh := harness.StartShell(t, 120, 40, work, env)
 	sh.Wait = 3 * time.Minute
 	if goBin != "" {
