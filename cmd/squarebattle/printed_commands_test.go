@@ -52,7 +52,7 @@ import (
 
 // boundedRounds is the round limit of tournaments and rule mods' battles
 // run by TestPrintedCommands.
-const boundedRounds = "60"
+const boundedRounds = "20"
 
 // skipCommands are the printed commands not run, by a pattern of the line
 // and why.
