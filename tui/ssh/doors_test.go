@@ -305,6 +305,7 @@ func TestChannelDoor(t *testing.T) {
 // holds no channel after serve.idle_timeout; a command line past 4 KiB is
 // refused.
 func TestCommandDoor(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	tests := []struct {
 		name       string
 		delay      time.Duration // before the command; -1: once the channel is closed
@@ -542,6 +543,7 @@ func TestInputDoor(t *testing.T) {
 // TestClocksFromOpen: a session's time limit and idle timeout run from
 // the moment its channel opened, not from its command.
 func TestClocksFromOpen(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	tests := []struct {
 		name  string
 		edit  func(*Limits)
