@@ -120,6 +120,8 @@ func mustRead(t *testing.T, name string) []byte {
 // TestTimeLimit: the interactive time limit ends a running battle and the
 // result says so.
 func TestTimeLimit(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	s := open(t, 100, 30, "", Options{Settings: Settings{Size: 24, Rounds: 100000, Speed: 50, FPS: 60, TimeLimit: time.Second},
 		Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 100000, Seed: 2}})
 	s.waitText("time left 0:01")

@@ -259,6 +259,8 @@ func testFrame(seed uint64, size int, seq uint64) *frame {
 // picture, then only what changed) shows the same cells in the same
 // colours and attributes as one that tcell drew the same frames on.
 func TestCodecShowsWhatTcellShows(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	for name, ti := range testTerminals(t) {
 		for _, d := range []depth{depth16, depth256, depthTrue} {
 			for _, ascii := range []bool{false, true} {

@@ -31,6 +31,8 @@ func roundOf(h *Hall, id string) int {
 // owner's keys, and stops it for everyone only with x, confirmed. When the
 // owner has left, the last viewer leaving stops it and frees its slot.
 func TestOwnerLeavesSharedBattle(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	src := newScriptSource(t)
 	h := newHall(t, HallOptions{Source: src, MaxPrivate: 1, Settings: Settings{Size: 16, Rounds: 100_000, Speed: 20, FPS: 30}})
 	alice := join(t, h, 100, 30, SessionOptions{User: "alice", Start: StartLobby, CanStart: true}, nil)
@@ -146,6 +148,8 @@ func TestPrivateBattlesPerUser(t *testing.T) {
 // queued requests are owned by it, with the owner's keys, without
 // reconnecting.
 func TestSessionTakesUpItsName(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	src := newScriptSource(t)
 	h := newHall(t, HallOptions{Source: src, MaxPrivate: 1})
 	var name atomic.Pointer[string]

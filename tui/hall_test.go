@@ -219,6 +219,8 @@ func startInLobby(t *testing.T, s *session, src Source) {
 // then others can watch it, their pause keys say they may not, and the
 // owner's pause pauses it for everyone.
 func TestSharedBattleKeys(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	src := newScriptSource(t)
 	h := newHall(t, HallOptions{Source: src, Settings: Settings{Size: 16, Rounds: 10_000, Speed: 20, FPS: 30}})
 	alice := join(t, h, 100, 30, SessionOptions{User: "alice", Start: StartLobby, CanStart: true}, nil)
@@ -339,6 +341,8 @@ func TestPrivateBattleCaps(t *testing.T) {
 // TestMenuKeys: the menu opens its lists and help; Esc goes back, q and
 // Ctrl-C quit from anywhere; an anonymous session cannot start battles.
 func TestMenuKeys(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	h := newHall(t, HallOptions{})
 	s := join(t, h, 80, 24, SessionOptions{Replays: func() []ReplayInfo { return nil }}, nil)
 	s.waitText("Watch the featured battle")

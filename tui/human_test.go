@@ -75,6 +75,8 @@ func (s squadSeat) Outside() string             { return engine.OutsideHuman }
 // human's line says which square is selected, the cursor is drawn on it,
 // keys give it orders and Tab cycles the team's squares.
 func TestHumanScreen(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	src := &humanSource{scriptSource: newScriptSource(t)}
 	s := open(t, 100, 30, "UTF-8", Options{
 		Source:   src,
@@ -150,6 +152,8 @@ func (s *humanSource) HumanGame(id string) bool { return id == "" }
 // TestHumanInHall: an SSH session's lobby lists Human; its private battle
 // counts down, then the owner's keys give the human's square orders.
 func TestHumanInHall(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	src := &humanSource{scriptSource: newScriptSource(t)}
 	h := newHall(t, HallOptions{Source: src, Settings: Settings{Size: 16, Rounds: 10_000, Speed: 50, FPS: 30, HumanPace: 30, Countdown: 500 * time.Millisecond}})
 	alice := join(t, h, 100, 30, SessionOptions{User: "alice", Start: StartLobby, CanStart: true}, nil)

@@ -141,6 +141,8 @@ func (c *changingSource) Entries() []Entry {
 // at the cursor's player, and the cursor stays on that player; on a list
 // scrolled down past what changed, on the same row of the screen.
 func TestLobbyReloadKeepsCursor(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	for _, tc := range []struct {
 		name          string
 		h             int

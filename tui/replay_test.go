@@ -120,6 +120,8 @@ func TestReplayScreen(t *testing.T) {
 // TestReplayPlays: a replay plays from round 0 at the configured speed,
 // ends with the battle's result, and r watches it again.
 func TestReplayPlays(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	name := recordBattle(t, newScriptSource(t), replaySetup)
 	rep := openReplay(t, name)
 	winner := rep.Timeline.At(rep.Timeline.Last()).Winner

@@ -93,6 +93,8 @@ func crop(text string, r rect) string {
 // goes back to live, the battle resumes where it was and ends exactly as
 // headless. Home, Shift-Left, PgUp and g reach the older rounds.
 func TestRewindLive(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	const w, h = 120, 40
 	su := Setup{Players: []string{"wanderer", "hesitantwolf", "expand"}, Size: 24, Rounds: 400, Seed: 3}
 	src := newScriptSource(t)
@@ -224,6 +226,8 @@ func TestRewindBound(t *testing.T) {
 // TestGotoPrompt: g opens a prompt on the status bar; digits and Backspace
 // edit it, Enter goes, Esc cancels, another key closes it and acts.
 func TestGotoPrompt(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	su := Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 300, Seed: 2}
 	s := open(t, 100, 30, "", Options{Paused: true, Start: &su})
 	s.waitText("Round 0/300")

@@ -58,6 +58,8 @@ func TestHelpOverlay(t *testing.T) {
 // TestVictoryOverlay: a battle played to its end shows the result; r plays
 // the same seed again and ends the same way.
 func TestVictoryOverlay(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	s := open(t, 100, 30, "", Options{Settings: Settings{Size: 12, Rounds: 60, Speed: 200, FPS: 60},
 		Start: &Setup{Players: []string{"linedancer", "explorer"}, Size: 12, Rounds: 60, Seed: 11}})
 	text := s.waitText("r replay (same seed)")
@@ -124,6 +126,8 @@ func TestHelpScrolls(t *testing.T) {
 // UTF-8 do not show: "×", the curly quotes of a speech, "·" and the box
 // have their stand-ins.
 func TestASCIIStandIns(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	screens := func(charset string) []string {
 		var out []string
 		s := open(t, 100, 30, charset, Options{Settings: Settings{Size: 12, Rounds: 60, Speed: 200, FPS: 60, Seed: 11}})

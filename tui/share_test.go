@@ -152,6 +152,8 @@ func waitAll(t *testing.T, vs []*vtSession, what string, cond func(v *vtSession)
 // with its box (drawn by each session through tcell) the whole terminal
 // shows what tcell holds. Once they leave, the battle keeps no view.
 func TestViewersSharePictures(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	ti, err := terminfo.LookupTerminfo("xterm-256color")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,8 @@ import (
 // TestProblemsByKind's; a running battle's bar, whose round and speed
 // move, is TestStatusGolden's.
 func TestStatusScreens(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	paused := func(t *testing.T) *session {
 		s := open(t, 80, 24, "", Options{Paused: true, Start: &Setup{Players: []string{"explorer", "pinwheel"}, Size: 24, Rounds: 1500, Seed: maxSeed}})
 		s.waitText("Round 0/1500")

@@ -190,6 +190,8 @@ func TestStatusGolden(t *testing.T) {
 // problems are counted by kind; and an item shown at a width is shown at
 // every wider one.
 func TestStatusWidths(t *testing.T) {
+	t.Parallel() // a session of its own, mostly waiting on the battle's pace and frames
+
 	sep, dot := " "+unicodeGlyphs.bar+" ", " "+unicodeGlyphs.dot+" "
 	for _, tc := range statusCases() {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,7 +11,11 @@ import (
 // TestCheckAll: check --all plays the script against every other shipped
 // player, allBattles battles each, and prints one row per opponent whose
 // counts add up; a misspelt global is named with its line even though the
-// trial never reaches it.
+// trial never reaches it. The battles last 200 rounds (--rounds): what is
+// tested is the table and the report, not the trial's length (the
+// trial's own tests, TestCheckHostile, play it as configured); at the
+// configured 1,500 rounds the opponents fill the arena and the 37 battles
+// cost 15 s.
 func TestCheckAll(t *testing.T) {
 	if raceOn {
 		t.Skip("check --all: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
@@ -27,7 +31,7 @@ func TestCheckAll(t *testing.T) {
   return WAIT
 end }`)
 	var out, errs strings.Builder
-	code := Main([]string{"check", "--isolation", "none", "--all", "--seed", "5", file}, &out, &errs)
+	code := Main([]string{"check", "--isolation", "none", "--all", "--seed", "5", "--rounds", "200", file}, &out, &errs)
 	if code != exitFailure || !strings.Contains(errs.String(), "lurker.lua: 2 undefined globals\n") {
 		t.Errorf("status %d, stderr %q; want 1 and the undefined globals counted", code, errs.String())
 	}

@@ -149,8 +149,8 @@ func usage(w io.Writer) {
 // helpExamples are the command lines a command's help ends with (the key
 // "" is the list of commands'), to copy and run as they are: in order, in
 // a folder holding a scripts folder as squarebattle new makes it (the
-// repository's own, or one new made). printed_commands_test.go runs every
-// one of them so.
+// repository's own, or one new made). TestPrintedCommands (e2e/printed)
+// runs every one of them so.
 var helpExamples = map[string][]string{
 	"": {
 		"squarebattle new mine",

@@ -18,7 +18,8 @@ import (
 
 // orbsWallSetup is wallSetup with a copy of the orbs game in the scripts
 // folder, whose hostile.lua is its explorer calling hook (when not empty)
-// in rounds 3, 9 and 15.
+// in rounds 3, 9 and 15, and whose turns are stopped at 200,000
+// instructions.
 func orbsWallSetup(t *testing.T, hook string, timeout int) []string {
 	t.Helper()
 	flags := wallSetup(t, idleLua, timeout)
@@ -33,6 +34,20 @@ func orbsWallSetup(t *testing.T, hook string, timeout int) []string {
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 			t.Fatal(err)
+		}
+		if name == "rules.lua" {
+			// A turn is stopped at 200,000 instructions, not 2,000,000:
+			// the wall clock around a call allows 1 µs an instruction
+			// on top of isolation.call_timeout, so a spinning turn is
+			// taken down after 1.2 s instead of 3 s. The shipped
+			// players' turns run far below either.
+			capped := strings.Replace(string(src), "local CLOCK_CAP = 2000000 ", "local CLOCK_CAP = 200000 ", 1)
+			if capped == string(src) {
+				t.Fatal("orbs/rules.lua changed: its turn cap cannot be lowered")
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(capped), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if name != "explorer.lua" || hook == "" {
 			continue

@@ -77,7 +77,7 @@ func replaysBothWays(t *testing.T, g *luabind.Game, long *Pool, events []engine.
 // its team, with its round and batch; a re-run handed the events, in this
 // process or behind the wall, plays every round as recorded.
 func TestModBackstopReplays(t *testing.T) {
-	short := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: 2 * time.Second, PerInstruction: time.Nanosecond})
+	short := testPool(t, Options{Size: 2, MemoryMiB: 256, CallTimeout: 700 * time.Millisecond, PerInstruction: time.Nanosecond})
 	long := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: time.Minute})
 	for _, c := range testhooks.Cases {
 		t.Run(c.Hook, func(t *testing.T) {

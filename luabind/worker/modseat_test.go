@@ -69,7 +69,7 @@ func TestModTeamBackstop(t *testing.T) {
 	for ref.Step() {
 	}
 	want := ref.Snapshot()
-	p := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: 2 * time.Second, PerInstruction: time.Nanosecond})
+	p := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: 700 * time.Millisecond, PerInstruction: time.Nanosecond})
 	long := testPool(t, Options{Size: 3, MemoryMiB: 256, CallTimeout: time.Minute})
 	for _, c := range []struct{ hook, shown string }{
 		{"go_spin", "wall-clock"},

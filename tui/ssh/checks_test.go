@@ -20,6 +20,7 @@ import (
 // key are below their caps; one at its cap lets those behind it go first;
 // one that gives up leaves the queue.
 func TestCheckSlots(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	type req struct{ ip, key string }
 	tests := []struct {
 		name               string
@@ -165,6 +166,8 @@ func dialFrom(t testing.TB, addr string, n int, user string, key gossh.Signer) *
 // serve.checks_per_ip, per key serve.checks_per_key; the others wait, are
 // told so, and all end checked.
 func TestChecksAtOnce(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
+
 	type from struct{ ip, key int } // 127.0.0.ip, the key'th key
 	tests := []struct {
 		name               string
@@ -222,6 +225,7 @@ func TestChecksAtOnce(t *testing.T) {
 // serve.players_per_user, a user name two keys claim; the hourly quota is
 // the key's, not the login name's.
 func TestSubmitReserves(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	good := []byte("function run() end")
 	tests := []struct {
 		name     string

@@ -305,9 +305,10 @@ func TestChannelDoor(t *testing.T) {
 // holds no channel after serve.idle_timeout; a command line past 4 KiB is
 // refused.
 func TestCommandDoor(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	tests := []struct {
 		name       string
-		delay      time.Duration // before the command
+		delay      time.Duration // before the command; -1: once the channel is closed
 		cmd        string
 		commandOK  bool
 		statusWant int // -1: closed without a status
@@ -315,7 +316,7 @@ func TestCommandDoor(t *testing.T) {
 	}{
 		{"in time", 100 * time.Millisecond, "help", true, 0, "SquareBattle arena"},
 		{"in time, a shell", 100 * time.Millisecond, "", true, 2, "this needs a terminal"},
-		{"never", 3 * time.Second, "help", false, -1, "no command within 400ms (serve.command_timeout)"},
+		{"never", -1, "help", false, -1, "no command within 400ms (serve.command_timeout)"},
 		{"too long", 0, "help " + strings.Repeat("x", 5000), false, -1, "no command within"},
 	}
 	for _, tt := range tests {
@@ -327,11 +328,16 @@ func TestCommandDoor(t *testing.T) {
 			c := dial(t, ts.addr, "x", nil)
 			rc := openRaw(t, c)
 			done := make(chan bool, 1)
-			go func() {
-				time.Sleep(tt.delay)
-				done <- rc.exec(tt.cmd)
-			}()
+			if tt.delay >= 0 {
+				go func() {
+					time.Sleep(tt.delay)
+					done <- rc.exec(tt.cmd)
+				}()
+			}
 			st := rc.waitStatus(t)
+			if tt.delay < 0 {
+				done <- rc.exec(tt.cmd)
+			}
 			if ok := <-done; ok != tt.commandOK {
 				t.Errorf("command accepted %v, want %v", ok, tt.commandOK)
 			}
@@ -537,6 +543,7 @@ func TestInputDoor(t *testing.T) {
 // TestClocksFromOpen: a session's time limit and idle timeout run from
 // the moment its channel opened, not from its command.
 func TestClocksFromOpen(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	tests := []struct {
 		name  string
 		edit  func(*Limits)

@@ -317,6 +317,7 @@ func TestTerminal(t *testing.T) {
 // TestIdle: a session with no input is warned, then closed with a
 // message, even while output flows.
 func TestIdle(t *testing.T) {
+	t.Parallel() // its own server; it waits on the server's timeouts and deadlines
 	ts := startServer(t, func(o *Options) {
 		o.Limits.Idle = 1200 * time.Millisecond
 		o.Session = testUI(true)

@@ -1,6 +1,9 @@
-// Package printed runs, as printed, every squarebattle command that the
-// bot protocol's page and the bot kits tell people to type, with the real
-// program and the kits' real bots in a real shell.
+// Package printed runs, as printed, every squarebattle command that a
+// text tells people to type, with the real program: what new prints and
+// writes, the Starter, the help texts, the README and docs/*.md
+// (TestPrintedCommands); and the bot protocol's page and the bot kits'
+// commands with the kits' real bots in a real shell
+// (TestDocumentedCommands).
 package printed
 
 import (

@@ -135,10 +135,22 @@ type session struct {
 	n    int
 }
 
+// boundedRounds is the round limit of the battles the printed commands
+// play: every battle of a session's commands here, tournaments and rule
+// mods' battles in TestPrintedCommands (SQUAREBATTLE_RULES_ROUNDS in the
+// environment, as a user's could say). As printed they cost minutes: a
+// kit's snake bot against Hungry plays thousands of rounds, each a round
+// trip to the bot process (15 to 35 s a command), a paint tournament
+// hundreds of battles; that only measures their speed. How long a battle
+// lasts changes neither the arguments a command accepts nor its exit
+// status; the kits' tests (e2e/kits) play their bots' battles to the end.
+const boundedRounds = "20"
+
 // newSession starts a shell in a fresh folder holding the shipped players
 // and games in scripts/ and the bot kits in docs/bots/, as a clone of the
 // repository does, with the go command's caches of the test's own
-// environment (so a kit builds without compiling the standard library).
+// environment (so a kit builds without compiling the standard library),
+// and battles bounded to boundedRounds rounds.
 func newSession(t *testing.T) *session {
 	t.Helper()
 	work, env := harness.Isolated(t)
@@ -154,7 +166,7 @@ func newSession(t *testing.T) *session {
 		}
 	}
 	goBin, _ := exec.LookPath("go")
-	env = append(env, "GOTOOLCHAIN=local", "GOFLAGS=")
+	env = append(env, "GOTOOLCHAIN=local", "GOFLAGS=", "SQUAREBATTLE_RULES_ROUNDS="+boundedRounds)
 	sh := harness.StartShell(t, 120, 40, work, env)
 	sh.Wait = 3 * time.Minute
 	if goBin != "" {
@@ -233,8 +245,8 @@ func (s *session) runAll(cs []command, before map[string]func()) int {
 // a folder laid out like a clone of the repository: each must exit 0. The
 // commands name the reader's own bot programs (mybot.py, ./mysnake, a.py,
 // b.js); the kits stand in for them. The README's, the other docs', the
-// help texts' and new's commands are run by the program package's
-// TestPrintedCommands.
+// help texts' and new's commands are run by TestPrintedCommands
+// (commands_test.go).
 func TestDocumentedCommands(t *testing.T) {
 	harness.NeedTmux(t)
 	for _, tool := range []string{"python3", "node"} {

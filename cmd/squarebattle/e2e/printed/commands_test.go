@@ -1,4 +1,6 @@
-package main
+//go:build unix
+
+package printed
 
 import (
 	"bytes"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/squarebattle/squarebattle/cmd/squarebattle/e2e/harness"
 	"github.com/squarebattle/squarebattle/scripts"
 )
 
@@ -26,13 +29,14 @@ import (
 // and must exit 0.
 //
 // How a command runs:
-//   - through the in-process entry point, Main, like the program (a line
-//     starting `go run ./cmd/squarebattle` is the same program);
-//   - except the ones that open the terminal UI (play, replay FILE, and no
-//     command at all): those run the built program on a pseudo-terminal,
-//     the way a user's terminal runs it, wait for its first frame and press
-//     q until it quits, which it must do with exit status 0. A dry run
-//     would test a path no user takes; the pty runs the real one, argument
+//   - as the program built once for the test binary (harness.Program; a
+//     line starting `go run ./cmd/squarebattle` is the same program), in
+//     the working folder, its output read;
+//   - the ones that open the terminal UI (play, replay FILE, and no
+//     command at all) on a pseudo-terminal, the way a user's terminal runs
+//     them: the test waits for the first frame and presses q until the
+//     program quits, which it must do with exit status 0. A dry run would
+//     test a path no user takes; the pty runs the real one, argument
 //     checks, scripts, game and screen included;
 //   - in a working folder with the scripts folder new makes (the
 //     repository's scripts/, copied from the embedded scripts.FS, never
@@ -49,10 +53,9 @@ import (
 // The lines that are not run are the ones skipCommands names, each with
 // its reason; a synopsis with placeholders (FILE, [flags]) is not a
 // command line.
-
-// boundedRounds is the round limit of tournaments and rule mods' battles
-// run by TestPrintedCommands.
-const boundedRounds = "60"
+//
+// The texts of the bot protocol and the bot kits, whose commands play the
+// reader's own bot programs, are TestDocumentedCommands' (printed_test.go).
 
 // skipCommands are the printed commands not run, by a pattern of the line
 // and why.
@@ -325,7 +328,7 @@ func opensUI(args []string) bool {
 
 // bounded reports whether a command plays long battles: tournaments and
 // rule mods' (see boundedRounds).
-func bounded(args []string) bool {
+func bounded(dir string, args []string) bool {
 	if len(args) == 0 || args[0] == "tournament" && len(args) > 1 && args[1] == "merge" {
 		return false
 	}
@@ -334,7 +337,7 @@ func bounded(args []string) bool {
 	}
 	for _, a := range args {
 		if m, _ := filepath.Match("*/*/*.lua", filepath.ToSlash(a)); m && strings.HasSuffix(a, ".lua") {
-			if _, err := os.Stat(filepath.Join(filepath.Dir(a), "rules.lua")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, filepath.Dir(a), "rules.lua")); err == nil {
 				return true
 			}
 		}
@@ -354,7 +357,7 @@ func newRunner(t *testing.T, withScripts bool) *commandRunner {
 	t.Helper()
 	r := &commandRunner{t: t, dir: t.TempDir(), home: t.TempDir(), ran: map[string]bool{}}
 	if withScripts {
-		if err := copyShipped(filepath.Join(r.dir, "scripts")); err != nil {
+		if err := os.CopyFS(filepath.Join(r.dir, "scripts"), scripts.FS); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -378,73 +381,92 @@ func (r *commandRunner) run(cmds []printedCommand) {
 }
 
 func (r *commandRunner) one(t *testing.T, c printedCommand) {
-	t.Chdir(r.dir)
 	if c.shell != nil {
 		r.shell(t, c.shell)
 		return
 	}
-	env := commandEnv(r.home)
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "SQUAREBATTLE_") {
-			name, _, _ := strings.Cut(kv, "=")
-			env = append(env, name+"=") // empty is unset
-		}
-	}
-	env = append(env, c.env...)
+	env := append(commandEnv(r.home), c.env...)
 	var args []string
 	for _, a := range c.args {
 		if g, ok := strings.CutPrefix(a, "\x00glob:"); ok {
-			matches, err := filepath.Glob(g)
+			matches, err := filepath.Glob(filepath.Join(r.dir, g))
 			if err != nil || len(matches) == 0 {
 				t.Fatalf("%s: %s matches no file", c.line, g)
 			}
-			args = append(args, matches...)
+			for _, m := range matches {
+				rel, _ := filepath.Rel(r.dir, m) // as the shell expands it
+				args = append(args, rel)
+			}
 			continue
 		}
 		args = append(args, a)
 	}
-	if bounded(args) {
+	if bounded(r.dir, args) {
 		env = append(env, "SQUAREBATTLE_RULES_ROUNDS="+boundedRounds)
 	}
 	if opensUI(args) {
 		runOnPTY(t, r.dir, env, args)
 		return
 	}
-	for _, kv := range env {
-		name, value, _ := strings.Cut(kv, "=")
-		t.Setenv(name, value)
-	}
-	var out, errOut bytes.Buffer
-	code := Main(args, &out, &errOut)
+	code, out, errOut := runProgram(t, r.dir, env, args...)
 	if code != 0 {
-		t.Fatalf("%s: exit %d, want 0\nstderr: %s\nstdout:\n%s", c.line, code, errOut.String(), tail(out.String(), 2000))
+		t.Fatalf("%s: exit %d, want 0\nstderr: %s\nstdout:\n%s", c.line, code, errOut, tail(out, 2000))
 	}
 	if c.out != "" {
-		if err := os.WriteFile(c.out, out.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(r.dir, c.out), []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// shell carries out a cp or mkdir -p line of a document.
+// runProgram runs the program with args in dir, in this test's
+// environment without its SQUAREBATTLE_* settings, then env (later
+// entries win), and returns its exit status and output.
+func runProgram(t *testing.T, dir string, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "SQUAREBATTLE_") {
+			base = append(base, kv)
+		}
+	}
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(harness.Program(t), args...)
+	cmd.Dir, cmd.Env = dir, append(base, env...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatalf("squarebattle %s: %v", strings.Join(args, " "), err)
+	}
+	return code, out.String(), errOut.String()
+}
+
+// shell carries out a cp or mkdir -p line of a document in the runner's
+// folder.
 func (r *commandRunner) shell(t *testing.T, sh []string) {
+	in := func(name string) string { return filepath.Join(r.dir, name) }
 	switch sh[0] {
 	case "cp":
-		data, err := os.ReadFile(sh[1])
+		data, err := os.ReadFile(in(sh[1]))
 		if err != nil {
 			t.Fatalf("cp: %v", err)
 		}
-		if err := os.WriteFile(sh[2], data, 0o644); err != nil {
+		if err := os.WriteFile(in(sh[2]), data, 0o644); err != nil {
 			t.Fatalf("cp: %v", err)
 		}
 	case "mkdir":
 		for _, d := range sh[2:] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
+			if err := os.MkdirAll(in(d), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
 	case "rename": // a step of afterCommand: rename FILE DISPLAY
-		src, err := os.ReadFile(sh[1])
+		src, err := os.ReadFile(in(sh[1]))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,10 +474,29 @@ func (r *commandRunner) shell(t *testing.T, sh []string) {
 		if !ok {
 			t.Fatalf("%s has no name to change", sh[1])
 		}
-		if err := os.WriteFile(sh[1], out, 0o644); err != nil {
+		if err := os.WriteFile(in(sh[1]), out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// nameRe is a player's name = "..." (as the program's new renames it).
+var nameRe = regexp.MustCompile(`name\s*=\s*"[^"\n]*"`)
+
+// rename gives the first name = "..." of a player's source outside its
+// comments the display name, as a reader told to change it does; ok is
+// false when there is none.
+func rename(src []byte, display string) (out []byte, ok bool) {
+	for _, loc := range nameRe.FindAllIndex(src, -1) {
+		lineStart := bytes.LastIndexByte(src[:loc[0]], '\n') + 1
+		if bytes.Contains(src[lineStart:loc[0]], []byte("--")) {
+			continue // in a comment
+		}
+		out = append(out, src[:loc[0]]...)
+		out = append(out, fmt.Sprintf("name = %q", display)...)
+		return append(out, src[loc[1]:]...), true
+	}
+	return src, false
 }
 
 func tail(s string, n int) string {
@@ -463,42 +504,6 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
-}
-
-// printedBinary is the program built once, from the package's folder,
-// for the commands that open the terminal UI.
-var printedBinary struct {
-	once sync.Once
-	dir  string // the package's folder, set before any test changes folder
-	path string
-	err  error
-}
-
-func buildPrinted(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("running the terminal UI's commands needs go on PATH to build the program")
-	}
-	printedBinary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "squarebattle-printed-")
-		if err != nil {
-			printedBinary.err = err
-			return
-		}
-		bin := filepath.Join(dir, "squarebattle")
-		build := exec.Command(goTool, "build", "-o", bin, ".")
-		build.Dir = printedBinary.dir
-		if out, err := build.CombinedOutput(); err != nil {
-			printedBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		printedBinary.path = bin
-	})
-	if printedBinary.err != nil {
-		t.Fatal(printedBinary.err)
-	}
-	return printedBinary.path
 }
 
 // ptyWait bounds each step of a run on the pty: the first frame, and the
@@ -509,8 +514,7 @@ const ptyWait = 2 * time.Minute
 // waits for its first frame, presses q until it exits (a battle asks
 // first: q again quits), and fails unless it exits with status 0.
 func runOnPTY(t *testing.T, dir string, env, args []string) {
-	bin := buildPrinted(t)
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(harness.Program(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "LANG=C.UTF-8"}, env...)
 	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: 80, Rows: 24})
@@ -597,32 +601,25 @@ var newCases = []struct{ name, args string }{
 // TestPrintedCommands runs every command line printed by new (for every
 // kind of game), written into the players new makes and the Starter, the
 // help texts, README.md and docs/*.md, as printed (see the top of this
-// file), and wants each to exit 0.
+// file), and wants each to exit 0. Each text's commands run in order in a
+// folder of their own; the texts run side by side.
 func TestPrintedCommands(t *testing.T) {
-	if raceOn {
-		t.Skip("every printed command: plays full battles through the command line; the race detector's pass has the battles' concurrency covered by the tournament, isolation and serve tests, and the plain pass runs this")
-	}
-
 	if testing.Short() {
 		t.Skip("runs some 80 commands, the terminal UI's on a pty")
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	printedBinary.dir = wd
-	t.Cleanup(func() {
-		if printedBinary.path != "" {
-			os.RemoveAll(filepath.Dir(printedBinary.path))
-		}
-	})
+	var mu sync.Mutex // guards what the texts' subtests count
 	var total, skipped int
 	matched := map[string]bool{}
 	// read and expected: the texts read, and the ones there are; when
 	// every one was read (no -run picked some), every skip pattern must
 	// still match a printed command.
 	read, expected := map[string]bool{}, map[string]bool{}
-	count := func(cmds []printedCommand) {
+	count := func(name string, cmds []printedCommand) {
+		mu.Lock()
+		defer mu.Unlock()
+		if name != "" {
+			read[name] = true
+		}
 		for _, c := range cmds {
 			total++
 			if c.skip != "" {
@@ -639,31 +636,31 @@ func TestPrintedCommands(t *testing.T) {
 	t.Run("new", func(t *testing.T) {
 		for _, nc := range newCases {
 			t.Run(nc.name, func(t *testing.T) {
+				t.Parallel()
 				r := newRunner(t, false)
 				newCmd, ok, err := parseCommand("test", "squarebattle "+nc.args, plainText)
 				if err != nil || !ok {
 					t.Fatal(err)
 				}
-				t.Chdir(r.dir)
-				var out, errOut bytes.Buffer
-				if code := Main(newCmd.args, &out, &errOut); code != 0 {
-					t.Fatalf("%s: exit %d: %s", nc.args, code, errOut.String())
+				code, out, errOut := runProgram(t, r.dir, commandEnv(r.home), newCmd.args...)
+				if code != 0 {
+					t.Fatalf("%s: exit %d: %s", nc.args, code, errOut)
 				}
-				cmds, _ := commandsIn(t, nc.args+" output", out.String(), plainText)
-				m := regexp.MustCompile(`Wrote (.+\.lua), `).FindStringSubmatch(out.String())
+				cmds, _ := commandsIn(t, nc.args+" output", out, plainText)
+				m := regexp.MustCompile(`Wrote (.+\.lua), `).FindStringSubmatch(out)
 				if m == nil {
-					t.Fatalf("new names no file:\n%s", out.String())
+					t.Fatalf("new names no file:\n%s", out)
 				}
-				src, err := os.ReadFile(m[1])
+				src, err := os.ReadFile(filepath.Join(r.dir, m[1]))
 				if err != nil {
 					t.Fatal(err)
 				}
 				inFile, _ := commandsIn(t, m[1], string(src), luaText)
 				if len(cmds) < 3 || len(inFile) < 3 {
-					t.Errorf("new prints %d commands and writes %d into %s; want 3 or more each:\n%s", len(cmds), len(inFile), m[1], out.String())
+					t.Errorf("new prints %d commands and writes %d into %s; want 3 or more each:\n%s", len(cmds), len(inFile), m[1], out)
 				}
 				all := append(cmds, inFile...)
-				count(all)
+				count("", all)
 				r.run(all)
 			})
 		}
@@ -678,36 +675,40 @@ func TestPrintedCommands(t *testing.T) {
 		if len(cmds) == 0 || cmds[0].line != "squarebattle new mine" {
 			t.Fatalf("the Starter's first command is not squarebattle new mine: %+v", cmds)
 		}
-		count(cmds)
+		count("", cmds)
 		newRunner(t, false).run(cmds)
 	})
 
 	keys := [][]string{nil, {"tournament", "merge"}, {"tournament", "challenge"}}
-	for _, c := range commands() {
-		keys = append(keys, []string{c.name})
+	for _, c := range helpCommands(t) {
+		keys = append(keys, []string{c})
 	}
-	docs, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	docs, err := filepath.Glob(filepath.Join(repo, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs = append([]string{filepath.Join("..", "..", "README.md")}, docs...)
+	docs = append([]string{filepath.Join(repo, "README.md")}, docs...)
+	docName := func(path string) string {
+		name, _ := filepath.Rel(repo, path)
+		return filepath.ToSlash(name)
+	}
 	for _, k := range keys {
 		expected["squarebattle help "+strings.Join(k, " ")] = true
 	}
 	for _, doc := range docs {
-		expected[strings.TrimPrefix(filepath.ToSlash(doc), "../../")] = true
+		expected[docName(doc)] = true
 	}
 
 	t.Run("help", func(t *testing.T) {
 		for _, k := range keys {
 			name := "squarebattle help " + strings.Join(k, " ")
 			t.Run(name, func(t *testing.T) {
-				read[name] = true
-				var out, errOut bytes.Buffer
-				if code := Main(append([]string{"help"}, k...), &out, &errOut); code != 0 {
-					t.Fatalf("exit %d: %s", code, errOut.String())
+				t.Parallel()
+				code, out, errOut := runProgram(t, t.TempDir(), commandEnv(t.TempDir()), append([]string{"help"}, k...)...)
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errOut)
 				}
-				cmds, _ := commandsIn(t, name, out.String(), plainText)
+				cmds, _ := commandsIn(t, name, out, plainText)
 				run := 0
 				for _, c := range cmds {
 					if c.skip == "" {
@@ -715,9 +716,9 @@ func TestPrintedCommands(t *testing.T) {
 					}
 				}
 				if run == 0 && len(k) > 0 && k[0] != "serve" && k[0] != "connect" { // both need an arena
-					t.Errorf("%s prints no command to run:\n%s", name, out.String())
+					t.Errorf("%s prints no command to run:\n%s", name, out)
 				}
-				count(cmds)
+				count(name, cmds)
 				newRunner(t, true).run(cmds)
 			})
 		}
@@ -725,9 +726,9 @@ func TestPrintedCommands(t *testing.T) {
 
 	t.Run("docs", func(t *testing.T) {
 		for _, doc := range docs {
-			name := strings.TrimPrefix(filepath.ToSlash(doc), "../../")
+			name := docName(doc)
 			t.Run(name, func(t *testing.T) {
-				read[name] = true
+				t.Parallel()
 				text, err := os.ReadFile(doc)
 				if err != nil {
 					t.Fatal(err)
@@ -739,7 +740,7 @@ func TestPrintedCommands(t *testing.T) {
 						t.Fatalf("saving %s as %s says: %v", f.name, name, err)
 					}
 				}
-				count(cmds)
+				count(name, cmds)
 				r.run(afterCommand(name, cmds))
 			})
 		}
@@ -751,6 +752,31 @@ func TestPrintedCommands(t *testing.T) {
 			t.Errorf("skipCommands: no printed command matches %q any more: drop it", s.pattern)
 		}
 	}
+}
+
+// helpCommands returns the commands squarebattle help lists.
+func helpCommands(t *testing.T) []string {
+	t.Helper()
+	code, out, errOut := runProgram(t, t.TempDir(), commandEnv(t.TempDir()), "help")
+	if code != 0 {
+		t.Fatalf("squarebattle help: exit %d: %s", code, errOut)
+	}
+	_, list, ok := strings.Cut(out, "\ncommands:\n")
+	if !ok {
+		t.Fatalf("squarebattle help lists no commands:\n%s", out)
+	}
+	var names []string
+	for _, l := range strings.Split(list, "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || !strings.HasPrefix(l, "  ") {
+			break
+		}
+		names = append(names, f[0])
+	}
+	if len(names) < 5 {
+		t.Fatalf("squarebattle help lists %q as its commands:\n%s", names, out)
+	}
+	return names
 }
 
 // afterCommand adds what a document's prose asks the reader to do after
@@ -776,7 +802,7 @@ func afterCommand(doc string, cmds []printedCommand) []printedCommand {
 // go install ./cmd/squarebattle gives a squarebattle command, the one the
 // program's hints name.
 func TestReadmeFirstScreen(t *testing.T) {
-	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	text, err := os.ReadFile(filepath.Join(repo, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
