@@ -43,6 +43,7 @@ var labels = regexp.MustCompile(`^(--\s*)?(\d+\.\s*)?(Try it:|Check it:|Watch it
 var skipped = map[string]string{
 	"squarebattle serve":                "a server that runs until stopped, on a fixed port: TestServeOpenSSH (e2e/arena) runs it on a free one",
 	"squarebattle serve --listen :2222": "listens on every interface; tests listen on loopback only",
+	"squarebattle connect alice@arena.example:2222 mybot -- python3 docs/bots/python/squares.py": "connects to an arena at a placeholder address: TestRemoteBotsOpenSSH (e2e/arena) connects a kit to a real one",
 }
 
 // extract returns the command lines of a text: in Markdown, those of its
