@@ -42,7 +42,8 @@ type arenaLadder struct {
 	done   chan struct{}
 
 	finishedMu sync.Mutex
-	finished   []func(ladder.Battle) // told of every battle done
+	finished   map[int]func(ladder.Battle) // told of every battle done, by registration
+	nextFn     int
 }
 
 // openLadderStore opens the ladder's database in the data dir (or
@@ -274,7 +275,10 @@ func (al *arenaLadder) walls() (ranked.Walls, error) {
 // battleDone tells whoever listens of a battle done.
 func (al *arenaLadder) battleDone(b ladder.Battle) {
 	al.finishedMu.Lock()
-	fns := slices.Clone(al.finished)
+	fns := make([]func(ladder.Battle), 0, len(al.finished))
+	for _, f := range al.finished {
+		fns = append(fns, f)
+	}
 	al.finishedMu.Unlock()
 	for _, f := range fns {
 		f(b)
@@ -286,12 +290,16 @@ func (al *arenaLadder) battleDone(b ladder.Battle) {
 func (al *arenaLadder) onFinished(f func(ladder.Battle)) (stop func()) {
 	al.finishedMu.Lock()
 	defer al.finishedMu.Unlock()
-	al.finished = append(al.finished, f)
-	i := len(al.finished) - 1
+	if al.finished == nil {
+		al.finished = map[int]func(ladder.Battle){}
+	}
+	id := al.nextFn
+	al.nextFn++
+	al.finished[id] = f
 	return func() {
 		al.finishedMu.Lock()
 		defer al.finishedMu.Unlock()
-		al.finished[i] = func(ladder.Battle) {}
+		delete(al.finished, id)
 	}
 }
 
