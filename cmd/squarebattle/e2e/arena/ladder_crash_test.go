@@ -3,13 +3,11 @@
 package arena
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"math"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,50 +26,6 @@ import (
 // three on one worker.
 var ladderEnv = []string{"SQUAREBATTLE_SERVE_LADDER_TEAMS=3", "SQUAREBATTLE_SERVE_LADDER_SIZE=14",
 	"SQUAREBATTLE_SERVE_LADDER_ROUNDS=80", "SQUAREBATTLE_SERVE_LADDER_WORKERS=1", "SQUAREBATTLE_ISOLATION_POOL_SIZE=1"}
-
-// ladderServe runs `squarebattle serve` on data with the ladder on and
-// returns it running, once it listens.
-func ladderServe(t *testing.T, bin, data string) *exec.Cmd {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	work, env := harness.Isolated(t)
-	cmd := exec.Command(bin, "serve", "--listen", addr)
-	cmd.Dir = work
-	cmd.Env = append(append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data), ladderEnv...)
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	ready := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sent := false
-		for sc.Scan() {
-			if !sent && strings.Contains(sc.Text(), "event=listen") {
-				ready <- true
-				sent = true
-			}
-		}
-		if !sent {
-			ready <- false
-		}
-	}()
-	select {
-	case ok := <-ready:
-		if !ok {
-			t.Fatal("serve exited before listening")
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("serve not listening after 60 s")
-	}
-	return cmd
-}
 
 // openLadder opens the ladder the server left in data, as the server
 // configures SquareBattle's (the test's environment layered on defaults).
@@ -114,7 +68,7 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	}
 	bin := harness.Program(t)
 	data := t.TempDir()
-	srv := ladderServe(t, bin, data)
+	srv := startServe(t, bin, data, ladderEnv...).proc
 	deadline := time.Now().Add(3 * time.Minute)
 	for replayCount(data) < 6 {
 		if time.Now().After(deadline) {
@@ -122,7 +76,7 @@ func TestLadderSurvivesKill9(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	srv.Process.Kill() // SIGKILL: no shutdown of any kind
+	srv.Kill() // SIGKILL: no shutdown of any kind
 	srv.Wait()
 
 	ctx := context.Background()
@@ -154,7 +108,7 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	t.Logf("killed with %d battles done and %d in flight; the table re-derived from %d replays is the live one", len(done), len(inFlight), rd.Checked)
 
 	// The next run plays the battles in flight first and keeps the rest.
-	srv = ladderServe(t, bin, data)
+	srv = startServe(t, bin, data, ladderEnv...).proc
 	want := replayCount(data) + len(inFlight) + 1
 	deadline = time.Now().Add(3 * time.Minute)
 	for replayCount(data) < want {
@@ -163,7 +117,7 @@ func TestLadderSurvivesKill9(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	srv.Process.Signal(os.Interrupt)
+	srv.Signal(os.Interrupt)
 	srv.Wait()
 	l, st = openLadder(t, data)
 	defer st.Close()
