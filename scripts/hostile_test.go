@@ -25,6 +25,8 @@ import (
 // in the original program): there the battle may instead be the one
 // against a player that always answers that way.
 func TestHostileModPlayers(t *testing.T) {
+	t.Parallel() // whole games: beside another when a core is free (the soaks, which count goroutines, run first)
+
 	if testing.Short() {
 		t.Skip("plays 3 × 42 mod battles")
 	}

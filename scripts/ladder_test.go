@@ -53,6 +53,8 @@ const ladderBattles = 600
 // players in their order of strength: Spearman's ρ ≥ 0.9 after
 // ladderBattles battles.
 func TestLadderRanksByStrength(t *testing.T) {
+	t.Parallel() // whole games: beside another when a core is free (the soaks, which count goroutines, run first)
+
 	if testing.Short() || raceEnabled {
 		t.Skip("plays 600 battles one after another, in one goroutine: nothing for the race detector, and minutes under it")
 	}

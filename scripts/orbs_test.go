@@ -686,6 +686,8 @@ func TestOrbsWinner(t *testing.T) {
 // TestOrbsDeterministic: a whole game of the two shipped bots, 256 rounds,
 // is the same with one worker and with four; the rules end it at 256.
 func TestOrbsDeterministic(t *testing.T) {
+	t.Parallel() // whole games: beside another when a core is free (the soaks, which count goroutines, run first)
+
 	var snaps []*engine.Snapshot
 	for _, workers := range []int{1, 4} {
 		b := orbsGame{seed: 11, workers: workers, players: [2]string{"explorer", "spreader"}}.battle(t)

@@ -199,6 +199,8 @@ func TestPaintMoves(t *testing.T) {
 // TestPaintDeterministic: 500 ticks of four teams with one and with four
 // workers give the same canvas and scores, and the rules end it at 500.
 func TestPaintDeterministic(t *testing.T) {
+	t.Parallel() // whole games: beside another when a core is free (the soaks, which count goroutines, run first)
+
 	players := []string{"random", "greedy", "random", "greedy"}
 	var snaps []*engine.Snapshot
 	for _, workers := range []int{1, 4} {

@@ -376,6 +376,8 @@ func snakeInvariants(t *testing.T, s *engine.Snapshot) {
 // one and with four workers play the same battle, in each mode; the
 // invariants hold every round.
 func TestSnakeDeterministic(t *testing.T) {
+	t.Parallel() // whole games: beside another when a core is free (the soaks, which count goroutines, run first)
+
 	for _, classic := range []bool{false, true} {
 		t.Run(fmt.Sprintf("classic=%v", classic), func(t *testing.T) { snakeDeterministic(t, classic) })
 	}
@@ -414,6 +416,8 @@ func snakeDeterministic(t *testing.T, classic bool) {
 // TestSnakeBots: Cautious, which looks for room, wins a short match
 // against Hungry, which only looks for food.
 func TestSnakeBots(t *testing.T) {
+	t.Parallel() // whole games: beside another when a core is free (the soaks, which count goroutines, run first)
+
 	b := snakeBattle(t, snakeFolder(t, map[string]any{"GAMES": 5}, nil), []string{"hungry", "cautious"}, 30, 20000, 2, 5)
 	for b.Step() {
 	}
