@@ -139,6 +139,10 @@ var keys = []keySpec{
 	intKey("serve.featured_seed", 0, 1<<53-1, func(c *Config) any { return &c.Serve.FeaturedSeed }),
 	intKey("serve.bot_connections_per_user", 0, 10_000, func(c *Config) any { return &c.Serve.BotConnectionsPerUser }),
 	intKey("serve.bot_connections", 0, 1_000_000, func(c *Config) any { return &c.Serve.BotConnections }),
+	intKey("serve.bots.init_ms", 1, 3_600_000, func(c *Config) any { return &c.Serve.Bots.InitMS }),
+	intKey("serve.bots.round_ms", 1, 3_600_000, func(c *Config) any { return &c.Serve.Bots.RoundMS }),
+	intKey("serve.bots.bank_ms", 0, 3_600_000, func(c *Config) any { return &c.Serve.Bots.BankMS }),
+	intKey("serve.bots.max_faults", 0, 1_000_000, func(c *Config) any { return &c.Serve.Bots.MaxFaults }),
 	{name: "serve.ladder.enabled", kind: kindBool, field: func(c *Config) any { return &c.Serve.Ladder.Enabled }},
 	{name: "serve.ladder.games", kind: kindString, field: func(c *Config) any { return &c.Serve.Ladder.Games }},
 	intKey("serve.ladder.workers", 0, 4096, func(c *Config) any { return &c.Serve.Ladder.Workers }),
@@ -158,7 +162,7 @@ var keys = []keySpec{
 }
 
 // sections are the keys that hold a mapping rather than a value.
-var sections = []string{"arena", "rules", "limits", "tui", "human", "isolation", "serve", "serve.ladder", "bots", "ladder"}
+var sections = []string{"arena", "rules", "limits", "tui", "human", "isolation", "serve", "serve.ladder", "serve.bots", "bots", "ladder"}
 
 func lookupKey(name string) *keySpec {
 	for i := range keys {

@@ -71,6 +71,10 @@ type Serve struct {
 	// in all.
 	BotConnectionsPerUser int `mapstructure:"bot_connections_per_user" yaml:"bot_connections_per_user" json:"bot_connections_per_user"`
 	BotConnections        int `mapstructure:"bot_connections" yaml:"bot_connections" json:"bot_connections"`
+	// Bots is the clock remote bots play under, in place of the bots
+	// section: their round trip crosses a network, so they get more time
+	// than a bot on the server's own machine (hello states it to them).
+	Bots Bots `mapstructure:"bots" yaml:"bots" json:"bots"`
 
 	// Ladder is the ranked battles the arena plays in the background.
 	Ladder ServeLadder `mapstructure:"ladder" yaml:"ladder" json:"ladder"`
@@ -108,6 +112,7 @@ func DefaultServe() Serve {
 
 		BotConnectionsPerUser: 4,
 		BotConnections:        100,
+		Bots:                  Bots{InitMS: 5000, RoundMS: 500, BankMS: 2000, MaxFaults: 10},
 
 		Ladder: ServeLadder{Enabled: true, Teams: 4, Size: 32, Rounds: 500, BattlesKept: 20, DiskMiB: 2048},
 	}

@@ -70,7 +70,7 @@ func drawBoard(c canvas, th theme, colours []int, view *arenaView, f *frame, l b
 			c.s.Put(l.table.x-1, y, c.g.bar, th.dim())
 		}
 	}
-	drawTeams(c, th, colours, f.snap, f.squares, l.table)
+	drawTeams(c, th, colours, f.snap, f.squares, f.trips, l.table)
 }
 
 func (a *App) drawBattle(w, h int) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/replay"
 )
 
@@ -37,6 +38,9 @@ type frame struct {
 	// logs[t] is what team t's scripts printed, newest last (a live
 	// battle whose Battle is a Logger; nil otherwise). A copy: the frame's own.
 	logs [][]string
+	// trips[t] is bot team t's last round trip (Timed), nil for the
+	// others; nil for a battle without bots and for a replay.
+	trips []*bot.RoundTrip
 }
 
 type commandKind int
@@ -607,6 +611,9 @@ func (d *driver) publish(now time.Time) {
 			d.logs, d.logsAt = d.tl.PrintedLogs(s.Round, len(s.Teams), replayLogLines), s.Round
 		}
 		f.logs = d.logs
+	}
+	if t, ok := d.battle.(Timed); ok && d.live() {
+		f.trips = t.RoundTrips()
 	}
 	d.published = now
 	d.frame.Store(f)

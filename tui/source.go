@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/tui/human"
 )
@@ -102,6 +103,15 @@ type Battle interface {
 // the caller may keep, at most a bounded number of lines per team.
 type Logger interface {
 	Logs() [][]string
+}
+
+// Timed is a Battle some of whose teams are bots, which answer over a
+// pipe or a network: RoundTrips says what each team's last round trip
+// took (nil for a team that is no bot), and the team table shows it. The
+// driver calls it on its goroutine for each frame it publishes. Round
+// trips are for people only: a replay has none.
+type Timed interface {
+	RoundTrips() []*bot.RoundTrip
 }
 
 // Source supplies the players and builds battles. The UI goroutine calls it;

@@ -2,11 +2,13 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 )
 
 // The team table: the original game's player list, grown up. Columns have
@@ -65,11 +67,17 @@ func tableRows(s *engine.Snapshot) int {
 
 // drawTeams paints the table into r. squares holds each team's count (a
 // rule mod: its first score column) after every round, for the trend
-// sparkline.
-func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares [][]int32, r rect) {
+// sparkline; trips, when not nil, the bots' last round trips, shown in a
+// column of their own after the numbers.
+func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares [][]int32, trips []*bot.RoundTrip, r rect) {
 	heads, figures := columnsOf(s)
 	xs := numberColumns(s, heads)
 	nums := xs[len(heads)]
+	tripX := -1
+	if hasTrips(trips) {
+		tripX = nums
+		nums += numWidth
+	}
 	// The names take what the table has beside the numbers and a trend
 	// of 11: as much as the longest name needs, at least minName, and
 	// maxName even when all are shorter (a stable layout).
@@ -82,6 +90,9 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 		c.text(r.x, y, 3+name, "   Player", head)
 		for i, h := range heads {
 			c.right(r.x+3+name+xs[i], y, xs[i+1]-xs[i], h, head)
+		}
+		if tripX >= 0 {
+			c.right(r.x+3+name+tripX, y, numWidth, "Reply", head)
 		}
 		c.blank(r.x+3+name+nums, y, 1, head)
 		if trendW > 0 {
@@ -107,6 +118,16 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 		for j, v := range figures(t) {
 			c.right(r.x+3+name+xs[j], y, xs[j+1]-xs[j], count(v, xs[j+1]-xs[j]-1), st)
 		}
+		if tripX >= 0 {
+			text, style := "", st
+			if i < len(trips) && trips[i] != nil {
+				text = tripText(*trips[i])
+				if trips[i].Late && t.Eliminated == 0 {
+					style = th.warn()
+				}
+			}
+			c.right(r.x+3+name+tripX, y, numWidth, text, style)
+		}
 		c.blank(r.x+3+name+nums, y, 1, st)
 		if trendW > 0 {
 			if t.Retired.Round > 0 && t.Eliminated == 0 {
@@ -126,6 +147,35 @@ func drawTeams(c canvas, th theme, colours []int, s *engine.Snapshot, squares []
 		}
 	}
 	c.fill(rect{r.x, y, r.w, r.y + r.h - y}, tcell.StyleDefault)
+}
+
+// hasTrips says whether some team is a bot with a round trip to show.
+func hasTrips(trips []*bot.RoundTrip) bool {
+	for _, t := range trips {
+		if t != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// tripText is a round trip in at most numWidth-1 columns: milliseconds
+// under ten seconds, else seconds; "late" when no answer came in time;
+// "-" before the first answer.
+func tripText(t bot.RoundTrip) string {
+	switch {
+	case t.Late:
+		return "late"
+	case t.D <= 0:
+		return "-"
+	case t.D < time.Millisecond:
+		return "<1ms"
+	case t.D < 10*time.Second:
+		return fmt.Sprintf("%dms", t.D.Milliseconds())
+	case t.D < 1000*time.Second:
+		return fmt.Sprintf("%ds", int(t.D.Seconds()))
+	}
+	return ">999s"
 }
 
 // numberColumns are where the table's number columns start, from the

@@ -2,12 +2,15 @@ package tui
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/bot"
 )
 
 func TestNextSpeed(t *testing.T) {
@@ -149,11 +152,59 @@ func TestDefeatSpeech(t *testing.T) {
 			t.Fatal(err)
 		}
 		sim.SetSize(100, rows)
-		drawTeams(canvas{s: sim, g: unicodeGlyphs}, theme{depth: depth256}, nil, s, [][]int32{{3}, {0}}, rect{0, 0, 100, rows})
+		drawTeams(canvas{s: sim, g: unicodeGlyphs}, theme{depth: depth256}, nil, s, [][]int32{{3}, {0}}, nil, rect{0, 0, 100, rows})
 		sim.Show()
 		if text := screenText(sim); !strings.Contains(text, "I will be back") {
 			t.Errorf("%d rows: no defeat speech:\n%s", rows, text)
 		}
 		sim.Fini()
+	}
+}
+
+// TestRoundTripColumn: a battle with bots shows each bot's last round trip
+// in a Reply column (late ones so called, none yet a dash); Lua teams have
+// none, and a battle without bots no column.
+func TestRoundTripColumn(t *testing.T) {
+	s := &engine.Snapshot{Teams: []engine.TeamView{
+		{Team: 0, Player: engine.Player{Name: "Lua"}, Stats: engine.Stats{Squares: 3}},
+		{Team: 1, Player: engine.Player{Name: "Quick"}, Stats: engine.Stats{Squares: 3}},
+		{Team: 2, Player: engine.Player{Name: "Slow"}, Stats: engine.Stats{Squares: 3}},
+		{Team: 3, Player: engine.Player{Name: "Fresh"}, Stats: engine.Stats{Squares: 3}},
+	}}
+	squares := [][]int32{{3}, {3}, {3}, {3}}
+	draw := func(trips []*bot.RoundTrip) []string {
+		sim := tcell.NewSimulationScreen("")
+		if err := sim.Init(); err != nil {
+			t.Fatal(err)
+		}
+		defer sim.Fini()
+		sim.SetSize(110, 5)
+		drawTeams(canvas{s: sim, g: unicodeGlyphs}, theme{depth: depth256}, nil, s, squares, trips, rect{0, 0, 110, 5})
+		sim.Show()
+		return strings.Split(screenText(sim), "\n")
+	}
+	lines := draw([]*bot.RoundTrip{nil, {D: 12 * time.Millisecond}, {D: 500 * time.Millisecond, Late: true}, {}})
+	for i, want := range []string{"Reply", "", "12ms", "late", "-"} {
+		f := strings.Fields(lines[i])
+		switch {
+		case i == 1 && slices.Contains(f, "-"):
+			t.Errorf("a Lua team shows a round trip: %q", lines[i])
+		case i != 1 && !slices.Contains(f, want):
+			t.Errorf("row %d lacks %q: %q", i, want, lines[i])
+		}
+	}
+	if lines := draw(nil); strings.Contains(lines[0], "Reply") {
+		t.Errorf("a battle without bots has a Reply column: %q", lines[0])
+	}
+	for _, c := range []struct {
+		in   bot.RoundTrip
+		want string
+	}{
+		{bot.RoundTrip{}, "-"}, {bot.RoundTrip{D: 300 * time.Microsecond}, "<1ms"}, {bot.RoundTrip{D: 9999 * time.Millisecond}, "9999ms"},
+		{bot.RoundTrip{D: 12 * time.Second}, "12s"}, {bot.RoundTrip{D: time.Hour}, ">999s"}, {bot.RoundTrip{D: time.Second, Late: true}, "late"},
+	} {
+		if got := tripText(c.in); got != c.want || len(got) > numWidth-1 {
+			t.Errorf("tripText(%+v) = %q, want %q in %d columns", c.in, got, c.want, numWidth-1)
+		}
 	}
 }

@@ -129,3 +129,25 @@ func teamIDs(teams []battle.Team) []string {
 	}
 	return out
 }
+
+// roundTripper is a bot's seat: what its last exchange took.
+type roundTripper interface{ RoundTrip() bot.RoundTrip }
+
+// roundTrips are the bots' last round trips, nil for the other teams
+// (tui.Timed).
+func roundTrips(seats []luabind.Seat) []*bot.RoundTrip {
+	var out []*bot.RoundTrip
+	for i, s := range seats {
+		if r, ok := s.(roundTripper); ok {
+			if out == nil {
+				out = make([]*bot.RoundTrip, len(seats))
+			}
+			t := r.RoundTrip()
+			out[i] = &t
+		}
+	}
+	return out
+}
+
+func (b tuiBattle) RoundTrips() []*bot.RoundTrip    { return roundTrips(b.Seats) }
+func (b tuiModBattle) RoundTrips() []*bot.RoundTrip { return roundTrips(b.Seats) }

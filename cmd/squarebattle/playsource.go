@@ -30,6 +30,20 @@ type playSource struct {
 	// game's lobby; noTimeout is --no-timeout.
 	flagBots  []*bot.Spec
 	noTimeout bool
+	// remote, when set, are bots that run on their authors' machines and
+	// reached the server (serve's botHub): SquareBattle's lobby lists the
+	// connected ones and a battle claims a connection of each it fields.
+	remote remoteBots
+}
+
+// remoteBots are the bots connected to a server from elsewhere.
+type remoteBots interface {
+	// entries lists the connected bots for SquareBattle's lobby.
+	entries() []tui.Entry
+	// team claims a connection of bot id for one battle; ok is false when
+	// id is not a remote bot. The team holds the connection until the
+	// battle closes its seat (or battle.ReleaseBots gives it back).
+	team(id string) (t battle.Team, ok bool, err error)
 }
 
 // loadedGame is a rule mod with its configuration (game.yaml layered in).
@@ -129,7 +143,11 @@ func (p *playSource) Games() []tui.Game {
 // Entries lists starting players first, then classes that are only
 // replicated into, then broken scripts; each group by id.
 func (p *playSource) Entries() []tui.Entry {
-	return rankEntries(append(entriesOf(p.catalog()), p.botEntries("")...))
+	out := append(entriesOf(p.catalog()), p.botEntries("")...)
+	if p.remote != nil {
+		out = append(out, p.remote.entries()...)
+	}
+	return rankEntries(out)
 }
 
 // GameEntries lists a game's players as Entries does SquareBattle's; its
@@ -202,29 +220,9 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		return nil, err
 	}
 	pilot := engine.NoClass
-	specs := p.botSpecs("")
-	var teams []battle.Team
-	for i, id := range su.Players {
-		if i == at {
-			var cls *luabind.Class
-			if cls, pilot, err = humanClass(cat, cfg); err != nil {
-				return nil, err
-			}
-			teams = append(teams, battle.Team{Lua: cls})
-			continue
-		}
-		if s := findSpec(specs, id); s != nil {
-			teams = append(teams, battle.Team{Bot: s})
-			continue
-		}
-		cls, err := cat.Find(id)
-		if err != nil {
-			return nil, err
-		}
-		if !cls.Starting() {
-			return nil, fmt.Errorf("%s cannot start a team", cls.File)
-		}
-		teams = append(teams, battle.Team{Lua: cls})
+	teams, err := p.squareTeams(cat, cfg, su.Players, at, &pilot)
+	if err != nil {
+		return nil, err
 	}
 	o := engine.Options{
 		Size:            su.Size,
@@ -238,6 +236,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	}
 	seat, rs, err := wallsOf(cfg)
 	if err != nil {
+		battle.ReleaseBots(teams)
 		return nil, err
 	}
 	var squad *human.Squad
@@ -247,6 +246,7 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 	players, seat, bots, err := battle.FieldBots(battle.Setup{Config: cfg, Catalog: cat, Teams: teams, Game: rules, GameName: su.Game,
 		Options: o, Seat: seat, Timing: p.timing(cfg)})
 	if err != nil {
+		battle.ReleaseBots(teams)
 		return nil, err
 	}
 	b, err := luabind.NewWalledBattle(cat, players, o, rules, cfg.Limits.RulesInstructions, seat, rs)
@@ -263,6 +263,53 @@ func (p *playSource) NewBattle(su tui.Setup) (tui.Battle, error) {
 		return tuiHumanBattle{tuiBattle: tb, team: at, h: squad}, nil
 	}
 	return tb, nil
+}
+
+// squareTeams are the teams of a SquareBattle battle of players: team at
+// (-1: none) a person plays, with the pilot class *pilot; a remote bot's
+// id claims a connection of it (given back if the battle is not made),
+// a .bot file's or --bot flag's id fields that bot, any other id a
+// starting Lua player of cat.
+func (p *playSource) squareTeams(cat *luabind.Catalog, cfg config.Config, players []string, at int, pilot *engine.ClassID) (teams []battle.Team, err error) {
+	defer func() {
+		if err != nil {
+			battle.ReleaseBots(teams)
+		}
+	}()
+	specs := p.botSpecs("")
+	for i, id := range players {
+		if i == at {
+			var cls *luabind.Class
+			if cls, *pilot, err = humanClass(cat, cfg); err != nil {
+				return teams, err
+			}
+			teams = append(teams, battle.Team{Lua: cls})
+			continue
+		}
+		if p.remote != nil {
+			t, ok, err := p.remote.team(id)
+			if err != nil {
+				return teams, err
+			}
+			if ok {
+				teams = append(teams, t)
+				continue
+			}
+		}
+		if s := findSpec(specs, id); s != nil {
+			teams = append(teams, battle.Team{Bot: s})
+			continue
+		}
+		cls, err := cat.Find(id)
+		if err != nil {
+			return teams, err
+		}
+		if !cls.Starting() {
+			return teams, fmt.Errorf("%s cannot start a team", cls.File)
+		}
+		teams = append(teams, battle.Team{Lua: cls})
+	}
+	return teams, nil
 }
 
 // newModBattle starts a rule mod battle under the game's configuration.

@@ -127,6 +127,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		return nil, err
 	}
 	a.src = newPlaySource(cfg, cat, nil, nil)
+	a.src.remote = hubLobby{a.bots}
 	var allow, admins map[string]bool
 	if sc.Allowlist != "" {
 		if allow, err = tuissh.ReadAuthorizedKeys(sc.Allowlist); err != nil {
@@ -176,6 +177,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		WaitRated:      a.ladder.waitRated,
 		LadderAdmin:    a.ladder.admin,
 		BotLink:        a.bots.link,
+		BotClock:       *a.bots.timing(),
 		HostKey:        host,
 		Store:          store,
 		Limits:         limitsOfServe(cfg),

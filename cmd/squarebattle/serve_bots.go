@@ -191,6 +191,7 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 	h.links[id] = append(h.links[id], l)
 	h.total++
 	h.mu.Unlock()
+	h.changed()
 	defer func() {
 		h.mu.Lock()
 		h.links[id] = slices.DeleteFunc(h.links[id], func(x *remote.Link) bool { return x == l })
@@ -199,6 +200,7 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 		}
 		h.total--
 		h.mu.Unlock()
+		h.changed()
 	}()
 	if h.a.ladder != nil {
 		if _, err := h.a.ladder.l.Enter(ctx, "", id, user, name, botSource(id)); err != nil && !errors.Is(err, context.Canceled) {
@@ -219,11 +221,7 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 
 // ladderBot is ranked.Options.Bot: a known bot is claimed for a battle.
 func (h *botHub) ladderBot(p ladder.Player) (battle.Team, bool, error) {
-	if !h.isBot(p.Name) {
-		return battle.Team{}, false, nil
-	}
-	t, err := h.team(p.Name)
-	return t, true, err
+	return h.claimTeam(p.Name)
 }
 
 // available is ranked.Options.Available: a bot plays while a connection of

@@ -22,8 +22,10 @@ type remoteBot struct {
 	s      *gossh.Session
 	hellos atomic.Int64
 	rounds atomic.Int64
-	done   chan struct{}
-	stderr strings.Builder
+	// roundMS is the round clock the last hello stated.
+	roundMS atomic.Int64
+	done    chan struct{}
+	stderr  strings.Builder
 }
 
 func connectBot(t *testing.T, c *gossh.Client, name string, stopAfterRounds int64) *remoteBot {
@@ -47,12 +49,16 @@ func connectBot(t *testing.T, c *gossh.Client, name string, stopAfterRounds int6
 			var m struct {
 				Type  string `json:"type"`
 				Round int    `json:"round"`
+				Time  struct {
+					RoundMS int64 `json:"round_ms"`
+				} `json:"time"`
 			}
 			if json.Unmarshal(sc.Bytes(), &m) != nil {
 				continue
 			}
 			switch m.Type {
 			case "hello":
+				b.roundMS.Store(m.Time.RoundMS)
 				b.hellos.Add(1)
 				io.WriteString(in, `{"type":"ready","name":"Remote Waiter"}`+"\n")
 			case "round":

@@ -67,6 +67,10 @@ type link struct {
 	// that is over; the next round message is full. The team's phases
 	// set and clear it.
 	resync bool
+	// trip is the last exchange's round trip (rt), for people: the team
+	// table shows it. Written by the team's phases, read by whoever shows
+	// the battle, hence atomic; it never changes what the battle does.
+	trip atomic.Int64
 }
 
 func newLink(conn Conn, t Timing) link {
@@ -193,6 +197,7 @@ func (l *link) await(where at) (outcome, *inbound, string) {
 			timer.Stop()
 		case <-timer.C:
 			if !f.sent.Load() { // still writing: the bot does not read
+				l.trip.Store(rt(f.budget, true))
 				l.bank = 0
 				return late, nil, fmt.Sprintf("took more than %v and has not read the message yet", f.budget.Round(time.Millisecond))
 			}
@@ -203,12 +208,15 @@ func (l *link) await(where at) (outcome, *inbound, string) {
 	l.resync = l.resync || f.resync
 	switch {
 	case f.err == nil:
+		l.trip.Store(rt(f.used, false))
 		l.spend(f.used)
 		return answered, &f.answer, ""
 	case errors.Is(f.err, ErrLate):
+		l.trip.Store(rt(f.budget, true))
 		l.bank = 0
 		return late, nil, fmt.Sprintf("no answer within %v", f.budget.Round(time.Millisecond))
 	case errors.Is(f.err, ErrMalformed):
+		l.trip.Store(rt(f.used, false))
 		l.spend(f.used)
 		return rejected, nil, f.err.Error()
 	}

@@ -25,6 +25,21 @@ type Spec struct {
 	// Dial, when set, reaches a bot that already runs elsewhere and came
 	// to the server (engine/bot/remote): no process is started.
 	Dial func() (Conn, error)
+	// Timing, when set, is the clock this bot plays under in place of the
+	// battle's (a remote bot's round trip crosses a network: the server
+	// gives it serve.bots); hello states it to the bot.
+	Timing *Timing
+}
+
+// TimingIn is the clock the bot plays under in a battle whose bots play
+// under t: its own Timing when it has one (t's NoTimeout still holds).
+func (s *Spec) TimingIn(t Timing) Timing {
+	if s.Timing == nil {
+		return t
+	}
+	own := *s.Timing
+	own.NoTimeout = own.NoTimeout || t.NoTimeout
+	return own
 }
 
 // DisplayName is the name listed for the bot before it says its own.

@@ -30,6 +30,7 @@ type squareBattle struct {
 	problems  []engine.Problem
 	greet     error
 	name      string
+	trip      RoundTrip // the last round trip
 }
 
 // playSquares plays rounds rounds of SquareBattle on an 8×8 wrapping
@@ -72,6 +73,7 @@ func playSquaresIn(t *testing.T, proto, rounds int, timing Timing, args ...strin
 		answers = append(answers, l.Answers...)
 		logs = append(logs, l)
 	})
+	out.trip = ctrl.RoundTrip()
 	ctrl.Finish(End{Round: b.Round(), Winner: b.Winner(), Reason: "test"})
 	out.stats = b.Stats(0)
 	// The record alone plays the battle again, round for round.
@@ -141,6 +143,19 @@ func TestSquaresPlays(t *testing.T) {
 // TestSquaresFaults plays a battle with a bot that breaks the protocol one
 // way at round 3, and checks what the team is charged, whether it is
 // retired, and that it plays on when it is not.
+// TestRoundTrip: the last exchange's round trip is what it took, or late
+// when the answer did not come in time.
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	if got := playSquares(t, 4, testTiming()).trip; got.Late || got.D <= 0 || got.D > testTiming().Round+testTiming().Bank {
+		t.Errorf("answered: %+v", got)
+	}
+	timing := faultTiming("late")
+	if got := playSquares(t, 4, timing, "-fault", "late", "-at", "4").trip; !got.Late || got.D < timing.Round {
+		t.Errorf("late in the last round: %+v", got)
+	}
+}
+
 func TestSquaresFaults(t *testing.T) {
 	squaresFaults(t, Protocol)
 }

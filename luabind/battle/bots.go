@@ -221,8 +221,9 @@ func StartBots(teams []Team, bb botsOf) ([]*Bot, error) {
 		wg.Add(1)
 		go func(i int, bt *Bot) {
 			defer wg.Done()
+			timing := bt.spec.TimingIn(bb.timing)
 			send := time.Duration(0)
-			if bb.timing.NoTimeout {
+			if timing.NoTimeout {
 				send = -1
 			}
 			var conn bot.Conn
@@ -231,7 +232,7 @@ func StartBots(teams []Team, bb botsOf) ([]*Bot, error) {
 				conn, err = bt.spec.Dial()
 			} else {
 				conn, err = process.Start(process.Options{Command: bt.spec.Command, Dir: bt.spec.Dir, Transport: bt.spec.Transport,
-					Connect: bt.spec.Connect, Team: i, Limits: bb.limits, Log: bt.log, InitTimeout: bb.timing.Init, SendTimeout: send})
+					Connect: bt.spec.Connect, Team: i, Limits: bb.limits, Log: bt.log, InitTimeout: timing.Init, SendTimeout: send})
 			}
 			if err != nil {
 				if errors.Is(err, process.ErrOptions) {
@@ -248,7 +249,7 @@ func StartBots(teams []Team, bb botsOf) ([]*Bot, error) {
 			}
 			h := bb.hello
 			h.Team, h.Class = i, bt.spec.ID
-			g, err := bot.Handshake(bt.conn, h, bb.timing)
+			g, err := bot.Handshake(bt.conn, h, timing)
 			if g.Name != "" {
 				bt.name = g.Name
 			}
@@ -268,6 +269,20 @@ func StopBots(bots []*Bot) {
 	for _, b := range bots {
 		if b != nil && b.conn != nil {
 			b.conn.Close()
+		}
+	}
+}
+
+// ReleaseBots gives back the connections of bots that run elsewhere
+// (bot.Spec.Dial) claimed for a battle that will not be played: dialling
+// one hands over the claimed connection, which closing gives back. Bots
+// of processes are not started yet and need nothing.
+func ReleaseBots(teams []Team) {
+	for _, t := range teams {
+		if t.Bot != nil && t.Bot.Dial != nil {
+			if c, err := t.Bot.Dial(); err == nil {
+				c.Close()
+			}
 		}
 	}
 }
@@ -338,10 +353,11 @@ func WithBots(seat luabind.Seater, bots []*Bot, timing bot.Timing, mod bool) lua
 			return seat(o)
 		}
 		t := bots[o.Index]
+		own := t.spec.TimingIn(timing)
 		if mod {
-			return botModSeat{Caller: bot.NewCaller(t.conn, t.spec.ID, plainCodec, timing, t.greet), t: t}, nil
+			return botModSeat{Caller: bot.NewCaller(t.conn, t.spec.ID, plainCodec, own, t.greet), t: t}, nil
 		}
-		return botSeat{Controller: bot.NewControllerProtocol(t.conn, t.spec.ID, timing, t.proto, t.greet), t: t}, nil
+		return botSeat{Controller: bot.NewControllerProtocol(t.conn, t.spec.ID, own, t.proto, t.greet), t: t}, nil
 	}
 }
 

@@ -2,11 +2,14 @@ package ssh
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"time"
 
 	gssh "github.com/gliderlabs/ssh"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // `ssh HOST bot NAME`: the session's stdin and stdout become a bot
@@ -53,7 +56,14 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 		}
 		user = bound
 	}
-	log.Info("bot connected", "event", "bot", "player", user+"."+name)
+	trip, err := pingClient(sess, 5*time.Second)
+	if err != nil {
+		return fail(exitFailure, "the connection does not answer: %v", err)
+	}
+	c := s.o.BotClock
+	fmt.Fprintf(sess.Stderr(), "squarebattle: network round trip to you %s; each round your bot has %d ms from the server's write to its answer's newline (serve.bots.round_ms), plus a bank of up to %d ms of time it did not use, and %d ms from hello to ready\n",
+		fmtTrip(trip), c.Round.Milliseconds(), c.Bank.Milliseconds(), c.Init.Milliseconds())
+	log.Info("bot connected", "event", "bot", "player", user+"."+name, "round_trip_ms", trip.Milliseconds())
 	status := s.o.BotLink(ctx, user, name, sess, sess, sess.Stderr(), func() { sess.Close() })
 	log.Info("bot gone", "event", "bot", "player", user+"."+name, "status", status)
 	return status, ""
@@ -64,3 +74,41 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 // bot's author, end closes the stream. It returns when the connection
 // ends, with the exit status.
 type BotLinkFunc func(ctx context.Context, user, name string, in io.Reader, out io.Writer, notes io.Writer, end func()) int
+
+// pingClient measures the network round trip to a session's client: a
+// global request that wants a reply (OpenSSH's keepalive, which every
+// client answers, if only to refuse it). A client that does not answer
+// within wait is an error; the request's goroutine then ends with the
+// connection.
+func pingClient(sess gssh.Session, wait time.Duration) (time.Duration, error) {
+	c, ok := sess.Context().Value(gssh.ContextKeyConn).(gossh.Conn)
+	if !ok {
+		return 0, errors.New("no connection")
+	}
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, _, err := c.SendRequest("keepalive@openssh.com", true, nil)
+		done <- err
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return 0, err
+		}
+		return time.Since(start), nil
+	case <-t.C:
+		return 0, fmt.Errorf("no reply to a keepalive within %v", wait)
+	}
+}
+
+// fmtTrip is a round trip for people: milliseconds, with a tenth under
+// ten.
+func fmtTrip(d time.Duration) string {
+	if d < 10*time.Millisecond {
+		return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+	}
+	return fmt.Sprintf("%d ms", d.Milliseconds())
+}

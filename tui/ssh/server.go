@@ -16,6 +16,7 @@ import (
 	gssh "github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -60,6 +61,10 @@ type Options struct {
 	LadderAdmin func(ctx context.Context, args []string, out, errw io.Writer) int
 	// BotLink, when not nil, serves `ssh HOST bot NAME` (botcmd.go).
 	BotLink BotLinkFunc
+	// BotClock is the clock remote bots play under (serve.bots), which
+	// the bot command states to the bot's author with the network round
+	// trip it measures.
+	BotClock bot.Timing
 	// Changed is called after the uploaded players changed (a submit, a
 	// removal), so the battles' catalog can be rebuilt.
 	Changed func()

@@ -263,7 +263,7 @@ func (r *Runner) squareTeams(ctx context.Context, b ladder.Battle, cfg config.Co
 		if r.o.Bot != nil {
 			t, isBot, err := r.o.Bot(p)
 			if err != nil {
-				releaseBots(teams)
+				battle.ReleaseBots(teams)
 				return nil, nil, fmt.Errorf("%s: %w", p.Name, err) // the server's: played again
 			}
 			if isBot {
@@ -280,7 +280,7 @@ func (r *Runner) squareTeams(ctx context.Context, b ladder.Battle, cfg config.Co
 	}
 	cat, err := luabind.LoadCatalog(luabind.CatalogOptions{FS: files, Dir: "ladder", Limits: battle.Limits(cfg), TopLevels: walls.TopLevels})
 	if err != nil {
-		releaseBots(teams)
+		battle.ReleaseBots(teams)
 		return nil, nil, battle.Bad(err)
 	}
 	for i, n := range names {
@@ -289,24 +289,12 @@ func (r *Runner) squareTeams(ctx context.Context, b ladder.Battle, cfg config.Co
 		}
 		cls, err := cat.Find(n)
 		if err != nil {
-			releaseBots(teams)
+			battle.ReleaseBots(teams)
 			return nil, nil, battle.Bad(err)
 		}
 		teams[i] = battle.Team{Lua: cls}
 	}
 	return cat, teams, nil
-}
-
-// releaseBots gives back the bots claimed for a battle that will not be
-// played.
-func releaseBots(teams []battle.Team) {
-	for _, t := range teams {
-		if t.Bot != nil && t.Bot.Dial != nil {
-			if c, err := t.Bot.Dial(); err == nil {
-				c.Close()
-			}
-		}
-	}
 }
 
 // modTeams finds a rule mod battle's players in the game's folder, each
