@@ -77,6 +77,10 @@ func TestServeRemoteBotLobby(t *testing.T) {
 		t.Errorf("the connection's note: %q", note)
 	}
 
+	if out, _, _ := sshRun(t, alice, "players", nil); !strings.Contains(out, "alice.waiter") || !strings.Contains(out, "remote bot, busy") {
+		t.Errorf("players while the bot is busy:\n%s", out)
+	}
+
 	// A second connection: free, listed as a starting player.
 	second := connectBot(t, alice, "waiter", 0)
 	waitFor(t, func() bool { e, ok := entry(a.src, "alice.waiter"); return ok && e.Starting() }, "the bot's free connection")

@@ -114,6 +114,13 @@ func (a *serveArena) players() []string {
 			out = append(out, fmt.Sprintf("%-32s %s", e.ID, safe(e.Name)))
 		}
 	}
+	for _, e := range a.bots.entries() {
+		state := "remote bot, connected"
+		if e.Problem != "" {
+			state = "remote bot, busy in a battle"
+		}
+		out = append(out, fmt.Sprintf("%-32s %s (%s)", e.ID, safe(e.Name), state))
+	}
 	return out
 }
 
