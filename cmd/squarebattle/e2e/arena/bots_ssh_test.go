@@ -4,10 +4,13 @@ package arena
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,54 +29,183 @@ for line in sys.stdin:
         print(json.dumps({"type": "actions", "round": m["round"], "actions": []}), flush=True)
 `
 
+// sitter is the Lua upload the bots play against: it waits, so that
+// every team lives to the end unless a bot kills it.
+const sitter = `return { name = "Sitter", run = function(self) return WAIT end }`
+
 // TestRemoteBotsOpenSSH: a Python bot piped through plain `ssh … bot NAME`
-// and the Node starter kit through `squarebattle connect` play ladder
-// battles against the Lua players; `ladder --json` counts their battles.
+// and the Node starter kit through `squarebattle connect` (two connections
+// each) play against a Lua upload, in a private battle started from the
+// lobby (OpenSSH in tmux, 80×24) and in ladder battles. The private
+// battle's team table shows the bots' round trips; its replay verifies
+// identical. The Python bot disconnecting in the middle of a second
+// private battle retires its team only: the battle plays on to its end and
+// its replay verifies too. Connected again, the Python bot plays ladder
+// battles again.
 func TestRemoteBotsOpenSSH(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs serve, OpenSSH, python3 and node")
+		t.Skip("runs serve, OpenSSH, tmux, python3 and node")
 	}
-	for _, tool := range []string{"ssh", "python3", "node", "sh", "mkfifo"} {
+	for _, tool := range []string{"ssh", "tmux", "python3", "node", "sh", "mkfifo"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			harness.SkipOrRequire(t, "needs %s on PATH", tool)
 		}
 	}
 	bin := harness.Program(t)
-	o := startServe(t, bin, t.TempDir(), ladderEnv...)
+	scripts := t.TempDir()
+	os.WriteFile(filepath.Join(scripts, "north.lua"), []byte(`return { name = "North", run = function(self) return MOVE, N end }`), 0o644)
+	o := startServe(t, bin, t.TempDir(), append(ladderEnv, "SQUAREBATTLE_SCRIPTS="+scripts,
+		"SQUAREBATTLE_SERVE_FEATURED_PLAYERS=north,north", "SQUAREBATTLE_SERVE_FEATURED_ROUNDS=1000000",
+		"SQUAREBATTLE_ARENA_SIZE=60", "SQUAREBATTLE_RULES_ROUNDS=300", "SQUAREBATTLE_SERVE_BOT_CONNECTIONS_PER_USER=8",
+		"SQUAREBATTLE_SERVE_PRIVATE_BATTLES_PER_USER=2")...)
 	work := t.TempDir()
-	bot := filepath.Join(work, "loop.py")
-	os.WriteFile(bot, []byte(pyLoopBot), 0o644)
-	fifo := filepath.Join(work, "fifo")
-
-	// Plain ssh through a pipe.
-	ssh := strings.Join(quoteAll(o.args("alice", "bot", "pyloop")), " ")
-	plain := exec.Command("sh", "-c", "mkfifo "+fifo+" && python3 "+bot+" < "+fifo+" | "+ssh+" > "+fifo)
-	plain.Stderr = os.Stderr
-	if err := plain.Start(); err != nil {
-		t.Fatal(err)
+	run := func(stdin string, args ...string) (string, int) {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
 	}
-	t.Cleanup(func() { plain.Process.Kill(); plain.Wait() })
+	if out, st := run(sitter, o.args("alice", "submit", "sitter")...); st != 0 {
+		t.Fatalf("submit: status %d\n%s", st, out)
+	}
+	py := filepath.Join(work, "loop.py")
+	os.WriteFile(py, []byte(pyLoopBot), 0o644)
+
+	// Plain ssh through a pipe, in a process group of its own (killing it
+	// is the bot's author pulling the plug).
+	ssh := strings.Join(quoteAll(o.args("alice", "bot", "pyloop")), " ")
+	plainBot := func(n int) *exec.Cmd {
+		fifo := filepath.Join(work, fmt.Sprintf("fifo%d", n))
+		c := exec.Command("sh", "-c", "mkfifo "+fifo+" && exec python3 "+py+" < "+fifo+" | "+ssh+" > "+fifo)
+		c.Stderr = os.Stderr
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { syscall.Kill(-c.Process.Pid, syscall.SIGKILL); c.Wait() })
+		return c
+	}
+	pys := []*exec.Cmd{plainBot(1), plainBot(2)}
 
 	// squarebattle connect, with the Node kit.
 	kit, err := filepath.Abs("../../../../docs/bots/node/squares.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn := exec.Command(bin, "connect", "--identity", o.key, "--known-hosts", filepath.Join(work, "known_hosts"), "--accept-new",
-		"bob@127.0.0.1:"+o.port, "nodebot", "--", "node", kit)
-	var connErr strings.Builder
-	conn.Stderr = &connErr
-	if err := conn.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Process.Kill(); conn.Wait() })
-
-	battles := func() map[string]int {
-		out, err := exec.Command(o.args("carol", "ladder", "--json")[0], o.args("carol", "ladder", "--json")[1:]...).Output()
-		got := map[string]int{}
-		if err != nil {
-			return got
+	var connErr syncBuffer
+	for range 2 {
+		conn := exec.Command(bin, "connect", "--identity", o.key, "--known-hosts", filepath.Join(work, "known_hosts"), "--accept-new",
+			"alice@127.0.0.1:"+o.port, "nodebot", "--", "node", kit)
+		conn.Stderr = &connErr
+		if err := conn.Start(); err != nil {
+			t.Fatal(err)
 		}
+		t.Cleanup(func() { conn.Process.Kill(); conn.Wait() })
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		out, _ := run("", o.args("alice", "players")...)
+		if strings.Count(out, "remote bot") >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the bots not listed after a minute:\n%s\nconnect said:\n%s", out, connErr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+
+	// The lobby lists the upload, the shipped player and the two bots, in
+	// that order; a private battle of the upload and the bots.
+	cmd := append([]string{"env", "-i", "TERM=xterm", "HOME=" + work, "LANG=C.UTF-8"}, o.args("alice")...)
+	tm := harness.StartTmuxSize(t, 80, 24, work, append(cmd, "-t"))
+	has := func(s ...string) func(string) bool {
+		return func(screen string) bool {
+			for _, x := range s {
+				if !strings.Contains(screen, x) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	tm.WaitFor(has("Start a private battle"), "the menu")
+	private := func(what string, first bool) {
+		if first {
+			tm.Send("Down", "Down")
+		} // back from a battle, the menu's cursor is where it was
+		tm.Send("Enter")
+		tm.WaitFor(has("alice.sitter", "North", "pyloop", "nodebot"), "the lobby listing the bots")
+		tm.Send("Enter", "Down", "Down", "Enter", "Down", "Enter", "s")
+		tm.WaitFor(func(s string) bool { r, _, ok := harness.StatusRound(s); return ok && r > 0 }, what)
+	}
+	over := func(s string) bool {
+		r, n, ok := harness.StatusRound(s)
+		return ok && r == n && strings.Contains(s, "│ over")
+	}
+
+	private("the private battle with the bots", true)
+	screen := tm.WaitFor(has("Reply", "ms"), "the team table with the bots' round trips")
+	screen = tm.WaitFor(over, "the private battle's end")
+	if strings.Contains(screen, "retired") {
+		t.Errorf("a team retired in the first battle:\n%s", harness.Framed(screen))
+	}
+	tm.Send("Escape")
+	tm.WaitFor(has("Start a private battle"), "the menu again")
+
+	// The second: the Python bot pulls the plug in the middle.
+	private("the second private battle", false)
+	tm.WaitFor(func(s string) bool { r, _, ok := harness.StatusRound(s); return ok && r >= 30 }, "round 30")
+	for _, c := range pys {
+		syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+	}
+	screen = tm.WaitFor(over, "the second battle's end, without the Python bot")
+	if r, n, _ := harness.StatusRound(screen); r != n || !strings.Contains(screen, "retired") {
+		t.Errorf("the battle the Python bot left: round %d of %d\n%s", r, n, harness.Framed(screen))
+	}
+	tm.Send("Escape")
+	tm.WaitFor(has("Start a private battle"), "the menu again")
+	tm.Send("q")
+	tm.WaitExit()
+
+	// Both private battles' replays: fetched, and verified identical with
+	// the battles' scripts (the bots' answers are in the replay).
+	out, _ := run("", o.args("alice", "replays")...)
+	var ids []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.Contains(line, "Py Loop") {
+			ids = append(ids, f[0])
+		}
+	}
+	if len(ids) != 2 {
+		t.Fatalf("replays of the private battles: %q in\n%s", ids, out)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "north.lua"), []byte(`return { name = "North", run = function(self) return MOVE, N end }`), 0o644)
+	os.WriteFile(filepath.Join(dir, "alice.sitter.lua"), []byte(sitter), 0o644)
+	for _, id := range ids {
+		data, st := exec.Command(o.args("alice", "get", id)[0], o.args("alice", "get", id)[1:]...).Output()
+		if st != nil {
+			t.Fatalf("get %s: %v", id, st)
+		}
+		file := filepath.Join(work, id+".sbr")
+		os.WriteFile(file, data, 0o644)
+		verify := exec.Command(bin, "replay", "--verify", "--scripts", dir, file)
+		verify.Dir = work
+		if vout, err := verify.CombinedOutput(); err != nil || !strings.Contains(string(vout), "identical") {
+			t.Errorf("replay --verify %s: %v\n%s", id, err, vout)
+		}
+	}
+
+	// The ladder: both bots play; the Python bot, connected again after
+	// its plug was pulled, plays on.
+	battles := func() map[string]int {
+		out, _ := exec.Command(o.args("carol", "ladder", "--json")[0], o.args("carol", "ladder", "--json")[1:]...).Output()
+		got := map[string]int{}
 		var table struct {
 			Rows []struct {
 				Name    string `json:"name"`
@@ -82,25 +214,44 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 		}
 		json.Unmarshal(out, &table)
 		for _, r := range table.Rows {
-			// One key: its user is whoever's name it gave first.
 			if _, bot, ok := strings.Cut(r.Name, "."); ok {
 				got[bot] = r.Battles
 			}
 		}
 		return got
 	}
-	deadline := time.Now().Add(3 * time.Minute)
+	before := battles()["pyloop"]
+	plainBot(3)
+	deadline = time.Now().Add(3 * time.Minute)
 	for {
 		b := battles()
-		if b["pyloop"] >= 2 && b["nodebot"] >= 2 {
-			t.Logf("ladder battles: pyloop %d, nodebot %d", b["pyloop"], b["nodebot"])
+		if b["pyloop"] >= before+2 && b["nodebot"] >= 2 {
+			t.Logf("ladder battles: pyloop %d (%d before it came back), nodebot %d", b["pyloop"], before, b["nodebot"])
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 3 minutes: %v; connect said:\n%s", b, connErr.String())
+			t.Fatalf("after 3 minutes: %v (pyloop %d before it came back); connect said:\n%s", b, before, connErr.String())
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// syncBuffer is a strings.Builder several processes' stderr may share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // quoteAll quotes each argument for sh.
