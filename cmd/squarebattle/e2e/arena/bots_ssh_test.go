@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -122,7 +123,6 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 	// The lobby lists the upload, the shipped player and the two bots, in
 	// that order; a private battle of the upload and the bots.
 	cmd := append([]string{"env", "-i", "TERM=xterm", "HOME=" + work, "LANG=C.UTF-8"}, o.args("alice")...)
-	tm := harness.StartTmuxSize(t, 80, 24, work, append(cmd, "-t"))
 	has := func(s ...string) func(string) bool {
 		return func(screen string) bool {
 			for _, x := range s {
@@ -133,33 +133,46 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 			return true
 		}
 	}
-	tm.WaitFor(has("Start a private battle"), "the menu")
-	private := func(what string, first bool) {
-		if first {
-			tm.Send("Down", "Down")
-		} // back from a battle, the menu's cursor is where it was
-		tm.Send("Enter")
+	// private starts a private battle in a new session, picking the
+	// lobby's entries at the given rows: the upload, the shipped player,
+	// then the bots (alice.nodebot, alice.pyloop), in that order.
+	private := func(what string, rows ...int) *harness.Tmux {
+		tm := harness.StartTmuxSize(t, 80, 24, work, append(cmd, "-t"))
+		tm.WaitFor(has("Start a private battle"), "the menu")
+		tm.Send("Down", "Down", "Enter")
 		tm.WaitFor(has("alice.sitter", "North", "pyloop", "nodebot"), "the lobby listing the bots")
-		tm.Send("Enter", "Down", "Down", "Enter", "Down", "Enter", "s")
+		at := 0
+		for _, r := range rows {
+			for ; at < r; at++ {
+				tm.Send("Down")
+			}
+			tm.Send("Enter")
+		}
+		tm.Send("s")
 		tm.WaitFor(func(s string) bool { r, _, ok := harness.StatusRound(s); return ok && r > 0 }, what)
+		return tm
 	}
-	over := func(s string) bool {
-		r, n, ok := harness.StatusRound(s)
-		return ok && r == n && strings.Contains(s, "│ over")
+	over := func(s string) bool { return strings.Contains(s, "│ over") }
+	leave := func(tm *harness.Tmux) {
+		tm.Send("Escape")
+		tm.WaitFor(has("Start a private battle"), "the menu again")
+		tm.Send("q")
+		tm.WaitExit()
 	}
 
-	private("the private battle with the bots", true)
-	screen := tm.WaitFor(has("Reply", "ms"), "the team table with the bots' round trips")
+	// The upload and both bots.
+	tm := private("the private battle with the bots", 0, 2, 3)
+	screen := tm.WaitFor(has("Reply", "ms", "Py Loop", "Node Squares"), "the team table with the bots' round trips")
 	screen = tm.WaitFor(over, "the private battle's end")
 	if strings.Contains(screen, "retired") {
 		t.Errorf("a team retired in the first battle:\n%s", harness.Framed(screen))
 	}
-	tm.Send("Escape")
-	tm.WaitFor(has("Start a private battle"), "the menu again")
+	leave(tm)
 
-	// The second: the Python bot pulls the plug in the middle.
-	private("the second private battle", false)
-	tm.WaitFor(func(s string) bool { r, _, ok := harness.StatusRound(s); return ok && r >= 30 }, "round 30")
+	// The second, of players that kill nobody: the Python bot pulls the
+	// plug in the middle.
+	tm = private("the second private battle", 0, 1, 3)
+	tm.WaitFor(func(s string) bool { r, _, ok := harness.StatusRound(s); return ok && r >= 20 }, "round 20")
 	for _, c := range pys {
 		syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 	}
@@ -167,10 +180,7 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 	if r, n, _ := harness.StatusRound(screen); r != n || !strings.Contains(screen, "retired") {
 		t.Errorf("the battle the Python bot left: round %d of %d\n%s", r, n, harness.Framed(screen))
 	}
-	tm.Send("Escape")
-	tm.WaitFor(has("Start a private battle"), "the menu again")
-	tm.Send("q")
-	tm.WaitExit()
+	leave(tm)
 
 	// Both private battles' replays: fetched, and verified identical with
 	// the battles' scripts (the bots' answers are in the replay).
@@ -234,6 +244,31 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+
+	// A ladder battle of both bots verifies identical too.
+	hist, _ := run("", o.args("carol", "history", "alice/pyloop")...)
+	ids = ladderReplays(hist)
+	if len(ids) == 0 {
+		t.Fatalf("history alice/pyloop lists no battle:\n%s", hist)
+	}
+	lid := ids[0]
+	data, err := exec.Command(o.args("carol", "get", lid)[0], o.args("carol", "get", lid)[1:]...).Output()
+	if err != nil {
+		t.Fatalf("get %s: %v", lid, err)
+	}
+	file := filepath.Join(work, lid+".sbr")
+	os.WriteFile(file, data, 0o644)
+	verify := exec.Command(bin, "replay", "--verify", "--scripts", dir, file)
+	verify.Dir = work
+	if vout, err := verify.CombinedOutput(); err != nil || !strings.Contains(string(vout), "identical") {
+		t.Errorf("replay --verify %s (a ladder battle of the bots): %v\n%s", lid, err, vout)
+	}
+}
+
+// ladderReplays are the IDs (L…) of a player's ladder battles as history
+// lists them.
+func ladderReplays(out string) []string {
+	return regexp.MustCompile(`\bL\d+\b`).FindAllString(out, -1)
 }
 
 // syncBuffer is a strings.Builder several processes' stderr may share.
