@@ -322,6 +322,9 @@ func (t *txn) Battles(q ladder.BattleQuery) ([]ladder.Battle, error) {
 		}
 		where = append(where, "state IN ("+strings.Join(marks, ", ")+")")
 	}
+	if q.After != 0 {
+		where = append(where, "id > "+arg(q.After))
+	}
 	if q.Player != 0 {
 		where = append(where, "id IN (SELECT battle FROM seats WHERE player = "+arg(q.Player)+")")
 	}
