@@ -79,7 +79,7 @@ func openLadder(a *serveArena, st ladder.Store) (*arenaLadder, error) {
 		}
 		lgs = append(lgs, lg)
 	}
-	l, err := ladder.New(ladder.Options{Store: st, Games: lgs})
+	l, err := ladder.New(ladder.Options{Store: st, Games: lgs, Seed: uint64(lc.Seed), Ahead: lc.Ahead})
 	if err != nil {
 		return nil, err
 	}
