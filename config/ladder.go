@@ -42,11 +42,11 @@ type ServeLadder struct {
 	// Ahead is how many battles are planned and not yet rated at once;
 	// battle n+Ahead is planned from the table right after battle n is
 	// rated, so the same Seed and Ahead give the same ladder whatever
-	// plays it.
+	// plays it. 0: 8.
 	Ahead int `mapstructure:"ahead" yaml:"ahead" json:"ahead"`
 	// RescueSeconds is how long a battle handed to a worker host may run
 	// before it is handed to another (the host is taken for dead); on
-	// PostgreSQL only.
+	// PostgreSQL only. 0: 300.
 	RescueSeconds int `mapstructure:"rescue_seconds" yaml:"rescue_seconds" json:"rescue_seconds"`
 }
 
