@@ -210,7 +210,10 @@ func (d *DB) clientConfig(queues map[string]int, workers *rq.Workers, rescue tim
 	if rescue <= 0 {
 		rescue = 5 * time.Minute
 	}
-	return &rq.Config{Queues: qs, Workers: workers, Logger: quiet(d.log), JobTimeout: -1, RescueStuckJobsAfter: rescue,
+	// A battle held longer than rescue is stopped on its host and played
+	// again: River's rescuer only takes back jobs that have a timeout,
+	// and a host that died cannot say so.
+	return &rq.Config{Queues: qs, Workers: workers, Logger: quiet(d.log), JobTimeout: rescue, RescueStuckJobsAfter: rescue,
 		MaxAttempts: maxAttempts, RetryPolicy: retryPolicy{}, FetchPollInterval: 2 * time.Second}
 }
 
