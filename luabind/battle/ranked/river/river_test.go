@@ -159,6 +159,8 @@ func TestHostsPlayTheSameLadder(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
+	cancel()
+	wg.Wait() // a replay may be on its way into the folder until then
 	if m, _ := filepath.Glob(filepath.Join(folder.Dir(), ".replay-*")); len(m) > 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
