@@ -92,6 +92,9 @@ func TestValidateBounds(t *testing.T) {
 		{"serve.ladder.rounds", func(c *Config, v int64) { c.Serve.Ladder.Rounds = int(v) }, 1, 10_000_000},
 		{"serve.ladder.battles_kept", func(c *Config, v int64) { c.Serve.Ladder.BattlesKept = int(v) }, 0, 10_000},
 		{"serve.ladder.disk_mib", func(c *Config, v int64) { c.Serve.Ladder.DiskMiB = int(v) }, 1, 1 << 30},
+		{"serve.ladder.seed", func(c *Config, v int64) { c.Serve.Ladder.Seed = v }, 0, 1 << 62},
+		{"serve.ladder.ahead", func(c *Config, v int64) { c.Serve.Ladder.Ahead = int(v) }, 0, 4096},
+		{"serve.ladder.rescue_seconds", func(c *Config, v int64) { c.Serve.Ladder.RescueSeconds = int(v) }, 0, 7 * 86400},
 		{"ladder.teams", func(c *Config, v int64) { c.Ladder.Teams = int(v) }, 0, 16},
 		{"ladder.size", func(c *Config, v int64) { c.Ladder.Size = int(v) }, 0, 2000},
 		{"ladder.rounds", func(c *Config, v int64) { c.Ladder.Rounds = int(v) }, 0, 10_000_000},
@@ -379,7 +382,7 @@ func TestYAMLRoundTrip(t *testing.T) {
 			Anonymous: false, Allowlist: "allow", Admins: "admins", FeaturedPlayers: "a, b", FeaturedSize: 2000,
 			FeaturedRounds: 1, FeaturedSeed: 1<<53 - 1,
 			BotConnectionsPerUser: 0, BotConnections: 1_000_000, Bots: Bots{InitMS: 1, RoundMS: 3_600_000, BankMS: 3_600_000, MaxFaults: 0},
-			Ladder: ServeLadder{Enabled: false, Games: "paint, squarebattle", Workers: 4096, Teams: 16, Size: 2, Rounds: 10_000_000, BattlesKept: 0, DiskMiB: 1, DB: "l: db"}},
+			Ladder: ServeLadder{Enabled: false, Games: "paint, squarebattle", Workers: 4096, Teams: 16, Size: 2, Rounds: 10_000_000, BattlesKept: 0, DiskMiB: 1, DB: "l: db", Seed: 1 << 62, Ahead: 4096, RescueSeconds: 7 * 86400}},
 		Bots: Bots{InitMS: 3_600_000, RoundMS: 1, BankMS: 0, MaxFaults: 1_000_000},
 	}
 	for name, want := range map[string]Config{"default": Default(), "custom": custom} {

@@ -152,6 +152,9 @@ var keys = []keySpec{
 	intKey("serve.ladder.battles_kept", 0, 10_000, func(c *Config) any { return &c.Serve.Ladder.BattlesKept }),
 	intKey("serve.ladder.disk_mib", 1, 1<<30, func(c *Config) any { return &c.Serve.Ladder.DiskMiB }),
 	{name: "serve.ladder.db", kind: kindString, field: func(c *Config) any { return &c.Serve.Ladder.DB }},
+	intKey("serve.ladder.seed", 0, 1<<62, func(c *Config) any { return &c.Serve.Ladder.Seed }),
+	intKey("serve.ladder.ahead", 0, 4096, func(c *Config) any { return &c.Serve.Ladder.Ahead }),
+	intKey("serve.ladder.rescue_seconds", 0, 7*86400, func(c *Config) any { return &c.Serve.Ladder.RescueSeconds }),
 	intKey("bots.init_ms", 1, 3_600_000, func(c *Config) any { return &c.Bots.InitMS }),
 	intKey("bots.round_ms", 1, 3_600_000, func(c *Config) any { return &c.Bots.RoundMS }),
 	intKey("bots.bank_ms", 0, 3_600_000, func(c *Config) any { return &c.Bots.BankMS }),
@@ -206,6 +209,8 @@ func DefaultFlagKeys() map[string]string {
 		"isolation": "isolation.mode",
 		// squarebattle serve --listen ADDR
 		"listen": "serve.listen",
+		// squarebattle serve --db postgres://…, squarebattle ladder work --db …
+		"db": "serve.ladder.db",
 	}
 }
 

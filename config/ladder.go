@@ -32,8 +32,27 @@ type ServeLadder struct {
 	// deleted (their results stay), except the BattlesKept of each player.
 	DiskMiB int `mapstructure:"disk_mib" yaml:"disk_mib" json:"disk_mib"`
 	// DB is the ladder's database: "" for ladder.db (SQLite) in the data
-	// dir, a file name for SQLite elsewhere.
+	// dir, a file name for SQLite elsewhere, a postgres:// URL for
+	// PostgreSQL, whose ladder worker hosts (squarebattle ladder work)
+	// share the battles (docs/ladder.md).
 	DB string `mapstructure:"db" yaml:"db" json:"db"`
+	// Seed makes the ladder reproducible: battle n is drawn from (Seed, n).
+	// 0: a seed drawn once and kept in the ladder's database.
+	Seed int64 `mapstructure:"seed" yaml:"seed" json:"seed"`
+	// Ahead is how many battles are planned and not yet rated at once;
+	// battle n+Ahead is planned from the table right after battle n is
+	// rated, so the same Seed and Ahead give the same ladder whatever
+	// plays it. 0: 8.
+	Ahead int `mapstructure:"ahead" yaml:"ahead" json:"ahead"`
+	// RescueSeconds is how long a battle handed to a worker host may run
+	// before it is handed to another (the host is taken for dead); on
+	// PostgreSQL only. 0: 300.
+	RescueSeconds int `mapstructure:"rescue_seconds" yaml:"rescue_seconds" json:"rescue_seconds"`
+}
+
+// IsPostgres says whether DB names a PostgreSQL database.
+func (l ServeLadder) IsPostgres() bool {
+	return strings.HasPrefix(l.DB, "postgres://") || strings.HasPrefix(l.DB, "postgresql://")
 }
 
 // GameLadder is a rule mod's ladder section, in its game.yaml: teams per

@@ -114,7 +114,7 @@ func DefaultServe() Serve {
 		BotConnections:        100,
 		Bots:                  Bots{InitMS: 5000, RoundMS: 500, BankMS: 2000, MaxFaults: 10},
 
-		Ladder: ServeLadder{Enabled: true, Teams: 4, Size: 32, Rounds: 500, BattlesKept: 20, DiskMiB: 2048},
+		Ladder: ServeLadder{Enabled: true, Teams: 4, Size: 32, Rounds: 500, BattlesKept: 20, DiskMiB: 2048, Ahead: 8, RescueSeconds: 300},
 	}
 }
 

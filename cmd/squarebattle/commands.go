@@ -43,6 +43,7 @@ func commands() []command {
 		{"config", "print the effective configuration", configCommand},
 		{"connect", "connect a bot that runs here to an arena: squarebattle connect HOST NAME -- COMMAND", connectCommand},
 		{"serve", "run the SSH arena: ssh -p 2222 HOST to watch battles together and submit players", serveCommand},
+		{"ladder", "play an arena's ladder battles on this host: squarebattle ladder work --db postgres://…", ladderCommand},
 	}
 }
 
@@ -206,6 +207,10 @@ var helpExamples = map[string][]string{
 	},
 	"serve": {
 		"squarebattle serve --listen 127.0.0.1:2222",
+		"squarebattle serve --db postgres://ladder@db.example/ladder",
+	},
+	"ladder": {
+		"squarebattle ladder work --db postgres://ladder@db.example/ladder --workers 2",
 	},
 }
 

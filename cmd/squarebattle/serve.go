@@ -24,6 +24,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 	var c commonFlags
 	fs := newFlagSet("serve", &c)
 	fs.String("listen", "", "address to listen on (default serve.listen, 127.0.0.1:2222; :2222 for every interface)")
+	fs.String("db", "", "the ladder's database: a SQLite file, or postgres://… shared with ladder worker hosts (default serve.ladder.db, ladder.db in the data dir)")
 	helpOn(fs, stdout, "usage: squarebattle serve [flags]\n\nRuns the SSH arena: ssh -p 2222 HOST opens its menu. See docs/serve.md.")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -51,6 +51,13 @@ type arenaLadder struct {
 // that a file it cannot use (not a database, a newer schema) is one line
 // and is left as it was.
 func openLadderStore(cfg config.Config, dataDir string) (ladder.Store, error) {
+	if cfg.Serve.Ladder.IsPostgres() {
+		d, err := openPGLadder(context.Background(), cfg, nil)
+		if err != nil {
+			return nil, err
+		}
+		return pgLadderStore{d.Store, d}, nil
+	}
 	file := cfg.Serve.Ladder.DB
 	if file == "" {
 		file = filepath.Join(dataDir, "ladder.db")
@@ -79,7 +86,7 @@ func openLadder(a *serveArena, st ladder.Store) (*arenaLadder, error) {
 		}
 		lgs = append(lgs, lg)
 	}
-	l, err := ladder.New(ladder.Options{Store: st, Games: lgs})
+	l, err := ladder.New(ladder.Options{Store: st, Games: lgs, Seed: uint64(lc.Seed), Ahead: lc.Ahead})
 	if err != nil {
 		return nil, err
 	}
@@ -237,6 +244,10 @@ func (al *arenaLadder) retireGone(ctx context.Context, game string, present map[
 
 // start plays ladder battles in the background until close.
 func (al *arenaLadder) start() {
+	if pg, ok := al.store.(pgLadderStore); ok {
+		al.startHosted(pg.db)
+		return
+	}
 	workers := al.a.cfg.Serve.Ladder.Workers
 	if workers <= 0 {
 		workers = max(runtime.NumCPU()-1, 1)
@@ -264,8 +275,12 @@ func (al *arenaLadder) start() {
 
 // walls are the ladder's worker processes, at a lower priority than the
 // hall's.
-func (al *arenaLadder) walls() (ranked.Walls, error) {
-	p, err := poolAt(al.a.cfg, ladderNice)
+func (al *arenaLadder) walls() (ranked.Walls, error) { return ladderWalls(al.a.cfg) }
+
+// ladderWalls are worker processes of cfg at the ladder's priority (a
+// worker host's too).
+func ladderWalls(cfg config.Config) (ranked.Walls, error) {
+	p, err := poolAt(cfg, ladderNice)
 	if p == nil || err != nil {
 		return ranked.Walls{}, err
 	}

@@ -45,9 +45,19 @@ type Options struct {
 	Store  Store
 	Games  []Game
 	Rating openskill.Options
-	// Rand draws seeds and spreads opponents; a seeded one makes the
-	// whole ladder reproducible. Nil: seeded from the clock.
+	// Seed makes the ladder's draws reproducible: battle n's seed and
+	// opponents come from a generator seeded with (Seed, n), so the same
+	// Seed plans the same battles whatever process plans them and however
+	// often it restarted. 0: the seed the database keeps (one is drawn at
+	// random and kept the first time).
+	Seed uint64
+	// Rand, when not nil, is drawn from instead, one stream in plan
+	// order within this process (tests that predate Seed).
 	Rand *rand.Rand
+	// Ahead is how many battles Settle keeps planned and not yet settled
+	// (Settle, settle.go); 0: DefaultAhead. Two ladders with the same
+	// Seed and Ahead play the same battles whoever plays them.
+	Ahead int
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
 	// Spread is how widely opponents are drawn around the player that
@@ -73,6 +83,8 @@ type Ladder struct {
 	spread                    float64
 	tries                     int
 	window, probMin, slowdown int
+	seed                      uint64
+	ahead                     int
 
 	mu   sync.Mutex // guards rand
 	rand *rand.Rand
@@ -87,7 +99,7 @@ func New(o Options) (*Ladder, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Ladder{store: o.Store, model: model, games: map[string]Game{}, now: o.Now, rand: o.Rand,
+	l := &Ladder{store: o.Store, model: model, games: map[string]Game{}, now: o.Now, seed: o.Seed, ahead: o.Ahead, rand: o.Rand,
 		spread: o.Spread, tries: o.MaxTries, window: o.ProbationWindow, probMin: o.ProbationMin, slowdown: o.ProbationSlowdown}
 	for _, g := range o.Games {
 		if g.Teams < 2 || g.Teams > openskill.MaxTeams {
@@ -101,8 +113,8 @@ func New(o Options) (*Ladder, error) {
 	if l.now == nil {
 		l.now = time.Now
 	}
-	if l.rand == nil {
-		l.rand = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x1add))
+	if l.ahead <= 0 {
+		l.ahead = DefaultAhead
 	}
 	if l.spread <= 0 {
 		l.spread = 3

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 )
 
 // Plan chooses the next battle of a game and stores it as Queued.
@@ -19,7 +21,9 @@ import (
 // half-normal of standard deviation Spread, so most battles are between
 // neighbours but a player meets the whole table in time. Players on
 // probation are not drawn as opponents while enough others can play.
-// Every battle gets a fresh seed from the ladder's Rand.
+// Battle n (the n-th planned) draws its seed and its opponents from a
+// generator seeded with the ladder's seed and n, both kept in the store, so
+// that a plan is a function of the stored ladder alone.
 //
 // available, when not nil, says which players can play now (a bot that is
 // connected); retired players and players without a version never play.
@@ -32,44 +36,60 @@ func (l *Ladder) Plan(ctx context.Context, game string, available func(Player) b
 	}
 	var out Battle
 	err = l.store.Update(ctx, func(tx Tx) error {
-		if v, err := tx.Meta("paused"); err != nil {
-			return err
-		} else if v == "1" {
-			return ErrPaused
-		}
-		all, err := tx.Players(game)
-		if err != nil {
-			return err
-		}
-		var pool []Player
-		for _, p := range all {
-			if !p.Retired && p.Version != 0 && (available == nil || available(p)) {
-				pool = append(pool, p)
-			}
-		}
-		if len(pool) < 2 {
-			return fmt.Errorf("%w: game %q has %d", ErrTooFew, game, len(pool))
-		}
-		l.mu.Lock()
-		picked := l.pick(pool, min(g.Teams, len(pool)))
-		seed := l.rand.Uint64()
-		l.mu.Unlock()
-
-		b := Battle{Game: game, Seed: seed, Config: g.Config, State: Queued, Created: l.now()}
-		for _, p := range picked {
-			v, err := l.version(tx, p)
-			if err != nil {
-				return err
-			}
-			b.Seats = append(b.Seats, Seat{Player: p.ID, Version: v.ID, Hash: v.Hash})
-		}
-		if err := tx.SaveBattle(&b); err != nil {
-			return err
-		}
-		out = b
-		return nil
+		var err error
+		out, err = l.planTx(tx, g, available)
+		return err
 	})
 	return out, err
+}
+
+// planTx is Plan inside a write transaction.
+func (l *Ladder) planTx(tx Tx, g Game, available func(Player) bool) (Battle, error) {
+	if v, err := tx.Meta("paused"); err != nil {
+		return Battle{}, err
+	} else if v == "1" {
+		return Battle{}, ErrPaused
+	}
+	all, err := tx.Players(g.Name)
+	if err != nil {
+		return Battle{}, err
+	}
+	var pool []Player
+	for _, p := range all {
+		if !p.Retired && p.Version != 0 && (available == nil || available(p)) {
+			pool = append(pool, p)
+		}
+	}
+	if len(pool) < 2 {
+		return Battle{}, fmt.Errorf("%w: game %q has %d", ErrTooFew, g.Name, len(pool))
+	}
+	seed, err := l.seedTx(tx)
+	if err != nil {
+		return Battle{}, err
+	}
+	n, err := metaInt(tx, metaPlanned)
+	if err != nil {
+		return Battle{}, err
+	}
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	if l.rand != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		r = l.rand
+	}
+	picked := l.pick(r, pool, min(g.Teams, len(pool)))
+	b := Battle{Game: g.Name, Seed: r.Uint64(), Config: g.Config, State: Queued, Created: l.now()}
+	for _, p := range picked {
+		v, err := l.version(tx, p)
+		if err != nil {
+			return Battle{}, err
+		}
+		b.Seats = append(b.Seats, Seat{Player: p.ID, Version: v.ID, Hash: v.Hash})
+	}
+	if err := tx.SaveBattle(&b); err != nil {
+		return Battle{}, err
+	}
+	return b, tx.SetMeta(metaPlanned, strconv.FormatInt(n+1, 10))
 }
 
 // need orders players by how much they need a battle: lower first.
@@ -90,8 +110,8 @@ func (l *Ladder) need(a, b Player) int {
 	return cmp.Compare(a.ID, b.ID)
 }
 
-// pick chooses n players of pool (len(pool) ≥ n ≥ 2). l.mu is held.
-func (l *Ladder) pick(pool []Player, n int) []Player {
+// pick chooses n players of pool (len(pool) ≥ n ≥ 2), drawing from r.
+func (l *Ladder) pick(r *rand.Rand, pool []Player, n int) []Player {
 	first := slices.MinFunc(pool, l.need)
 	var others, benched []Player
 	for _, p := range pool {
@@ -119,7 +139,7 @@ func (l *Ladder) pick(pool []Player, n int) []Player {
 	}
 	picked := []Player{first}
 	for len(picked) < n {
-		k := min(int(math.Abs(l.rand.NormFloat64())*l.spread), len(others)-1)
+		k := min(int(math.Abs(r.NormFloat64())*l.spread), len(others)-1)
 		picked = append(picked, others[k])
 		others = slices.Delete(others, k, k+1)
 	}

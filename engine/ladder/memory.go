@@ -248,6 +248,9 @@ func matches(q BattleQuery, b Battle) bool {
 	if q.BySeq && b.State != Done {
 		return false
 	}
+	if b.ID <= q.After {
+		return false
+	}
 	if q.Player != 0 && !slices.ContainsFunc(b.Seats, func(s Seat) bool { return s.Player == q.Player }) {
 		return false
 	}

@@ -61,6 +61,7 @@ type State string
 const (
 	Queued  State = "queued"  // planned, not yet handed to anyone
 	Playing State = "playing" // handed out; on a restart it is played again
+	Played  State = "played"  // played and its results kept (Record); rated in its turn (Settle)
 	Done    State = "done"    // played and rated
 	Failed  State = "failed"  // could not be played for its own reasons; rated for nobody
 )

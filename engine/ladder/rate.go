@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/squarebattle/squarebattle/engine/openskill"
 	"github.com/squarebattle/squarebattle/engine/tournament"
@@ -72,48 +73,64 @@ func (l *Ladder) Finish(ctx context.Context, id BattleID, o Outcome) (Battle, er
 		if len(o.Results) != len(b.Seats) {
 			return fmt.Errorf("ladder: battle %d has %d seats and %d results", id, len(b.Seats), len(o.Results))
 		}
-		g, err := l.game(b.Game)
-		if err != nil {
-			return err
-		}
 		for i := range b.Seats {
 			b.Seats[i].Result = o.Results[i]
 		}
-		places := Places(g, o.Results)
-		for i := range b.Seats {
-			b.Seats[i].Place = places[i]
-		}
-		seq, err := tx.NextSeq()
-		if err != nil {
+		b.Rounds, b.Replay = o.Rounds, o.Replay
+		if err := l.rateTx(tx, &b, l.now()); err != nil {
 			return err
-		}
-		b.State, b.Seq, b.Finished, b.Rounds, b.Replay = Done, seq, l.now(), o.Rounds, o.Replay
-		players := map[PlayerID]*Player{}
-		for _, s := range b.Seats {
-			p, err := tx.Player(s.Player)
-			if err != nil {
-				return err
-			}
-			players[p.ID] = &p
-		}
-		changes, err := l.rate(&b, players)
-		if err != nil {
-			return err
-		}
-		for _, p := range players {
-			if err := tx.SavePlayer(p); err != nil {
-				return err
-			}
-		}
-		for _, c := range changes {
-			if err := tx.AddRatingChange(c); err != nil {
-				return err
-			}
 		}
 		out = b
-		return tx.SaveBattle(&b)
+		return nil
 	})
 	return out, err
+}
+
+// rateTx rates battle b, its seats' results set, as finished at the time
+// given: places from the results, every seat's rating moved by one
+// OpenSkill update, the battle Done with the next number of the sequence,
+// all saved.
+func (l *Ladder) rateTx(tx Tx, b *Battle, finished time.Time) error {
+	g, err := l.game(b.Game)
+	if err != nil {
+		return err
+	}
+	results := make([]tournament.TeamResult, len(b.Seats))
+	for i, s := range b.Seats {
+		results[i] = s.Result
+	}
+	places := Places(g, results)
+	for i := range b.Seats {
+		b.Seats[i].Place = places[i]
+	}
+	seq, err := tx.NextSeq()
+	if err != nil {
+		return err
+	}
+	b.State, b.Seq, b.Finished = Done, seq, finished
+	players := map[PlayerID]*Player{}
+	for _, s := range b.Seats {
+		p, err := tx.Player(s.Player)
+		if err != nil {
+			return err
+		}
+		players[p.ID] = &p
+	}
+	changes, err := l.rate(b, players)
+	if err != nil {
+		return err
+	}
+	for _, p := range players {
+		if err := tx.SavePlayer(p); err != nil {
+			return err
+		}
+	}
+	for _, c := range changes {
+		if err := tx.AddRatingChange(c); err != nil {
+			return err
+		}
+	}
+	return tx.SaveBattle(b)
 }
 
 // Fail ends a battle that was not played to its end. When the server is

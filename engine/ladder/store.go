@@ -25,6 +25,7 @@ type BattleQuery struct {
 	Game   *string  // only this game
 	States []State  // only these states
 	Player PlayerID // only battles this player sat in
+	After  BattleID // only battles with a greater ID
 	// BySeq orders by result sequence, oldest first (done battles only);
 	// otherwise battles come newest first by ID.
 	BySeq bool

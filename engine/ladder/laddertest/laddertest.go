@@ -30,6 +30,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("SameTable", func(t *testing.T) { testSameTable(t, open(t)) })
 	t.Run("RatingAt", func(t *testing.T) { testRatingAt(t, open(t)) })
 	t.Run("View", func(t *testing.T) { testView(t, open(t)) })
+	t.Run("Settle", func(t *testing.T) { testSettle(t, open) })
 }
 
 func update(t *testing.T, s ladder.Store, fn func(ladder.Tx) error) {
@@ -303,7 +304,7 @@ func testSameTable(t *testing.T, s ladder.Store) {
 	run := func(store ladder.Store) []ladder.Standing {
 		ctx := context.Background()
 		clock := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
-		l, err := ladder.New(ladder.Options{Store: store, Games: []ladder.Game{{Teams: 4}}, Rand: rand.New(rand.NewPCG(1, 2)),
+		l, err := ladder.New(ladder.Options{Store: store, Games: []ladder.Game{{Teams: 4}}, Seed: 12,
 			Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
 		if err != nil {
 			t.Fatal(err)

@@ -143,6 +143,16 @@ func migrate(ctx context.Context, db *sql.DB, all []sqlstore.Migration) error {
 	return tx.Commit()
 }
 
+// DB is the database the store runs on, for callers that keep tables of
+// their own beside the ladder's (a job queue). Writers of the ladder's
+// tables go through Update.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// LockKey is the advisory lock every ladder write takes: a caller changing
+// its own schema takes it too, so processes starting at once migrate one
+// after the other.
+const LockKey = lockKey
+
 // Close closes the connections.
 func (s *Store) Close() error { return s.db.Close() }
 

@@ -5,60 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/squarebattle/squarebattle/engine/ladder"
 	"github.com/squarebattle/squarebattle/engine/ladder/laddertest"
+	"github.com/squarebattle/squarebattle/engine/ladder/postgres/pgtest"
 )
 
-// The tests need a PostgreSQL server: PGTEST_URL names a database the
-// tests may create databases from (.ci/services starts one on loopback and
-// sets it). Without it they skip, or fail when TOOLS_REQUIRED is set.
-func server(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("PGTEST_URL")
-	if url == "" {
-		if os.Getenv("TOOLS_REQUIRED") != "" {
-			t.Fatal("PGTEST_URL is not set (TOOLS_REQUIRED is): start PostgreSQL with .ci/services")
-		}
-		t.Skip("PGTEST_URL is not set: run `. .ci/services` to start PostgreSQL on loopback")
-	}
-	return url
-}
-
-var dbs atomic.Int64
-
-// freshDB creates an empty database for one test and returns its URL.
-func freshDB(t *testing.T) string {
-	t.Helper()
-	url := server(t)
-	admin, err := sql.Open("pgx", url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	name := fmt.Sprintf("ladder_test_%d_%d", os.Getpid(), dbs.Add(1))
-	if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin, err := sql.Open("pgx", url)
-		if err == nil {
-			admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
-			admin.Close()
-		}
-	})
-	i := strings.LastIndex(url, "/")
-	rest := ""
-	if q := strings.Index(url[i:], "?"); q >= 0 {
-		rest = url[i+q:]
-	}
-	return url[:i+1] + name + rest
-}
+// freshDB is an empty database of the test's own (pgtest).
+func freshDB(t *testing.T) string { return pgtest.FreshDB(t) }
 
 // TestContract holds the PostgreSQL store to the contract every store
 // keeps: the same tests as SQLite and the memory store, the same table.

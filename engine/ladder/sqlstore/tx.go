@@ -322,6 +322,9 @@ func (t *txn) Battles(q ladder.BattleQuery) ([]ladder.Battle, error) {
 		}
 		where = append(where, "state IN ("+strings.Join(marks, ", ")+")")
 	}
+	if q.After != 0 {
+		where = append(where, "id > "+arg(q.After))
+	}
 	if q.Player != 0 {
 		where = append(where, "id IN (SELECT battle FROM seats WHERE player = "+arg(q.Player)+")")
 	}
@@ -460,4 +463,15 @@ func View(ctx context.Context, db *sql.DB, level sql.IsolationLevel, fn func(lad
 	}
 	defer tx.Rollback()
 	return fn(&txn{ctx: ctx, tx: tx})
+}
+
+// SQLTx is the database/sql transaction under tx, when tx is one of this
+// package's: a driver's caller adds its own statements to the ladder's
+// transaction (a job queue inserting a battle's job with the battle).
+func SQLTx(tx ladder.Tx) (*sql.Tx, bool) {
+	t, ok := tx.(*txn)
+	if !ok {
+		return nil, false
+	}
+	return t.tx, true
 }

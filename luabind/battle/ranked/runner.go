@@ -46,8 +46,12 @@ type Options struct {
 	// failure, played again later: it is never held against anyone.
 	Bot func(ladder.Player) (battle.Team, bool, error)
 	// Finished, when not nil, is told of every battle as it is rated or
-	// given up, from the goroutine that played it.
+	// given up, from the goroutine that settled it.
 	Finished func(ladder.Battle)
+	// Recorded, when not nil, runs in the transaction that records a
+	// played battle (ladder.Record): a worker host uploads its replay
+	// there.
+	Recorded func(ladder.Tx, ladder.Battle) error
 	Logger   *slog.Logger
 }
 
@@ -57,9 +61,8 @@ type Runner struct {
 	games map[string]Game
 
 	mu      sync.Mutex
-	pending []ladder.Battle // battles of before a restart, to play first
-	next    int             // the game planned from next, round robin
-	order   []string
+	pending []ladder.Battle // planned battles not yet handed to a worker, oldest first
+	wake    chan struct{}   // a battle was queued
 }
 
 // New checks o and returns a Runner.
@@ -76,25 +79,26 @@ func New(o Options) (*Runner, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	r := &Runner{o: o, games: map[string]Game{}}
+	r := &Runner{o: o, games: map[string]Game{}, wake: make(chan struct{}, 1)}
 	for _, g := range o.Games {
 		r.games[g.Name] = g
-		r.order = append(r.order, g.Name)
 	}
 	return r, nil
 }
 
 // Run plays battles on Options.Workers goroutines until ctx is done: first
 // the battles left planned or playing by an earlier run (a crash, a
-// shutdown), then new ones. A battle ctx stops is left to be played again.
+// shutdown), then those the ladder plans as battles are settled
+// (ladder.Settle: rated in the order they were planned, so the table is
+// the same whatever the number of workers). A battle ctx stops is left to
+// be played again.
 func (r *Runner) Run(ctx context.Context) error {
 	pending, err := r.o.Ladder.Pending(ctx)
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	r.pending = pending
-	r.mu.Unlock()
+	r.queue(pending...)
+	r.Settle(ctx)
 	var wg sync.WaitGroup
 	for range r.o.Workers {
 		wg.Add(1)
@@ -107,100 +111,140 @@ func (r *Runner) Run(ctx context.Context) error {
 	return nil
 }
 
+// queue adds battles to be played, oldest first.
+func (r *Runner) queue(bs ...ladder.Battle) {
+	if len(bs) == 0 {
+		return
+	}
+	r.mu.Lock()
+	r.pending = append(r.pending, bs...)
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
 // work is one worker's loop.
 func (r *Runner) work(ctx context.Context) {
 	for ctx.Err() == nil {
-		b, ok := r.take(ctx)
+		b, ok := r.take()
 		if !ok {
 			select {
 			case <-ctx.Done():
+			case <-r.wake:
+				r.wakeNext()
 			case <-time.After(r.o.Idle):
+				// Nothing planned: the ladder paused, too few players,
+				// or the window waits for a battle another run holds.
+				r.Settle(ctx)
 			}
 			continue
 		}
-		r.Play(ctx, b)
+		if done, err := r.Play(ctx, b); err == nil && done.State == ladder.Queued {
+			r.queue(done) // the server's failure: played again
+		}
+		r.Settle(ctx)
 	}
 }
 
-// take returns the next battle to play: one left from before, or a new
-// plan of the next game that can play one.
-func (r *Runner) take(ctx context.Context) (ladder.Battle, bool) {
+// wakeNext passes a wake-up on while battles wait, so that every idle
+// worker gets one.
+func (r *Runner) wakeNext() {
 	r.mu.Lock()
-	if len(r.pending) > 0 {
-		b := r.pending[0]
-		r.pending = r.pending[1:]
-		r.mu.Unlock()
-		return b, true
-	}
-	start := r.next
-	r.next = (r.next + 1) % max(len(r.order), 1)
+	n := len(r.pending)
 	r.mu.Unlock()
-	for i := range r.order {
-		game := r.order[(start+i)%len(r.order)]
-		b, err := r.o.Ladder.Plan(ctx, game, r.o.Available)
-		switch {
-		case err == nil:
-			return b, true
-		case errors.Is(err, ladder.ErrTooFew), errors.Is(err, ladder.ErrPaused), ctx.Err() != nil:
+	if n > 0 {
+		select {
+		case r.wake <- struct{}{}:
 		default:
-			r.o.Logger.Error("ladder: planning a battle", "event", "error", "game", game, "reason", err.Error())
 		}
 	}
-	return ladder.Battle{}, false
 }
 
-// Play plays battle b (planned, or left playing by an earlier run), keeps
-// its replay and has it rated; a battle that could not be played for the
-// server's reasons goes back to the queue.
-func (r *Runner) Play(ctx context.Context, b ladder.Battle) {
+// take returns the oldest battle waiting to be played.
+func (r *Runner) take() (ladder.Battle, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pending) == 0 {
+		return ladder.Battle{}, false
+	}
+	b := r.pending[0]
+	r.pending = r.pending[1:]
+	return b, true
+}
+
+// Settle has the ladder rate the battles whose turn it is and plan the
+// next ones, which this runner then plays; every battle settled is told
+// to Options.Finished, and its replay counted against the disk budget.
+func (r *Runner) Settle(ctx context.Context) {
+	s, err := r.o.Ladder.Settle(ctx, r.o.Available, nil)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.o.Logger.Error("ladder: settling battles", "event", "error", "reason", err.Error())
+		}
+		return
+	}
+	r.queue(s.Planned...)
+	r.Settled(ctx, s.Done)
+}
+
+// Settled prunes the replays of battles just settled and tells
+// Options.Finished of them.
+func (r *Runner) Settled(ctx context.Context, done []ladder.Battle) {
+	for _, b := range done {
+		if b.State == ladder.Done {
+			if _, err := r.o.Replays.Added(ctx, r.o.Ladder, b.ID); err != nil {
+				r.o.Logger.Error("ladder: pruning replays", "event", "error", "reason", err.Error())
+			}
+		}
+		if r.o.Finished != nil {
+			r.o.Finished(b)
+		}
+	}
+}
+
+// Play plays battle b (planned, or left playing by an earlier run) and
+// records its outcome (ladder.Record; Settle rates it in its turn); a
+// battle that could not be played for the server's reasons goes back to
+// the queue (Queued), one its own inputs make impossible is Failed. It
+// returns the battle as it left it; an error means the ladder could not
+// be told (ctx done, the database away): the battle is played again.
+// Options.Recorded, when set, runs in the transaction that records it.
+func (r *Runner) Play(ctx context.Context, b ladder.Battle) (ladder.Battle, error) {
 	l := r.o.Ladder
 	if b.State == ladder.Playing && b.Tries >= l.MaxTries() {
 		// Handed out that often and never finished: whatever it does
-		// takes the server down with it. Nobody is rated for it.
-		done, err := l.Fail(ctx, b.ID, fmt.Sprintf("the server stopped during it %d times", b.Tries), true)
-		if err == nil && r.o.Finished != nil {
-			r.o.Finished(done)
-		}
-		return
+		// takes its player down with it. Nobody is rated for it.
+		return l.Fail(ctx, b.ID, fmt.Sprintf("the server stopped during it %d times", b.Tries), true)
 	}
 	b, err := l.Start(ctx, b.ID)
 	if err != nil {
 		if ctx.Err() == nil {
 			r.o.Logger.Error("ladder: starting a battle", "event", "error", "battle", int64(b.ID), "reason", err.Error())
 		}
-		return
+		return b, err
 	}
 	out, err := r.play(ctx, b)
-	var done ladder.Battle
 	switch {
 	case ctx.Err() != nil:
 		// Stopped by a shutdown: it stays Playing and is played again
 		// by the next run (Pending).
-		return
+		return b, ctx.Err()
 	case err != nil:
 		serverFault := !errors.Is(err, battle.ErrBadInput)
 		r.o.Logger.Warn("ladder: a battle failed", "event", "ladder_failed", "battle", int64(b.ID), "server", serverFault, "reason", err.Error())
-		if done, err = l.Fail(ctx, b.ID, err.Error(), serverFault); err != nil {
-			r.o.Logger.Error("ladder: failing a battle", "event", "error", "battle", int64(b.ID), "reason", err.Error())
-			return
+		done, ferr := l.Fail(ctx, b.ID, err.Error(), serverFault)
+		if ferr != nil {
+			r.o.Logger.Error("ladder: failing a battle", "event", "error", "battle", int64(b.ID), "reason", ferr.Error())
 		}
-		if done.State == ladder.Queued {
-			r.mu.Lock()
-			r.pending = append(r.pending, done)
-			r.mu.Unlock()
-		}
-	default:
-		if done, err = l.Finish(ctx, b.ID, out); err != nil {
-			r.o.Logger.Error("ladder: rating a battle", "event", "error", "battle", int64(b.ID), "reason", err.Error())
-			return
-		}
-		if _, err := r.o.Replays.Added(ctx, l, b.ID); err != nil {
-			r.o.Logger.Error("ladder: pruning replays", "event", "error", "reason", err.Error())
-		}
+		return done, ferr
 	}
-	if r.o.Finished != nil && done.State != ladder.Queued {
-		r.o.Finished(done)
+	done, err := l.Record(ctx, b.ID, out, r.o.Recorded)
+	if err != nil {
+		r.o.Logger.Error("ladder: recording a battle", "event", "error", "battle", int64(b.ID), "reason", err.Error())
 	}
+	return done, err
 }
 
 // play sets up and plays b, recording its replay.

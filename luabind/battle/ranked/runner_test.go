@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -38,7 +37,7 @@ func newArena(t *testing.T, store ladder.Store, budget int64, keep int) *arena {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := ladder.New(ladder.Options{Store: store, Games: []ladder.Game{lg}, Rand: rand.New(rand.NewPCG(1, 2))})
+	l, err := ladder.New(ladder.Options{Store: store, Games: []ladder.Game{lg}, Seed: 12, Ahead: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +142,37 @@ func TestRunnerDeterministic(t *testing.T) {
 	}
 	if compared == 0 {
 		t.Fatal("no battle planned alike in both ladders to compare")
+	}
+}
+
+// TestRunnerSameLadder: one worker and three play the same ladder: the
+// same battles (seats, seeds), the same results and the same ratings after
+// each, battle by battle — Settle rates in plan order whoever finishes
+// first. This is the rule the worker hosts on PostgreSQL keep too.
+func TestRunnerSameLadder(t *testing.T) {
+	const n = 10
+	ctx := context.Background()
+	one := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	one.run(t, n, 1)
+	three := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	three.run(t, n, 3)
+	for id := ladder.BattleID(1); id <= n; id++ {
+		x, err := one.l.Battle(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := three.l.Battle(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x.State != ladder.Done || y.State != ladder.Done || x.Seed != y.Seed || x.Seq != y.Seq || !sameSeats(x, y) {
+			t.Fatalf("battle %d: %s seed %x seq %d with one worker, %s seed %x seq %d with three", id, x.State, x.Seed, x.Seq, y.State, y.Seed, y.Seq)
+		}
+		for i := range x.Seats {
+			if !reflect.DeepEqual(x.Seats[i].Result, y.Seats[i].Result) || x.Seats[i].After != y.Seats[i].After {
+				t.Errorf("battle %d seat %d: %+v → %v with one worker, %+v → %v with three", id, i, x.Seats[i].Result, x.Seats[i].After, y.Seats[i].Result, y.Seats[i].After)
+			}
+		}
 	}
 }
 
