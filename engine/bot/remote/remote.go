@@ -11,8 +11,11 @@
 // and are dropped.
 //
 // Every cost is bounded by the link: one goroutine reads the stream, a
-// line past bot.MaxLine ends the link, at most one line waits to be taken
-// (so a flood fills the stream's own window, not the server's memory),
+// line past bot.MaxLine ends the link, at most one line waits for a battle
+// to take it (so a flood fills the stream's own window, not the server's
+// memory), lines that come while no battle holds the link are dropped at
+// once (so that a bot that hangs up after its battle is seen to have
+// gone) and more than MaxIdleLines of them end the link,
 // one goroutine writes it, one message at a time (a Send waits for the
 // writer to take its message, so at most one message is in flight and
 // none queue up), and a write the bot does not take within
@@ -42,6 +45,11 @@ type Options struct {
 	SendTimeout time.Duration
 }
 
+// MaxIdleLines bounds the lines a bot may write while no battle holds its
+// link (late answers of its last battle): past it the bot floods, and the
+// link ends. Each battle's claim starts the count again.
+const MaxIdleLines = 1024
+
 // ErrBusy: the link is playing another battle.
 var ErrBusy = errors.New("the bot is playing another battle")
 
@@ -59,7 +67,9 @@ type Link struct {
 
 	mu     sync.Mutex
 	busy   bool
-	err    error // why the link ended
+	held   chan struct{} // the holding battle's Conn's stop; nil while idle
+	idle   int           // lines dropped since the last claim
+	err    error         // why the link ended
 	closed bool
 }
 
@@ -131,12 +141,39 @@ func (l *Link) read(r io.Reader) {
 			return
 		}
 		out := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-		select {
-		case l.lines <- out:
-		case <-l.done:
+		line = nil
+		if !l.hand(out) {
 			return
 		}
-		line = nil
+	}
+}
+
+// hand gives a line to the battle that holds the link, waiting until it
+// takes it; a line that comes while no battle holds the link, or that its
+// battle leaves untaken when it gives the link back, is dropped. It says
+// whether the reader goes on.
+func (l *Link) hand(line []byte) bool {
+	for {
+		l.mu.Lock()
+		held := l.held
+		if held == nil {
+			l.idle++
+			n := l.idle
+			l.mu.Unlock()
+			if n > MaxIdleLines {
+				l.fail(fmt.Errorf("it wrote over %d lines while no battle asked it anything", MaxIdleLines))
+				return false
+			}
+			return true
+		}
+		l.mu.Unlock()
+		select {
+		case l.lines <- line:
+			return true
+		case <-held: // given back: dropped, or the next battle's leftover
+		case <-l.done:
+			return false
+		}
 	}
 }
 
@@ -194,8 +231,9 @@ func (l *Link) Claim() (bot.Conn, error) {
 	case l.busy:
 		return nil, ErrBusy
 	}
-	l.busy = true
-	return &conn{l: l, stop: make(chan struct{}), awaitReady: true}, nil
+	c := &conn{l: l, stop: make(chan struct{}), awaitReady: true}
+	l.busy, l.held, l.idle = true, c.stop, 0
+	return c, nil
 }
 
 // conn is one battle's use of a link.
@@ -295,10 +333,10 @@ func isReady(line []byte) bool {
 // Close gives the link back for the next battle (the link itself stays).
 func (c *conn) Close() error {
 	c.once.Do(func() {
-		close(c.stop)
 		c.l.mu.Lock()
-		c.l.busy = false
+		c.l.busy, c.l.held = false, nil
 		c.l.mu.Unlock()
+		close(c.stop)
 	})
 	return nil
 }

@@ -246,3 +246,56 @@ func TestResultOfAbandonedSend(t *testing.T) {
 		t.Fatalf("the second battle's Send: %v", err)
 	}
 }
+
+// TestIdle: lines that come while no battle holds the link are dropped,
+// so that a bot that answers late and then hangs up is seen to have gone;
+// a bot that floods while idle is let go.
+func TestIdle(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines int
+		close bool
+		want  string // in the link's error
+	}{
+		{"late answer, then gone", 3, true, "connection ended"},
+		{"floods while idle", MaxIdleLines + 1, false, "no battle asked"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPeer(t, Options{})
+			c, _ := p.l.Claim()
+			c.Close()
+			go func() {
+				for range tc.lines {
+					io.WriteString(p.out, `{"type":"actions","round":7}`+"\n")
+				}
+				if tc.close {
+					p.out.Close()
+				}
+			}()
+			select {
+			case <-p.l.Done():
+			case <-time.After(5 * time.Second):
+				t.Fatal("the link lasts")
+			}
+			if err := p.l.Err(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("link error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLeftoverOfClosedBattle: a line its battle left untaken when it gave
+// the link back does not hold the reader.
+func TestLeftoverOfClosedBattle(t *testing.T) {
+	p := newPeer(t, Options{})
+	c, _ := p.l.Claim()
+	io.WriteString(p.out, "leftover\n") // the reader now waits for c to take it
+	c.Close()
+	p.out.Close()
+	select {
+	case <-p.l.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("a line nobody takes holds the link")
+	}
+}
