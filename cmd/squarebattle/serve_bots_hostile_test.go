@@ -255,7 +255,7 @@ func TestServeBotsHostile(t *testing.T) {
 			after: func(w *lockedWriter) {
 				for w.line(`{"type":"actions","round":0,"actions":[]}`) == nil {
 				}
-			}}, retiredWith("faults in a row"), "no battle asked it anything|input arrived faster than it was read"},
+			}}, retiredWith("faults in a row|closed its output"), "no battle asked it anything|input arrived faster than it was read"},
 		{"1 MiB lines", botScript{ready: `{"type":"ready","name":"Huge"}`, round: func(w *lockedWriter, r int) {
 			w.line(`{"type":"actions","round":` + fmt.Sprint(r) + `,"actions":["` + strings.Repeat("w", bot.MaxLine) + `"]}`)
 		}}, retiredWith("too long|its connection ended"), "too long|input arrived faster than it was read"},
