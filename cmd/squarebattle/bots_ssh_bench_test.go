@@ -82,29 +82,12 @@ func BenchmarkBotRoundSSH(b *testing.B) {
 					conns, _ = ar.programs(b, bb, proto)
 					add(bb.bots(b, conns))
 				}
-				cpu := make([]time.Duration, len(battles))
-				wall := make([]time.Duration, len(battles))
-				b.ResetTimer()
-				for range b.N {
-					for i, bt := range battles {
-						c, w := selfCPU(), time.Now()
-						bt.Step()
-						wall[i] += time.Since(w)
-						cpu[i] += selfCPU() - c
-					}
-				}
-				b.StopTimer()
+				cpu, wall := stepInTurns(b, battles)
 				for i := 1; i < len(battles); i += 2 {
 					b.ReportMetric(float64(wall[i])/float64(wall[i-1]), names[i]+"/"+names[i-1])
 					b.ReportMetric(float64(cpu[i])/float64(cpu[i-1]), names[i]+"-cpu/"+names[i-1]+"-cpu")
 				}
-				for i, bt := range battles {
-					for t := range benchTeams {
-						if s := bt.Stats(t); s.Squares != 1024 || s.Timeouts+s.Errors != 0 {
-							b.Fatalf("%s: team %d: %+v", names[i], t, s)
-						}
-					}
-				}
+				checkTurns(b, battles, names)
 			})
 		})
 	}
