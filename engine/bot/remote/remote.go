@@ -10,14 +10,14 @@
 // link, or before a battle's ready, are the previous battle's leftovers
 // and are dropped.
 //
-// Every cost is bounded by the link: one goroutine reads the stream, a
-// line past bot.MaxLine ends the link, at most one line waits for a battle
-// to take it (so a flood fills the stream's own window, not the server's
-// memory), lines that come while no battle holds the link are dropped at
-// once (so that a bot that hangs up after its battle is seen to have
-// gone) and more than MaxIdleLines of them end the link,
-// one goroutine writes it, one message at a time (a Send waits for the
-// writer to take its message, so at most one message is in flight and
+// Every cost is bounded by the link. Reading: one goroutine reads the
+// stream; a line past bot.MaxLine ends the link; at most one line waits
+// for a battle to take it (so a flood fills the stream's own window, not
+// the server's memory); lines that come while no battle holds the link
+// are dropped at once (so that a bot that hangs up after its battle is
+// seen to have gone), and more than MaxIdleLines of them end the link.
+// Writing: one goroutine writes, one message at a time (a Send waits for
+// the writer to take its message, so at most one message is in flight and
 // none queue up), and a write the bot does not take within
 // Options.SendTimeout ends the link, whoever still waits for it. A link
 // therefore costs two goroutines however many messages it carries and
