@@ -486,6 +486,23 @@ func hostileNames(t *testing.T, a *serveArena, addr string) {
 			t.Errorf("bot %q: stderr %q, want one safe line saying refused", name, errOut.String())
 		}
 	}
+	// bob's own Lua upload's name (put in the store as submit would,
+	// without its check) is not a bot's.
+	if _, err := a.store.Put("bob", "luaone", []byte(`return { name = "L", run = function() end }`)); err != nil {
+		t.Fatal(err)
+	}
+	var errOut strings.Builder
+	s, err := bob.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Stderr = &errOut
+	err = s.Run("bot luaone")
+	s.Close()
+	var ee *gossh.ExitError
+	if !errors.As(err, &ee) || ee.ExitStatus() != 2 || !strings.Contains(errOut.String(), "uploaded Lua player") {
+		t.Errorf("bot named as bob's upload: %v, stderr %q", err, errOut.String())
+	}
 	for _, id := range a.bots.ids() {
 		if strings.HasPrefix(id, "bob.") && id != "bob.mine" && id != "bob.alices-mine" {
 			t.Errorf("a refused name left a record: %s", id)
