@@ -217,32 +217,45 @@ func benchBotRound(b *testing.B, moves string) {
 			conns, _ := bb.programs(b, proto, process.Stdio)
 			add(bb.bots(b, conns))
 		}
-		cpu := make([]time.Duration, len(battles))
-		wall := make([]time.Duration, len(battles))
-		b.ResetTimer()
-		for range b.N {
-			for i, bt := range battles {
-				c, w := selfCPU(), time.Now()
-				bt.Step()
-				wall[i] += time.Since(w)
-				cpu[i] += selfCPU() - c
-			}
-		}
-		b.StopTimer()
+		cpu, wall := stepInTurns(b, battles)
 		for i := 1; i < len(battles); i++ {
 			b.ReportMetric(float64(cpu[i])/float64(cpu[0]), names[i]+"-cpu/lua-cpu")
 			b.ReportMetric(float64(wall[i])/float64(wall[0]), names[i]+"/lua")
 		}
 		b.ReportMetric(float64(cpu[0])/float64(b.N), "lua-cpu-ns/round")
 		b.ReportMetric(float64(cpu[2])/float64(b.N), "engine-p2-cpu-ns/round")
+		checkTurns(b, battles, names)
+	})
+}
+
+// stepInTurns plays b.N rounds of each battle in turns, a round of each,
+// and returns the engine process's CPU and the wall time each took.
+func stepInTurns(b *testing.B, battles []*engine.Battle) (cpu, wall []time.Duration) {
+	cpu = make([]time.Duration, len(battles))
+	wall = make([]time.Duration, len(battles))
+	b.ResetTimer()
+	for range b.N {
 		for i, bt := range battles {
-			for t := range benchTeams {
-				if s := bt.Stats(t); s.Squares != 1024 || s.Timeouts+s.Errors != 0 {
-					b.Fatalf("%s: team %d: %+v", names[i], t, s)
-				}
+			c, w := selfCPU(), time.Now()
+			bt.Step()
+			wall[i] += time.Since(w)
+			cpu[i] += selfCPU() - c
+		}
+	}
+	b.StopTimer()
+	return cpu, wall
+}
+
+// checkTurns checks that no team of the benchmark's battles lost a turn
+// or a square.
+func checkTurns(b *testing.B, battles []*engine.Battle, names []string) {
+	for i, bt := range battles {
+		for t := range benchTeams {
+			if s := bt.Stats(t); s.Squares != 1024 || s.Timeouts+s.Errors != 0 {
+				b.Fatalf("%s: team %d: %+v", names[i], t, s)
 			}
 		}
-	})
+	}
 }
 
 // benchAnswer is the answer of a bot whose squares all wait or all step

@@ -34,6 +34,10 @@ import (
 type botHub struct {
 	a   *serveArena
 	dir string // the records
+	// sendTimeout is how long a connection's bot may leave a message
+	// untaken before the connection ends (remote.Options.SendTimeout);
+	// set before the server serves (tests shorten it).
+	sendTimeout time.Duration
 
 	mu    sync.Mutex
 	links map[string][]*remote.Link // by bot id, while connected
@@ -56,7 +60,7 @@ func botSource(id string) []byte { return []byte("-- squarebattle remote bot " +
 
 // openBotHub reads the records of dir/bots.
 func openBotHub(a *serveArena) (*botHub, error) {
-	h := &botHub{a: a, dir: filepath.Join(a.store.Dir(), "bots"), links: map[string][]*remote.Link{}, known: map[string]botRecord{}}
+	h := &botHub{a: a, dir: filepath.Join(a.store.Dir(), "bots"), sendTimeout: 10 * time.Second, links: map[string][]*remote.Link{}, known: map[string]botRecord{}}
 	if err := os.MkdirAll(h.dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -187,7 +191,15 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 		}
 		h.known[id] = r
 	}
-	l := remote.NewLink(in, out, end, remote.Options{SendTimeout: 10 * time.Second})
+	var l *remote.Link
+	made, ended := make(chan struct{}), make(chan struct{})
+	l = remote.NewLink(in, out, func() {
+		<-made
+		farewell(notes, id, l.Err())
+		end()
+		close(ended) // the link calls this once
+	}, remote.Options{SendTimeout: h.sendTimeout})
+	close(made)
 	h.links[id] = append(h.links[id], l)
 	h.total++
 	h.mu.Unlock()
@@ -213,10 +225,30 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 		l.Close()
 	case <-l.Done():
 	}
-	if err := l.Err(); err != nil && !errors.Is(err, bot.ErrClosed) {
-		fmt.Fprintf(notes, "squarebattle: %s disconnected: %s\n", engine.SafeText(id), engine.SafeText(err.Error()))
-	}
+	<-ended // the farewell is out before the session ends
 	return exitOK
+}
+
+// farewell tells a bot's author why the server ends its connection, before
+// it does (after, the session is gone): not when the bot left or the
+// server closed it (bot.ErrClosed). A bot that does not read may not take
+// the note either (its stderr shares the channel's window), so the wait
+// is bounded; ending the session then unblocks the write.
+func farewell(notes io.Writer, id string, err error) {
+	if err == nil || errors.Is(err, bot.ErrClosed) {
+		return
+	}
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		fmt.Fprintf(notes, "squarebattle: %s disconnected: %s\n", engine.SafeText(id), engine.SafeText(err.Error()))
+	}()
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case <-wrote:
+	case <-t.C:
+	}
 }
 
 // ladderBot is ranked.Options.Bot: a known bot is claimed for a battle.

@@ -25,7 +25,7 @@ type remoteBot struct {
 	// roundMS is the round clock the last hello stated.
 	roundMS atomic.Int64
 	done    chan struct{}
-	stderr  strings.Builder
+	stderr  syncLog
 }
 
 func connectBot(t *testing.T, c *gossh.Client, name string, stopAfterRounds int64) *remoteBot {

@@ -88,6 +88,9 @@ func parseKinds(line []byte, resync bool) (inbound, error) {
 	if trimmed[0] != '{' {
 		return inbound{}, malformed("not a JSON object: %s", clip(trimmed))
 	}
+	if nestedOver(trimmed, MaxNesting) {
+		return inbound{}, malformed("JSON nested more than %d deep", MaxNesting)
+	}
 	if err := json.Unmarshal(trimmed, &raw); err != nil {
 		return inbound{}, malformed("not JSON: %s", jsonReason(err))
 	}
@@ -106,6 +109,39 @@ func parseKinds(line []byte, resync bool) (inbound, error) {
 	m.Name, m.Protocol, m.Round, m.Batch = raw.Name, raw.Protocol, raw.Round, raw.Batch
 	m.Actions, m.Orders, m.Answers = raw.Actions, raw.Orders, raw.Answers
 	return m, nil
+}
+
+// MaxNesting bounds how deep a bot's line may nest objects and lists: far
+// over what any message needs (a rule mod's answer values, the deepest,
+// nest 32 at most), and checked in one pass before encoding/json decodes
+// anything, so that a line of a million brackets costs one scan.
+const MaxNesting = 128
+
+// nestedOver reports whether JSON text b nests objects and lists more
+// than max deep; brackets inside strings do not count. It does not check
+// that b is JSON.
+func nestedOver(b []byte, max int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++ // the escaped character, a quote included
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			if depth++; depth > max {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
 }
 
 // where reads an answer's round and batch (a missing batch is 0).

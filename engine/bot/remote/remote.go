@@ -10,12 +10,19 @@
 // link, or before a battle's ready, are the previous battle's leftovers
 // and are dropped.
 //
-// Every cost is bounded by the link: one goroutine reads the stream, a
-// line past bot.MaxLine ends the link, at most one line waits to be taken
-// (so a flood fills the stream's own window, not the server's memory),
-// and a write the bot does not take within Options.SendTimeout ends the
-// link. Ending the link retires the bot's team in the battle that held it
-// and nothing else.
+// Every cost is bounded by the link. Reading: one goroutine reads the
+// stream; a line past bot.MaxLine ends the link; at most one line waits
+// for a battle to take it (so a flood fills the stream's own window, not
+// the server's memory); lines that come while no battle holds the link
+// are dropped at once (so that a bot that hangs up after its battle is
+// seen to have gone), and more than MaxIdleLines of them end the link.
+// Writing: one goroutine writes, one message at a time (a Send waits for
+// the writer to take its message, so at most one message is in flight and
+// none queue up), and a write the bot does not take within
+// Options.SendTimeout ends the link, whoever still waits for it. A link
+// therefore costs two goroutines however many messages it carries and
+// however its battles end. Ending the link retires the bot's team in the
+// battle that held it and nothing else.
 package remote
 
 import (
@@ -38,6 +45,11 @@ type Options struct {
 	SendTimeout time.Duration
 }
 
+// MaxIdleLines bounds the lines a bot may write while no battle holds its
+// link (late answers of its last battle): past it the bot floods, and the
+// link ends. Each battle's claim starts the count again.
+const MaxIdleLines = 1024
+
 // ErrBusy: the link is playing another battle.
 var ErrBusy = errors.New("the bot is playing another battle")
 
@@ -46,17 +58,18 @@ var ErrBusy = errors.New("the bot is playing another battle")
 // Concurrency: Claim, Close and Done may be called from any goroutine; a
 // claimed Conn is used as bot.Conn says.
 type Link struct {
-	w     io.Writer
 	end   func()
 	o     Options
 	lines chan []byte   // what the reader read, one line at a time
 	done  chan struct{} // closed when the link ends
-
-	wmu sync.Mutex // one write at a time, also across battles
+	out   chan []byte   // a message for the writer, taken only when it is idle
+	wrote chan error    // the writer's result for the message it took last
 
 	mu     sync.Mutex
 	busy   bool
-	err    error // why the link ended
+	held   chan struct{} // the holding battle's Conn's stop; nil while idle
+	idle   int           // lines dropped since the last claim
+	err    error         // why the link ended
 	closed bool
 }
 
@@ -66,9 +79,44 @@ func NewLink(r io.Reader, w io.Writer, end func(), o Options) *Link {
 	if o.SendTimeout <= 0 {
 		o.SendTimeout = 10 * time.Second
 	}
-	l := &Link{w: w, end: end, o: o, lines: make(chan []byte), done: make(chan struct{})}
+	l := &Link{end: end, o: o, lines: make(chan []byte), done: make(chan struct{}),
+		out: make(chan []byte), wrote: make(chan error)}
 	go l.read(r)
+	go l.write(w)
 	return l
+}
+
+// write writes the messages Send hands over, one at a time, until the link
+// ends. Each write has Options.SendTimeout: past it the link ends (end
+// makes the blocked Write return), also when the Send that handed the
+// message over has given up waiting (its battle closed its Conn). The
+// result goes to the next receiver of wrote: the Send that waits for it,
+// or the next Send, which drops it.
+func (l *Link) write(w io.Writer) {
+	stuck := time.AfterFunc(time.Hour, func() {
+		l.fail(fmt.Errorf("the bot took no input for %v: it does not read", l.o.SendTimeout))
+	})
+	stuck.Stop()
+	defer stuck.Stop()
+	for {
+		var msg []byte
+		select {
+		case msg = <-l.out:
+		case <-l.done:
+			return
+		}
+		stuck.Reset(l.o.SendTimeout)
+		_, err := w.Write(msg)
+		stuck.Stop()
+		if err != nil {
+			l.fail(err)
+		}
+		select {
+		case l.wrote <- err:
+		case <-l.done:
+			return
+		}
+	}
 }
 
 // read hands the stream's lines over one at a time until it ends.
@@ -93,12 +141,39 @@ func (l *Link) read(r io.Reader) {
 			return
 		}
 		out := bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-		select {
-		case l.lines <- out:
-		case <-l.done:
+		line = nil
+		if !l.hand(out) {
 			return
 		}
-		line = nil
+	}
+}
+
+// hand gives a line to the battle that holds the link, waiting until it
+// takes it; a line that comes while no battle holds the link, or that its
+// battle leaves untaken when it gives the link back, is dropped. It says
+// whether the reader goes on.
+func (l *Link) hand(line []byte) bool {
+	for {
+		l.mu.Lock()
+		held := l.held
+		if held == nil {
+			l.idle++
+			n := l.idle
+			l.mu.Unlock()
+			if n > MaxIdleLines {
+				l.fail(fmt.Errorf("it wrote over %d lines while no battle asked it anything", MaxIdleLines))
+				return false
+			}
+			return true
+		}
+		l.mu.Unlock()
+		select {
+		case l.lines <- line:
+			return true
+		case <-held: // given back: dropped, or the next battle's leftover
+		case <-l.done:
+			return false
+		}
 	}
 }
 
@@ -156,8 +231,9 @@ func (l *Link) Claim() (bot.Conn, error) {
 	case l.busy:
 		return nil, ErrBusy
 	}
-	l.busy = true
-	return &conn{l: l, stop: make(chan struct{}), awaitReady: true}, nil
+	c := &conn{l: l, stop: make(chan struct{}), awaitReady: true}
+	l.busy, l.held, l.idle = true, c.stop, 0
+	return c, nil
 }
 
 // conn is one battle's use of a link.
@@ -180,27 +256,31 @@ func (c *conn) Send(line []byte) error {
 	if bytes.HasPrefix(line, []byte(`{"type":"hello"`)) {
 		c.awaitReady = true
 	}
+	// The caller may reuse line once Send returns, which may be before
+	// the writer is done with it: the writer gets a copy.
 	msg := make([]byte, 0, len(line)+1)
 	msg = append(append(msg, line...), '\n')
-	wrote := make(chan error, 1)
-	go func() {
-		c.l.wmu.Lock()
-		defer c.l.wmu.Unlock()
-		_, err := c.l.w.Write(msg)
-		wrote <- err
-	}()
-	t := time.NewTimer(c.l.o.SendTimeout)
-	defer t.Stop()
+	for handed := false; !handed; {
+		select {
+		case c.l.out <- msg:
+			handed = true
+		case <-c.l.wrote:
+			// The result of a message whose Send gave up (its battle
+			// closed): nobody needs it.
+		case <-c.stop:
+			return bot.ErrClosed
+		case <-c.l.done:
+			return c.l.closedErr()
+		}
+	}
+	// The writer delivers results in order and took this message idle:
+	// the next result is this message's.
 	select {
-	case err := <-wrote:
+	case err := <-c.l.wrote:
 		if err != nil {
-			c.l.fail(err)
 			return fmt.Errorf("%w: %w", bot.ErrClosed, err)
 		}
 		return nil
-	case <-t.C:
-		c.l.fail(fmt.Errorf("the bot took no input for %v", c.l.o.SendTimeout))
-		return fmt.Errorf("%w: it stopped reading", bot.ErrClosed)
 	case <-c.stop:
 		return bot.ErrClosed
 	case <-c.l.done:
@@ -253,10 +333,10 @@ func isReady(line []byte) bool {
 // Close gives the link back for the next battle (the link itself stays).
 func (c *conn) Close() error {
 	c.once.Do(func() {
-		close(c.stop)
 		c.l.mu.Lock()
-		c.l.busy = false
+		c.l.busy, c.l.held = false, nil
 		c.l.mu.Unlock()
+		close(c.stop)
 	})
 	return nil
 }

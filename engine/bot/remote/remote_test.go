@@ -170,3 +170,132 @@ func TestNoLeaks(t *testing.T) {
 		t.Errorf("%d goroutines after 50 links, %d before", n, base)
 	}
 }
+
+// TestConstantGoroutines: a link costs its reader and its writer however
+// many messages it carries, whether the bot takes them at once or late.
+func TestConstantGoroutines(t *testing.T) {
+	base := runtime.NumGoroutine()
+	p := newPeer(t, Options{})
+	go io.Copy(io.Discard, p.in) // the bot reads everything: one goroutine of the test's
+	c, err := p.l.Claim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	most := 0
+	for i := range 500 {
+		if err := c.Send([]byte(`{"type":"round","round":` + strings.Repeat("1", 1+i%7) + `}`)); err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, runtime.NumGoroutine()-base)
+	}
+	// reader, writer, the test's copier.
+	if most > 3 {
+		t.Errorf("up to %d goroutines over 500 messages, want 3", most)
+	}
+}
+
+// TestStuckWriteEndsLink: a message the bot does not take ends the link
+// within SendTimeout even when its battle stopped waiting for it (closed
+// its Conn): nothing of the link outlives the timeout.
+func TestStuckWriteEndsLink(t *testing.T) {
+	p := newPeer(t, Options{SendTimeout: 50 * time.Millisecond})
+	c, err := p.l.Claim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := make(chan error, 1)
+	go func() { sent <- c.Send([]byte(`{"type":"round","round":1}`)) }()
+	time.Sleep(5 * time.Millisecond)
+	c.Close() // the battle gives up before the timeout
+	if err := <-sent; !errors.Is(err, bot.ErrClosed) {
+		t.Fatalf("Send after Close: %v", err)
+	}
+	select {
+	case <-p.l.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the link outlived a write nobody took")
+	}
+	if err := p.l.Err(); err == nil || !strings.Contains(err.Error(), "does not read") {
+		t.Errorf("link error %v", err)
+	}
+}
+
+// TestResultOfAbandonedSend: a battle that closed its Conn while its
+// message was being written leaves the write's result behind; the next
+// battle's Send is not confused by it.
+func TestResultOfAbandonedSend(t *testing.T) {
+	p := newPeer(t, Options{})
+	c, _ := p.l.Claim()
+	sent := make(chan error, 1)
+	go func() { sent <- c.Send([]byte(`{"type":"round","round":1}`)) }()
+	time.Sleep(5 * time.Millisecond)
+	c.Close()
+	<-sent
+	if got := p.hear(t); !strings.Contains(got, `"round":1`) { // the write completes now
+		t.Fatalf("bot heard %q", got)
+	}
+	c2, err := p.l.Claim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { sent <- c2.Send([]byte(`{"type":"hello","team":2}`)) }()
+	if got := p.hear(t); !strings.Contains(got, `"hello"`) {
+		t.Fatalf("bot heard %q", got)
+	}
+	if err := <-sent; err != nil {
+		t.Fatalf("the second battle's Send: %v", err)
+	}
+}
+
+// TestIdle: lines that come while no battle holds the link are dropped,
+// so that a bot that answers late and then hangs up is seen to have gone;
+// a bot that floods while idle is let go.
+func TestIdle(t *testing.T) {
+	cases := []struct {
+		name  string
+		lines int
+		close bool
+		want  string // in the link's error
+	}{
+		{"late answer, then gone", 3, true, "connection ended"},
+		{"floods while idle", MaxIdleLines + 1, false, "no battle asked"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPeer(t, Options{})
+			c, _ := p.l.Claim()
+			c.Close()
+			go func() {
+				for range tc.lines {
+					io.WriteString(p.out, `{"type":"actions","round":7}`+"\n")
+				}
+				if tc.close {
+					p.out.Close()
+				}
+			}()
+			select {
+			case <-p.l.Done():
+			case <-time.After(5 * time.Second):
+				t.Fatal("the link lasts")
+			}
+			if err := p.l.Err(); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("link error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestLeftoverOfClosedBattle: a line its battle left untaken when it gave
+// the link back does not hold the reader.
+func TestLeftoverOfClosedBattle(t *testing.T) {
+	p := newPeer(t, Options{})
+	c, _ := p.l.Claim()
+	io.WriteString(p.out, "leftover\n") // the reader now waits for c to take it
+	c.Close()
+	p.out.Close()
+	select {
+	case <-p.l.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("a line nobody takes holds the link")
+	}
+}
