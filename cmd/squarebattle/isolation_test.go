@@ -23,6 +23,10 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == process.LauncherCommand {
 		os.Exit(process.LauncherMain(os.Args[2:], os.Stderr)) // an external bot starting
 	}
+	// Every arena a test starts checks uploads with this test binary
+	// (serveTestMain): set once, before any test, since tests that start
+	// arenas run in parallel.
+	checkEnv = []string{serveTestMain + "=1"}
 	os.Exit(m.Run())
 }
 

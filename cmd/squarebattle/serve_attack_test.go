@@ -62,7 +62,6 @@ func TestServeAttackFigures(t *testing.T) {
 func atkArena(t *testing.T) (addr string, a *serveArena) {
 	t.Helper()
 	cfg := serveConfig(t)
-	checkEnv = []string{serveTestMain + "=1"}
 	a, err := newArena(cfg, discardLog(), nil)
 	if err != nil {
 		t.Fatal(err)

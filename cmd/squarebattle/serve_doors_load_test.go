@@ -46,7 +46,6 @@ func doorsArena(tb testing.TB) (*serveArena, string, config.Config) {
 	cfg.TUI.Rewind = 0
 	cfg.Workers = 1
 	cfg.Isolation.PoolSize = 1
-	checkEnv = []string{serveTestMain + "=1"}
 	a, err := newArena(cfg, slog.New(slog.DiscardHandler), func(p *playSource) tui.Source { return marchSource{p, m} })
 	if err != nil {
 		tb.Fatal(err)

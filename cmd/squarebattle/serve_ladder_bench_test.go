@@ -85,7 +85,6 @@ func ladderConvergence(tb testing.TB) convergence {
 	cfg.Serve.DataDir = tb.TempDir()
 	cfg.Serve.Ladder = config.ServeLadder{Enabled: true, Teams: 4, Size: 16, Rounds: 200, BattlesKept: 20, DiskMiB: 1024}
 	cfg.Serve.Sessions, cfg.Serve.SessionsPerIP = 100, 100
-	checkEnv = []string{serveTestMain + "=1"}
 
 	// 40 generated uploads beside the shipped players.
 	store, err := tuissh.OpenStore(cfg.Serve.DataDir)

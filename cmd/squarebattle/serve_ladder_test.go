@@ -34,7 +34,6 @@ func ladderConfig(t *testing.T) config.Config {
 // startLadderArena is startArena, returning the arena too.
 func startLadderArena(t *testing.T, cfg config.Config) (string, *serveArena) {
 	t.Helper()
-	checkEnv = []string{serveTestMain + "=1"}
 	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -33,7 +33,6 @@ func init() {
 // address; the arena stops when the test ends.
 func startArena(t *testing.T, cfg config.Config) string {
 	t.Helper()
-	checkEnv = []string{serveTestMain + "=1"}
 	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
