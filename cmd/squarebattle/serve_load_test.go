@@ -305,7 +305,7 @@ func BenchmarkServeViewers(b *testing.B) {
 		viewers     []int
 	}
 	for _, r := range []run{
-		{0, 80, 24, []int{0, 10, 50}},
+		{0, 80, 24, []int{0, 10, 50, 100, 200}},
 		{100, 80, 24, []int{0, 10, 25, 50, 100, 150}},
 		{100, 200, 60, []int{0, 10, 25, 50}},
 	} {
