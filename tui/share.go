@@ -143,17 +143,19 @@ func (sv *sharedView) release() {
 // Drawing and encoding hold one of the gate's tokens (Hall.drawing): they
 // are all the CPU the viewers spend beyond their writes, and touch
 // nothing a client could hold up (the view's own screen, no terminal).
+// Handing out what is made already takes none.
 func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Duration, gate chan struct{}, draw func(c canvas, v *arenaView)) (*picture, []byte, error) {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	gate <- struct{}{}
-	defer func() { <-gate }()
+	work := slot{gate: gate}
+	defer work.release()
 	var newest *picture
 	if n := len(sv.pics); n > 0 {
 		newest = sv.pics[n-1]
 	}
 	now := time.Now()
 	if newest == nil || newest.h != rows || (newest.f.seq < f.seq && now.Sub(sv.at) >= fresh) {
+		work.take()
 		if sv.scr == nil {
 			sv.scr = tcell.NewSimulationScreen("UTF-8")
 			if err := sv.scr.Init(); err != nil {
@@ -186,11 +188,13 @@ func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Durati
 		if sv.diffs == nil {
 			sv.diffs = map[*picture][]byte{}
 		}
+		work.take()
 		b := sv.codec.encode(p, newest)
 		sv.diffs[p] = b
 		return newest, b, nil
 	}
 	if sv.whole == nil {
+		work.take()
 		sv.whole = sv.codec.encode(nil, newest)
 	}
 	return newest, sv.whole, nil
@@ -202,6 +206,27 @@ func (sv *sharedView) glyphs() glyphs {
 		return asciiGlyphs
 	}
 	return unicodeGlyphs
+}
+
+// slot is one of the hall's drawing tokens (Hall.drawing), taken at the
+// first work that needs it and given back by release.
+type slot struct {
+	gate chan struct{}
+	held bool
+}
+
+func (s *slot) take() {
+	if !s.held {
+		s.gate <- struct{}{}
+		s.held = true
+	}
+}
+
+func (s *slot) release() {
+	if s.held {
+		<-s.gate
+		s.held = false
+	}
 }
 
 // shareTerminal decides whether the session may share pictures: only on a

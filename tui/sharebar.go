@@ -42,14 +42,14 @@ const keepBars = 8
 
 // bar returns the view's status bar for st at row y and the bytes that
 // bring a terminal showing the bar from (nil: anything) to it; none when
-// it shows it already. Like frame, it holds the view's lock and one of the
-// gate's tokens while it draws and encodes.
+// it shows it already. Like frame, it holds the view's lock, and one of
+// the gate's tokens while it draws and encodes.
 func (sv *sharedView) bar(st status, y int, from *picture, gate chan struct{}) (*picture, []byte) {
 	key := barKeyOf(st, y)
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	gate <- struct{}{}
-	defer func() { <-gate }()
+	work := slot{gate: gate}
+	defer work.release()
 	var b *sharedBar
 	for _, x := range sv.bars {
 		if x.key == key {
@@ -58,6 +58,7 @@ func (sv *sharedView) bar(st status, y int, from *picture, gate chan struct{}) (
 		}
 	}
 	if b == nil {
+		work.take()
 		// The view's screen is drawn once it has a picture, which is
 		// before any bar; drawStatus writes row y only.
 		drawStatus(canvas{s: sv.scr, g: sv.glyphs()}, sv.key.th, st, y, sv.key.w)
@@ -80,6 +81,7 @@ func (sv *sharedView) bar(st status, y int, from *picture, gate chan struct{}) (
 	}
 	out, ok := b.from[from]
 	if !ok {
+		work.take()
 		out = sv.codec.encode(from, b.pic)
 		b.from[from] = out
 	}
