@@ -274,8 +274,14 @@ func (a *App) loop(first func() error) (err error) {
 	a.dirty = true
 	a.draw()
 	for {
+		// While the cap timer is armed the session is dirty already and
+		// draws the newest frame when it fires: a frame arriving meanwhile
+		// would change nothing, so the box is not listened to. It then
+		// wakes once a frame instead of at every frame the driver
+		// publishes (twice a frame interval), and the driver's put finds
+		// nobody to wake.
 		var box chan *frame
-		if a.w != nil {
+		if a.w != nil && !armed {
 			box = a.w.box.ch
 		}
 		select {
