@@ -127,8 +127,9 @@ type App struct {
 	// Sharing pictures with the other viewers of a hall battle (share.go):
 	// term names the terminal ("" never share), onTerm is the picture the
 	// terminal shows above the status bar (nil: not known) and onBar the
-	// status bar under it; codec encodes the latter; sendBuf is the buffer
-	// frames are sent from; sent says that this frame went out that way
+	// status bar under it (the view's too), drawn from onStatus; sendBuf
+	// is the buffer frames are sent from; sent says that this frame went
+	// out that way
 	// (tcell's Show is skipped); bypassed, that frames went out around
 	// tcell, so its cells are not what the terminal shows (and are
 	// locked).
@@ -136,7 +137,7 @@ type App struct {
 	view     *sharedView // the view of a hall battle the session uses
 	onTerm   *picture
 	onBar    *picture
-	codec    *termCodec
+	onStatus status
 	sendBuf  []byte
 	sent     bool
 	bypassed bool
@@ -273,8 +274,14 @@ func (a *App) loop(first func() error) (err error) {
 	a.dirty = true
 	a.draw()
 	for {
+		// While the cap timer is armed the session is dirty already and
+		// draws the newest frame when it fires: a frame arriving meanwhile
+		// would change nothing, so the box is not listened to. It then
+		// wakes once a frame instead of at every frame the driver
+		// publishes (twice a frame interval), and the driver's put finds
+		// nobody to wake.
 		var box chan *frame
-		if a.w != nil {
+		if a.w != nil && !armed {
 			box = a.w.box.ch
 		}
 		select {

@@ -97,12 +97,12 @@ func (a *App) drawBattle(w, h int) {
 	if v.human != nil && sd == nil {
 		a.drawHuman(f, l, l.human, w, h)
 	}
-	drawStatus(a.c, a.th, a.statusOf(f), l.status, w)
 	if sd != nil {
-		a.sendShared(sd, w, l.status)
+		a.sendShared(sd, a.statusOf(f), w, l.status)
 		a.sent = true
 		return
 	}
+	drawStatus(a.c, a.th, a.statusOf(f), l.status, w)
 	switch {
 	case v.over == helpOverlay:
 		a.helpCut = helpBox(a.c, a.th, a.keys(), &a.helpTop, w, h)

@@ -1,10 +1,6 @@
 package tui
 
-import (
-	"strings"
-
-	"github.com/rivo/uniseg"
-)
+import "strings"
 
 // A cue is one piece of a one-line bar (the status bar, a footer of key
 // hints). Cues abbreviate by importance: while the line is too wide, the
@@ -42,17 +38,35 @@ func between(prev, c cue, bar string) string {
 // line is as short as the cues allow and the caller cuts it (cutWords).
 func fitCues(cues []cue, bar string, width int) []cue {
 	at := make([]int, len(cues)) // the form chosen for each cue
+	// Each text is measured once: wide runs after every step, and the
+	// steps are many on a narrow terminal.
+	forms := make([][]int, len(cues))
+	for i, c := range cues {
+		forms[i] = make([]int, len(c.forms))
+		for j, f := range c.forms {
+			forms[i][j] = textWidth(f)
+		}
+	}
+	seps := map[string]int{} // the separators' widths
+	parted := func(prev, c cue) int {
+		sep := between(prev, c, bar)
+		n, ok := seps[sep]
+		if !ok {
+			n = textWidth(sep)
+			seps[sep] = n
+		}
+		return n
+	}
 	wide := func() int {
 		n, prev := 0, -1
 		for i, c := range cues {
-			f := c.forms[at[i]]
-			if f == "" {
+			if c.forms[at[i]] == "" {
 				continue
 			}
 			if prev >= 0 {
-				n += uniseg.StringWidth(between(cues[prev], c, bar))
+				n += parted(cues[prev], c)
 			}
-			n += uniseg.StringWidth(f)
+			n += forms[i][at[i]]
 			prev = i
 		}
 		return n
@@ -134,10 +148,10 @@ func cueLine(cues []cue, bar string) string {
 // word, marking the cut with ellipsis; a first word wider than width is
 // all that is cut inside (there is nothing else to show).
 func cutWords(text string, width int, ellipsis string) string {
-	if uniseg.StringWidth(text) <= width {
+	if textWidth(text) <= width {
 		return text
 	}
-	room := width - uniseg.StringWidth(ellipsis)
+	room := width - textWidth(ellipsis)
 	if room < 1 {
 		return truncate(text, width)
 	}

@@ -36,7 +36,7 @@ func (c canvas) text(x, y, width int, str string, st tcell.Style) int {
 		return 0
 	}
 	str = engine.SafeText(str)
-	if uniseg.StringWidth(str) > width {
+	if textWidth(str) > width {
 		str = truncate(str, width-1) + c.g.ellipsis
 	}
 	end := x + width
@@ -55,7 +55,7 @@ func (c canvas) text(x, y, width int, str string, st tcell.Style) int {
 
 // right writes str right-aligned in width columns.
 func (c canvas) right(x, y, width int, str string, st tcell.Style) {
-	n := uniseg.StringWidth(str)
+	n := textWidth(str)
 	if n < width {
 		c.blank(x, y, width-n, st)
 		x, width = x+width-n, n
@@ -105,13 +105,13 @@ func wrap(text string, width int) []string {
 		switch {
 		case line == "":
 			line = word
-		case uniseg.StringWidth(line)+1+uniseg.StringWidth(word) <= width:
+		case textWidth(line)+1+textWidth(word) <= width:
 			line += " " + word
 		default:
 			lines = append(lines, line)
 			line = word
 		}
-		for uniseg.StringWidth(line) > width {
+		for textWidth(line) > width {
 			cut := truncate(line, width)
 			if cut == "" {
 				break

@@ -61,8 +61,9 @@ func same(p, q *picture, i int) bool {
 // termCodec encodes pictures for one kind of terminal as tcell would: the
 // same cursor moves, attributes and colours (mapped onto the terminal's
 // palette the way tcell maps them), so that a viewer's terminal shows what
-// tcell would have drawn. Escape sequences for a style are made once and
-// kept.
+// tcell would have drawn; only where a style differs from the one before
+// in its colours alone does it send the colours without tcell's reset
+// (restyle.go). Escape sequences for a style are made once and kept.
 //
 // Concurrency: a termCodec is used by one goroutine at a time: a shared
 // view's under the view's lock, a session's (for its status bar) by the
@@ -74,6 +75,7 @@ type termCodec struct {
 	palette   []tcell.Color
 	mapped    map[tcell.Color]tcell.Color
 	styles    map[tcell.Style]string
+	changes   map[[2]tcell.Style]string // restyle's answers
 	gotos     map[int]string
 }
 
@@ -82,7 +84,7 @@ const maxCodecStyles = 4096
 
 func newTermCodec(ti *terminfo.Terminfo, colors int) *termCodec {
 	c := &termCodec{ti: ti, colors: colors, mapped: map[tcell.Color]tcell.Color{},
-		styles: map[tcell.Style]string{}, gotos: map[int]string{}}
+		styles: map[tcell.Style]string{}, changes: map[[2]tcell.Style]string{}, gotos: map[int]string{}}
 	c.truecolor = colors == 1<<24 && (ti.SetFgBgRGB != "" || ti.SetFgRGB != "" || ti.SetBgRGB != "")
 	n := 0
 	if colors > 0 {
@@ -122,9 +124,12 @@ func (c *termCodec) encode(prev, next *picture) []byte {
 			if cx != x || cy != y {
 				b.WriteString(c.gotoXY(x, next.top+y))
 			}
-			if st := next.styles[cell.style]; !styled || st != cur {
+			if st := next.styles[cell.style]; !styled {
 				b.WriteString(c.style(st))
 				cur, styled = st, true
+			} else if st != cur {
+				b.WriteString(c.restyle(cur, st))
+				cur = st
 			}
 			str := cell.str
 			if str == "" {

@@ -15,8 +15,9 @@ import (
 // and its encoding: the arena is sampled, the team table laid out and the
 // terminal bytes made once, by whichever of them comes first, and every
 // other one only writes those bytes. Each viewer still reads the frame
-// from its own mailbox at its own pace and draws its own status bar (its
-// notes, its prompt) through tcell; covering the arena with an overlay
+// from its own mailbox at its own pace and has its own status bar (its
+// notes, its prompt), shared only with the viewers whose bar says the
+// same (sharebar.go); covering the arena with an overlay
 // (help, the errors pane, the end of the battle) takes the viewer off the
 // shared picture until it closes.
 //
@@ -86,8 +87,9 @@ type sharedView struct {
 	pics  []*picture // newest last
 	whole []byte     // the newest picture, every cell (nil: not made yet)
 	diffs map[*picture][]byte
-	at    time.Time // when the newest picture was drawn
-	made  int       // pictures drawn, for tests
+	bars  []*sharedBar // recent status bars, newest last (sharebar.go)
+	at    time.Time    // when the newest picture was drawn
+	made  int          // pictures drawn, for tests
 }
 
 // use returns the view for key, made with codec when no session uses one,
@@ -141,17 +143,19 @@ func (sv *sharedView) release() {
 // Drawing and encoding hold one of the gate's tokens (Hall.drawing): they
 // are all the CPU the viewers spend beyond their writes, and touch
 // nothing a client could hold up (the view's own screen, no terminal).
+// Handing out what is made already takes none.
 func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Duration, gate chan struct{}, draw func(c canvas, v *arenaView)) (*picture, []byte, error) {
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	gate <- struct{}{}
-	defer func() { <-gate }()
+	work := slot{gate: gate}
+	defer work.release()
 	var newest *picture
 	if n := len(sv.pics); n > 0 {
 		newest = sv.pics[n-1]
 	}
 	now := time.Now()
 	if newest == nil || newest.h != rows || (newest.f.seq < f.seq && now.Sub(sv.at) >= fresh) {
+		work.take()
 		if sv.scr == nil {
 			sv.scr = tcell.NewSimulationScreen("UTF-8")
 			if err := sv.scr.Init(); err != nil {
@@ -159,11 +163,7 @@ func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Durati
 			}
 			sv.scr.SetSize(sv.key.w, sv.key.h)
 		}
-		g := unicodeGlyphs
-		if sv.key.ascii {
-			g = asciiGlyphs
-		}
-		draw(canvas{s: sv.scr, g: g}, &sv.view)
+		draw(canvas{s: sv.scr, g: sv.glyphs()}, &sv.view)
 		newest = grab(sv.scr, f, sv.key.w, 0, rows)
 		sv.at = now
 		sv.made++
@@ -188,14 +188,45 @@ func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Durati
 		if sv.diffs == nil {
 			sv.diffs = map[*picture][]byte{}
 		}
+		work.take()
 		b := sv.codec.encode(p, newest)
 		sv.diffs[p] = b
 		return newest, b, nil
 	}
 	if sv.whole == nil {
+		work.take()
 		sv.whole = sv.codec.encode(nil, newest)
 	}
 	return newest, sv.whole, nil
+}
+
+// glyphs is the view's glyph set.
+func (sv *sharedView) glyphs() glyphs {
+	if sv.key.ascii {
+		return asciiGlyphs
+	}
+	return unicodeGlyphs
+}
+
+// slot is one of the hall's drawing tokens (Hall.drawing), taken at the
+// first work that needs it and given back by release.
+type slot struct {
+	gate chan struct{}
+	held bool
+}
+
+func (s *slot) take() {
+	if !s.held {
+		s.gate <- struct{}{}
+		s.held = true
+	}
+}
+
+func (s *slot) release() {
+	if s.held {
+		<-s.gate
+		s.held = false
+	}
 }
 
 // shareTerminal decides whether the session may share pictures: only on a
@@ -203,7 +234,7 @@ func (sv *sharedView) frame(f *frame, from *picture, rows int, fresh time.Durati
 // whose charset is UTF-8 (the codec sends runes as they are) and whose
 // screen lets bytes be written beside tcell's.
 func (a *App) shareTerminal() {
-	a.term, a.codec = "", nil
+	a.term = ""
 	ti := a.so.Terminfo
 	if ti == nil || a.hall == nil {
 		return
@@ -216,7 +247,6 @@ func (a *App) shareTerminal() {
 		return
 	}
 	a.term = termKey(ti, a.s.Colors())
-	a.codec = newTermCodec(ti, a.s.Colors())
 }
 
 // sharedDraw is a shared picture on its way to a session's terminal.
@@ -255,11 +285,14 @@ func (a *App) drawShared(f *frame, l battleLayout, w, h int) *sharedDraw {
 	return &sharedDraw{f: pic.f, pic: pic, out: out}
 }
 
-// sendShared writes the shared picture and the session's own status bar
-// (row y, drawn in tcell's cells) to the terminal in one write, framed
+// sendShared writes the shared picture and the session's status bar st
+// (row y, shared too: sharebar.go) to the terminal in one write, framed
 // as tcell frames its own (synchronised output on terminals that have
-// it), instead of tcell's Show, with every cell locked in tcell.
-func (a *App) sendShared(sd *sharedDraw, w, y int) {
+// it), instead of tcell's Show, with every cell locked in tcell. tcell's
+// cells for the bar, like those for the picture, keep what tcell last
+// drew there: whatever takes the screen back from the shared pictures
+// draws every row again.
+func (a *App) sendShared(sd *sharedDraw, st status, w, y int) {
 	tty, _ := a.s.Tty()
 	if !a.bypassed {
 		// tcell must leave the terminal alone: it repaints every cell it
@@ -269,18 +302,18 @@ func (a *App) sendShared(sd *sharedDraw, w, y int) {
 		a.s.LockRegion(0, 0, w, y+1, true)
 		a.bypassed = true
 	}
-	bar := grab(a.s, nil, w, y, 1)
 	prev := a.onBar
 	if a.onTerm == nil {
 		prev = nil
 	}
+	bar, barOut := a.view.bar(st, y, prev, a.hall.drawing)
 	b := a.sendBuf[:0]
 	if a.so.Terminfo.XTermLike {
 		b = append(b, "\x1b[?2026h"...)
 	}
 	b = append(b, a.so.Terminfo.HideCursor...)
 	b = append(b, sd.out...)
-	b = append(b, a.codec.encode(prev, bar)...)
+	b = append(b, barOut...)
 	if a.so.Terminfo.XTermLike {
 		b = append(b, "\x1b[?2026l"...)
 	}
@@ -293,7 +326,7 @@ func (a *App) sendShared(sd *sharedDraw, w, y int) {
 		a.onTerm = nil // the session is being dropped
 		return
 	}
-	a.onTerm, a.onBar = sd.pic, bar
+	a.onTerm, a.onBar, a.onStatus = sd.pic, bar, st
 }
 
 // unshare gives the screen back to tcell, which draws it whole on its

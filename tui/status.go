@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
 )
@@ -118,7 +117,7 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 	st.prompt = promptForm(st.prompt, w-1)
 	kept := fitCues(statusCues(st, c.g), sep, w-1)
 	x := c.text(0, y, w, " ", plain)
-	if line := cueLine(kept, sep); uniseg.StringWidth(line) > w-1 {
+	if line := cueLine(kept, sep); textWidth(line) > w-1 {
 		// even the shortest forms are too wide (a long flash on a
 		// narrow terminal; never a prompt): one plain line, cut
 		// between words
@@ -145,7 +144,7 @@ func drawStatus(c canvas, th theme, st status, y, w int) {
 // and the other items share what is left.
 func promptForm(forms []string, width int) []string {
 	for _, f := range forms {
-		if uniseg.StringWidth(engine.SafeText(f)) <= width {
+		if textWidth(engine.SafeText(f)) <= width {
 			return []string{f}
 		}
 	}

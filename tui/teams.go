@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/uniseg"
 
 	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/bot"
@@ -186,7 +185,7 @@ func numberColumns(s *engine.Snapshot, heads []string) []int {
 	for i, h := range heads {
 		xs[i+1] = xs[i] + numWidth
 		if s.Marks != nil {
-			xs[i+1] = xs[i] + max(numWidth, uniseg.StringWidth(h)+1)
+			xs[i+1] = xs[i] + max(numWidth, textWidth(h)+1)
 		}
 	}
 	return xs
@@ -196,7 +195,7 @@ func numberColumns(s *engine.Snapshot, heads []string) []int {
 func longestName(s *engine.Snapshot) int {
 	n := 0
 	for _, t := range s.Teams {
-		n = max(n, uniseg.StringWidth(engine.SafeText(t.Player.Name)))
+		n = max(n, textWidth(engine.SafeText(t.Player.Name)))
 	}
 	return n
 }

@@ -439,12 +439,15 @@ func (d *doorSession) overflow(err error) {
 func (d *doorSession) Read(p []byte) (int, error) { return d.in.Read(p) }
 
 // Write writes stdout; with a pty, \n becomes \r\n (as gliderlabs does:
-// the server has no line discipline).
+// the server has no line discipline). A screen's frames move the cursor
+// by escape sequences and hold no \n: they go out as they are, without
+// the two copies the replacing makes (a frame a viewer, 15 times a
+// second).
 func (d *doorSession) Write(p []byte) (int, error) {
 	d.mu.Lock()
 	pty := d.pty != nil
 	d.mu.Unlock()
-	if !pty {
+	if !pty || bytes.IndexByte(p, '\n') < 0 {
 		return d.Channel.Write(p)
 	}
 	m := len(p)

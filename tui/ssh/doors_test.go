@@ -569,3 +569,33 @@ func TestClocksFromOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestLineEnds: with a pty, what a command writes reaches the client with
+// its line feeds as \r\n (the server has no line discipline to do it);
+// without one, as written.
+func TestLineEnds(t *testing.T) {
+	t.Parallel() // its own server, waiting on the command
+	ts := startServer(t, nil)
+	for _, pty := range []bool{true, false} {
+		c := dial(t, ts.addr, "x", nil)
+		rc := openRaw(t, c)
+		if pty && !rc.pty(80, 24) {
+			t.Fatal("pty refused")
+		}
+		if !rc.exec("help") {
+			t.Fatal("exec refused")
+		}
+		if st := rc.waitStatus(t); st != 0 {
+			t.Fatalf("pty %v: status %d, output %q", pty, st, rc.text())
+		}
+		out := rc.text()
+		lines, crlf := strings.Count(out, "\n"), strings.Count(out, "\r\n")
+		want := 0
+		if pty {
+			want = lines
+		}
+		if lines < 2 || crlf != want || strings.Contains(out, "\r\r") {
+			t.Errorf("pty %v: %d line feeds, %d of them after \\r (want %d); output %q", pty, lines, crlf, want, out)
+		}
+	}
+}
