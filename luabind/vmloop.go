@@ -125,6 +125,13 @@ func current(L *lua.LState) *frame {
 	return *(**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 }
 
+// oldCore makes install give a state the previous core (countedLoop)
+// instead of the current one. Only the differential tests of the cores
+// (corediff_test.go) set it, to run the same work on both; it is read when
+// a team's state is built, never while one runs. It goes once those tests
+// have passed in CI on every architecture.
+var oldCore = false
+
 // install makes L count its instructions against b: b becomes L's
 // context, and L's main loop becomes countedLoop when the layout check
 // passed.
