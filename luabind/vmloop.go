@@ -133,8 +133,8 @@ func current(L *lua.LState) *frame {
 var oldCore = false
 
 // install makes L count its instructions against b: b becomes L's
-// context, and L's main loop becomes countedLoop when the layout check
-// passed.
+// context, and L's main loop becomes fastLoop (vmfast.go) when the layout
+// check passed.
 func (b *budget) install(L *lua.LState) {
 	L.SetContext(b)
 	if !countedLoopOK {
@@ -143,7 +143,12 @@ func (b *budget) install(L *lua.LState) {
 	ops := b.dispatch()
 	slot := (*loopFunc)(unsafe.Add(unsafe.Pointer(L), offMainLoop))
 	plain := *slot // mainLoopWithContext, for calls of Go functions
-	*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
+	if oldCore {
+		*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
+		return
+	}
+	nums := &numAlloc{}
+	*slot = func(L *lua.LState, baseframe *frame) { b.fastLoop(L, baseframe, plain, ops, nums) }
 }
 
 // countedLoop runs Lua code from the current frame until baseframe

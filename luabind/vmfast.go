@@ -1,0 +1,391 @@
+package luabind
+
+import (
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The VM core: one loop that runs the common instructions itself.
+//
+// countedLoop (vmloop.go), the previous core, runs every instruction as
+// gopher-lua does: an indirect call through the dispatch table per
+// instruction, each entry loading the state's register file and current
+// frame again, and a wrapper or two in front (fastops.go, opcost.go)
+// that decode the operands again. On a player's hot paths that is most of
+// the time: profiles of the call-heavy and compute-heavy players of
+// BenchmarkHeavyCall put the loop, the wrappers and the entries' own
+// loads at well over half of the samples.
+//
+// fastLoop keeps the running frame, its code, constants and register base
+// in locals and decodes each instruction once, in a switch. The cases are
+// the instructions a player runs most, and each does, for the operands
+// it takes, exactly what the team's dispatch table entry would do (the
+// same values stored, the same registers, the same top, the same charge:
+// none): loads and moves, upvalues, globals and fields read or written by
+// a constant key, tables read and written by a number or short string key
+// (the cases fastGetTable and fastSetTable take), arithmetic and
+// comparisons of two numbers, `not`, `#` where fastLen answers, jumps,
+// tests and the numeric for loop. Every other instruction, and every
+// operand a case does not take (a metatable, a string operand, a register
+// past the end of the register file, a long key), goes to the dispatch
+// table entry as before. Calls of Lua functions with a fixed number of
+// arguments, and returns of a fixed number of results, go straight to
+// gopher-lua's entries (the wrappers in front of them only act on B=0 and
+// on the concatenation builtin); after any instruction that went to the
+// table the loop reloads its frame, since a call or a return changes it.
+//
+// The count is the same: one instruction before each instruction, taken
+// exactly where countedLoop takes it, so that a budget runs out on the
+// same instruction, and every charge a wrapper makes is still made by
+// that wrapper. The differential tests (corediff_test.go) run the old and
+// the new core side by side on generated programs, the shipped players
+// and mods, the hostile fixtures and the Lua 5.1 suite, and require the
+// same results, counts, charges and errors.
+
+// fastLoop runs Lua code from the current frame until baseframe returns,
+// as countedLoop does, with the common instructions done in place.
+func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *opTable, nums *numAlloc) {
+	cur := (**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
+	if cf := *cur; cf == nil || cf.Fn.IsG {
+		plain(L, baseframe)
+		return
+	}
+	r := regs(L)
+	var concat lua.LValue = lua.LNil
+	if b.team != nil && b.team.concat != nil && fastPaths {
+		concat = b.team.concat
+	}
+	callOp, returnOp := jumpTable[lua.OP_CALL], jumpTable[lua.OP_RETURN]
+	for {
+		cf := *cur
+		proto := cf.Fn.Proto
+		code, consts := proto.Code, proto.Constants
+		lbase := cf.LocalBase
+	frameLoop:
+		for {
+			inst := code[cf.Pc]
+			cf.Pc++
+			b.n--
+			if b.n < 0 && b.slow() != nil {
+				L.RaiseError("%s", b.Err().Error())
+				return
+			}
+			op := int(inst >> 26)
+			RA := lbase + int(inst>>18)&0xff
+			switch op {
+			case lua.OP_MOVE:
+				if RA < len(r.array) {
+					r.array[RA] = r.array[lbase+int(inst&0x1ff)]
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_LOADK:
+				if RA < len(r.array) {
+					r.array[RA] = consts[int(inst&0x3ffff)]
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_LOADBOOL:
+				if RA < len(r.array) {
+					if inst&0x1ff != 0 {
+						r.array[RA] = lua.LTrue
+					} else {
+						r.array[RA] = lua.LFalse
+					}
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					if (inst>>9)&0x1ff != 0 {
+						cf.Pc++
+					}
+					continue
+				}
+			case lua.OP_LOADNIL:
+				if last := lbase + int(inst&0x1ff); last < len(r.array) {
+					for i := RA; i <= last; i++ {
+						r.array[i] = lua.LNil
+						if i >= r.top {
+							r.top = i + 1
+						}
+					}
+					continue
+				}
+			case lua.OP_GETUPVAL:
+				if RA < len(r.array) {
+					r.array[RA] = cf.Fn.Upvalues[int(inst&0x1ff)].Value()
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_SETUPVAL:
+				cf.Fn.Upvalues[int(inst&0x1ff)].SetValue(r.array[RA])
+				continue
+			case lua.OP_GETGLOBAL:
+				// A global that is there is found before any metamethod.
+				if k, ok := consts[int(inst&0x3ffff)].(lua.LString); ok && RA < len(r.array) {
+					if v := cf.Fn.Env.RawGetString(string(k)); v != lua.LNil {
+						r.array[RA] = v
+						if RA >= r.top {
+							r.top = RA + 1
+						}
+						continue
+					}
+				}
+			case lua.OP_GETTABLEKS:
+				if C := int(inst>>9) & 0x1ff; C&0x100 != 0 && RA < len(r.array) {
+					if t, ok := r.array[lbase+int(inst&0x1ff)].(*lua.LTable); ok {
+						if k, ok := consts[C&0xff].(lua.LString); ok {
+							// A table without a metatable answers alone, nil
+							// or not; one with a metatable only when the key
+							// is there.
+							if v := t.RawGetString(string(k)); v != lua.LNil || t.Metatable == lua.LNil {
+								r.array[RA] = v
+								if RA >= r.top {
+									r.top = RA + 1
+								}
+								continue
+							}
+						}
+					}
+				}
+			case lua.OP_SETTABLEKS:
+				if B := int(inst & 0x1ff); B&0x100 != 0 {
+					if t, ok := r.array[RA].(*lua.LTable); ok {
+						if k, ok := consts[B&0xff].(lua.LString); ok {
+							// gopher-lua stores in place when the key is
+							// there or the table has no metatable.
+							if t.Metatable == lua.LNil || t.RawGetString(string(k)) != lua.LNil {
+								t.RawSetString(string(k), rkLocal(consts, r, lbase, int(inst>>9)&0x1ff))
+								continue
+							}
+						}
+					}
+				}
+			case lua.OP_GETTABLE:
+				if RA < len(r.array) && tableLayoutOK && fastPaths {
+					if t, ok := r.array[lbase+int(inst&0x1ff)].(*lua.LTable); ok && t.Metatable == lua.LNil {
+						var v lua.LValue
+						handled := false
+						switch k := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(type) {
+						case lua.LNumber:
+							i := int(k)
+							if a := (*lTable)(unsafe.Pointer(t)).array; i >= 1 && i <= len(a) && lua.LNumber(i) == k {
+								v = a[i-1]
+							} else {
+								v = t.RawGet(k)
+							}
+							handled = true
+						case lua.LString:
+							if len(k) < bytesPerInstruction/2 {
+								v, handled = t.RawGetString(string(k)), true
+							}
+						}
+						if handled {
+							r.array[RA] = v
+							if RA >= r.top {
+								r.top = RA + 1
+							}
+							continue
+						}
+					}
+				}
+			case lua.OP_SETTABLE:
+				if tableLayoutOK && fastPaths {
+					if t, ok := r.array[RA].(*lua.LTable); ok && t.Metatable == lua.LNil {
+						switch k := rkLocal(consts, r, lbase, int(inst&0x1ff)).(type) {
+						case lua.LNumber:
+							i := int(k)
+							if a := (*lTable)(unsafe.Pointer(t)).array; i >= 1 && i <= len(a) && lua.LNumber(i) == k {
+								a[i-1] = rkLocal(consts, r, lbase, int(inst>>9)&0x1ff)
+								continue
+							} else if i == len(a)+1 && i < lua.MaxArrayIndex && lua.LNumber(i) == k {
+								t.RawSet(k, rkLocal(consts, r, lbase, int(inst>>9)&0x1ff))
+								continue
+							}
+						case lua.LString:
+							if len(k) < bytesPerInstruction/2 {
+								t.RawSetString(string(k), rkLocal(consts, r, lbase, int(inst>>9)&0x1ff))
+								continue
+							}
+						}
+					}
+				}
+			case lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV, lua.OP_MOD, lua.OP_POW:
+				if RA < len(r.array) {
+					if x, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
+						if y, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
+							v := arith(op, float64(x), float64(y))
+							r.array[RA] = nums.box(v)
+							if RA >= r.top {
+								r.top = RA + 1
+							}
+							continue
+						}
+					}
+				}
+			case lua.OP_NOT:
+				if RA < len(r.array) {
+					if v := r.array[lbase+int(inst&0x1ff)]; v == lua.LNil || v == lua.LFalse {
+						r.array[RA] = lua.LTrue
+					} else {
+						r.array[RA] = lua.LFalse
+					}
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_LEN:
+				if RA < len(r.array) && fastPaths {
+					if n := quickLen(r.array[lbase+int(inst&0x1ff)]); n >= 0 {
+						r.array[RA] = nums.box(float64(n))
+						if RA >= r.top {
+							r.top = RA + 1
+						}
+						continue
+					}
+				}
+			case lua.OP_JMP:
+				cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
+				continue
+			case lua.OP_EQ, lua.OP_LT, lua.OP_LE:
+				if x, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
+					if y, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
+						var holds bool
+						switch op {
+						case lua.OP_EQ:
+							holds = x == y
+						case lua.OP_LT:
+							holds = x < y
+						default:
+							holds = x <= y
+						}
+						if holds != (inst>>18&0xff != 0) {
+							cf.Pc++
+						}
+						continue
+					}
+				}
+			case lua.OP_TEST:
+				if v := r.array[RA]; (v != lua.LNil && v != lua.LFalse) == ((inst>>9)&0x1ff == 0) {
+					cf.Pc++
+				}
+				continue
+			case lua.OP_TESTSET:
+				if RA < len(r.array) {
+					if v := r.array[lbase+int(inst&0x1ff)]; (v != lua.LNil && v != lua.LFalse) != ((inst>>9)&0x1ff == 0) {
+						r.array[RA] = v
+						if RA >= r.top {
+							r.top = RA + 1
+						}
+					} else {
+						cf.Pc++
+					}
+					continue
+				}
+			case lua.OP_FORLOOP:
+				if RA+3 < len(r.array) {
+					init, ok1 := r.array[RA].(lua.LNumber)
+					limit, ok2 := r.array[RA+1].(lua.LNumber)
+					step, ok3 := r.array[RA+2].(lua.LNumber)
+					if ok1 && ok2 && ok3 {
+						init += step
+						v := nums.boxLikeGopherLua(float64(init))
+						r.array[RA] = v
+						if RA >= r.top {
+							r.top = RA + 1
+						}
+						if (step > 0 && init <= limit) || (step <= 0 && init >= limit) {
+							cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
+							r.array[RA+3] = v
+							if RA+3 >= r.top {
+								r.top = RA + 4
+							}
+						} else {
+							setTop(r, RA+1)
+						}
+						continue
+					}
+				}
+			case lua.OP_CALL:
+				// B=0 (arguments up to the top) is charged by movesOp, and
+				// the concatenation builtin may be joined in place
+				// (fastConcat): those go through the table.
+				if inst&0x1ff != 0 && r.array[RA] != concat {
+					if callOp(L, inst, baseframe) == 1 {
+						b.noteReturn(cf)
+						return
+					}
+					break frameLoop
+				}
+			case lua.OP_RETURN:
+				if inst&0x1ff != 0 {
+					if returnOp(L, inst, baseframe) == 1 {
+						b.noteReturn(cf)
+						return
+					}
+					break frameLoop
+				}
+			}
+			if ops[op](L, inst, baseframe) == 1 {
+				b.noteReturn(cf)
+				return
+			}
+			break
+		}
+	}
+}
+
+// noteReturn notes the line of the instruction by which the loop hands
+// control back to Go (budget.returned).
+func (b *budget) noteReturn(cf *frame) {
+	if pc := cf.Pc - 1; pc >= 0 && pc < len(cf.Fn.Proto.DbgSourcePositions) {
+		b.returned = cf.Fn.Proto.DbgSourcePositions[pc]
+	}
+}
+
+// opMaxArgSbx is the bias of a signed Bx operand (gopher-lua's
+// opMaxArgSbx: an 18-bit field).
+const opMaxArgSbx = (1<<18 - 1) >> 1
+
+// rkLocal reads an RK operand: a constant when its high bit is set, else
+// a register of the frame at lbase.
+func rkLocal(consts []lua.LValue, r *registry, lbase, x int) lua.LValue {
+	if x&0x100 != 0 {
+		return consts[x&0xff]
+	}
+	return r.array[lbase+x]
+}
+
+// setTop is gopher-lua's registry.SetTop for a top inside the register
+// file: the slots it uncovers become nil values, those it drops Go nils.
+func setTop(r *registry, top int) {
+	old := r.top
+	r.top = top
+	for i := old; i < top; i++ {
+		r.array[i] = lua.LNil
+	}
+	if top < old {
+		clear(r.array[top:old])
+	}
+}
+
+// boxLikeGopherLua boxes v as gopher-lua's allocator does where the loop
+// takes the place of its FORLOOP: the whole numbers 0 to 127 (and -0,
+// which it reads as 0) are shared boxes of those numbers, and a NaN keeps
+// its sign.
+func (a *numAlloc) boxLikeGopherLua(v float64) lua.LValue {
+	if v >= 0 && v < 128 && v == float64(int64(v)) {
+		return smallNumbers[int(v)]
+	}
+	if v != v {
+		return lua.LNumber(v)
+	}
+	return a.box(v)
+}
