@@ -52,11 +52,12 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 		return
 	}
 	r := regs(L)
-	var concat lua.LValue = lua.LNil
-	if b.team != nil && b.team.concat != nil && fastPaths {
+	var concat *lua.LFunction // the builtin fastConcat joins, when it is in front
+	if b.team != nil && fastPaths {
 		concat = b.team.concat
 	}
 	callOp, returnOp := jumpTable[lua.OP_CALL], jumpTable[lua.OP_RETURN]
+	stack := fixedStack(L)
 	for {
 		cf := *cur
 		proto := cf.Fn.Proto
@@ -314,24 +315,49 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_CALL:
-				// B=0 (arguments up to the top) is charged by movesOp, and
-				// the concatenation builtin may be joined in place
-				// (fastConcat): those go through the table.
-				if inst&0x1ff != 0 && r.array[RA] != concat {
-					if callOp(L, inst, baseframe) == 1 {
-						b.noteReturn(cf)
-						return
+				// With B=0 (the arguments run up to the top) movesOp charges
+				// for many; the concatenation builtin may be joined in place
+				// (fastConcat, B≠0). Those go through the table; every other
+				// call is gopher-lua's CALL, done here for a Lua callee.
+				B := int(inst & 0x1ff)
+				if B == 0 {
+					n := r.top - RA - 1
+					if n < 0 || n >= valuesPerInstruction {
+						break
 					}
+					B = n + 1
+				} else if fn, ok := r.array[RA].(*lua.LFunction); ok && fn == concat {
+					break
+				}
+				if stack != nil && callLua(L, cur, stack, r, cf, RA, B, int(inst>>9)&0x1ff) {
 					break frameLoop
 				}
+				if callOp(L, inst, baseframe) == 1 {
+					b.noteReturn(cf)
+					return
+				}
+				break frameLoop
 			case lua.OP_RETURN:
-				if inst&0x1ff != 0 {
-					if returnOp(L, inst, baseframe) == 1 {
+				// With B=0 movesOp charges for many results.
+				B := int(inst & 0x1ff)
+				if B == 0 {
+					if n := r.top - RA; n < 0 || n >= valuesPerInstruction {
+						break
+					}
+				}
+				if stack != nil {
+					if done, exit := returnLua(L, cur, stack, r, cf, baseframe, RA, B); exit {
 						b.noteReturn(cf)
 						return
+					} else if done {
+						break frameLoop
 					}
-					break frameLoop
 				}
+				if returnOp(L, inst, baseframe) == 1 {
+					b.noteReturn(cf)
+					return
+				}
+				break frameLoop
 			}
 			if ops[op](L, inst, baseframe) == 1 {
 				b.noteReturn(cf)

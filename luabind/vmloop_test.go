@@ -15,6 +15,9 @@ func TestCountedLoopInstalled(t *testing.T) {
 	if !countedLoopOK {
 		t.Fatal("gopher-lua's LState or callFrame layout changed: the counted main loop is off (see vmloop.go)")
 	}
+	if !callsOK {
+		t.Fatal("gopher-lua's call stack layout changed: fastLoop leaves every call and return to gopher-lua (see vmcall.go)")
+	}
 }
 
 // TestCountedLoopCountsLikeContext runs the same code under the counted
