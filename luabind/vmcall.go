@@ -118,9 +118,13 @@ func callLua(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *fra
 		return false // the register file must grow: gopher-lua's job
 	}
 	sp := stack.sp
-	stack.array[sp] = frame{Idx: sp, Fn: fn, Base: RA, LocalBase: lbase, ReturnBase: RA, NArgs: nargs, NRet: C - 1, Parent: cf}
-	stack.sp++
+	// Field by field: a frame built whole and copied in is read back in
+	// wider loads than it was written with, a stall on every call.
 	newcf := &stack.array[sp]
+	newcf.Idx, newcf.Fn, newcf.Parent = sp, fn, cf
+	newcf.Pc, newcf.Base, newcf.LocalBase, newcf.ReturnBase = 0, RA, lbase, RA
+	newcf.NArgs, newcf.NRet, newcf.TailCall = nargs, C-1, 0
+	stack.sp++
 	// initCallFrame, not vararg: missing arguments are nil, and so is
 	// every register the function uses beyond its parameters.
 	if nargs < np {

@@ -402,13 +402,14 @@ func setTop(r *registry, top int) {
 	}
 }
 
-// boxLikeGopherLua boxes v as gopher-lua's allocator does where the loop
-// takes the place of its FORLOOP: the whole numbers 0 to 127 (and -0,
-// which it reads as 0) are shared boxes of those numbers, and a NaN keeps
-// its sign.
+// boxLikeGopherLua boxes v to the value gopher-lua's allocator gives
+// where the loop takes the place of its FORLOOP: -0 becomes 0 (gopher-lua
+// hands out its shared 0), and a NaN keeps its sign.
 func (a *numAlloc) boxLikeGopherLua(v float64) lua.LValue {
-	if v >= 0 && v < 128 && v == float64(int64(v)) {
-		return smallNumbers[int(v)]
+	if v >= 0 && v < smallLimit {
+		if i := int(v); float64(i) == v {
+			return smallNumbers[i] // -0 too, as gopher-lua boxes it
+		}
 	}
 	if v != v {
 		return lua.LNumber(v)
