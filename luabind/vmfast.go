@@ -139,9 +139,9 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_GETTABLEKS:
-				if C := int(inst>>9) & 0x1ff; C&0x100 != 0 && RA < len(r.array) {
+				if RA < len(r.array) {
 					if t, ok := r.array[lbase+int(inst&0x1ff)].(*lua.LTable); ok {
-						if k, ok := consts[C&0xff].(lua.LString); ok {
+						if k, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LString); ok {
 							// A table without a metatable answers alone, nil
 							// or not; one with a metatable only when the key
 							// is there.
@@ -156,9 +156,9 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_SETTABLEKS:
-				if B := int(inst & 0x1ff); B&0x100 != 0 {
+				{
 					if t, ok := r.array[RA].(*lua.LTable); ok {
-						if k, ok := consts[B&0xff].(lua.LString); ok {
+						if k, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LString); ok {
 							// gopher-lua stores in place when the key is
 							// there or the table has no metatable.
 							if t.Metatable == lua.LNil || t.RawGetString(string(k)) != lua.LNil {
