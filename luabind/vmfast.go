@@ -221,7 +221,12 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				if RA < len(r.array) {
 					if x, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
 						if y, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
-							v := arith(op, float64(x), float64(y))
+							var v float64
+							if m, ok := intMod(op, x, y); ok {
+								v = m
+							} else {
+								v = arith(op, float64(x), float64(y))
+							}
 							r.array[RA] = nums.box(v)
 							if RA >= r.top {
 								r.top = RA + 1
@@ -269,6 +274,8 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						}
 						if holds != (inst>>18&0xff != 0) {
 							cf.Pc++
+						} else if !b.nextJump(L, cf, code) {
+							return
 						}
 						continue
 					}
@@ -276,6 +283,8 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_TEST:
 				if v := r.array[RA]; (v != lua.LNil && v != lua.LFalse) == ((inst>>9)&0x1ff == 0) {
 					cf.Pc++
+				} else if !b.nextJump(L, cf, code) {
+					return
 				}
 				continue
 			case lua.OP_TESTSET:
@@ -284,6 +293,9 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						r.array[RA] = v
 						if RA >= r.top {
 							r.top = RA + 1
+						}
+						if !b.nextJump(L, cf, code) {
+							return
 						}
 					} else {
 						cf.Pc++
@@ -368,6 +380,50 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 	}
 }
 
+// nextJump runs the instruction after a test or comparison that did not
+// skip it, when it is a JMP (as Lua's compiler always makes it), as the
+// loop would run it: counted first, then the jump. It reports false when
+// the budget stopped the call there (the error is raised; the loop must
+// return). Any other instruction is left to the loop.
+func (b *budget) nextJump(L *lua.LState, cf *frame, code []uint32) bool {
+	if cf.Pc >= len(code) {
+		return true
+	}
+	next := code[cf.Pc]
+	if int(next>>26) != lua.OP_JMP {
+		return true
+	}
+	cf.Pc++
+	b.n--
+	if b.n < 0 && b.slow() != nil {
+		L.RaiseError("%s", b.Err().Error())
+		return false
+	}
+	cf.Pc += int(next&0x3ffff) - opMaxArgSbx
+	return true
+}
+
+// intMod is x % y for whole numbers below 2^52 in magnitude, y not zero,
+// computed on integers. It is the same number luaMod gives: the quotient
+// x/y is then rounded by less than its distance to the nearest integer
+// (at least 1/|y|), so floor(x/y) is the true floor, and floor(x/y)*y
+// and the difference are exact; a zero result is +0 either way.
+func intMod(op int, x, y lua.LNumber) (float64, bool) {
+	const bound = 1 << 52
+	if op != lua.OP_MOD || !(x > -bound && x < bound && y > -bound && y < bound) || y == 0 {
+		return 0, false
+	}
+	a, d := int64(x), int64(y)
+	if lua.LNumber(a) != x || lua.LNumber(d) != y {
+		return 0, false
+	}
+	m := a % d
+	if m != 0 && (m^d) < 0 {
+		m += d
+	}
+	return float64(m), true
+}
+
 // noteReturn notes the line of the instruction by which the loop hands
 // control back to Go (budget.returned).
 func (b *budget) noteReturn(cf *frame) {
@@ -397,8 +453,8 @@ func setTop(r *registry, top int) {
 	for i := old; i < top; i++ {
 		r.array[i] = lua.LNil
 	}
-	if top < old {
-		clear(r.array[top:old])
+	for i := top; i < old; i++ {
+		r.array[i] = nil
 	}
 }
 
