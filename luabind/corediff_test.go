@@ -291,10 +291,21 @@ func TestCoresAgreeOnShippedPlayers(t *testing.T) {
 }
 
 // TestCoresAgreeOnHostileScripts fields every hostile fixture (players
-// and rules) as TestHostileScripts and TestHostileRules do, on both cores.
+// and rules) as TestHostileScripts and TestHostileRules do, and the
+// players of cmd/squarebattle's check and cross-architecture tests, on
+// both cores.
 func TestCoresAgreeOnHostileScripts(t *testing.T) {
 	t.Parallel()
 	paths, lim := hostileSuite(t, "testdata/hostile")
+	// The players other packages' tests field for their faults or their
+	// arithmetic (check, the cross-architecture battles) too.
+	for _, pattern := range []string{"../cmd/squarebattle/testdata/check/*.lua", "../cmd/squarebattle/testdata/check/hostile/*.lua", "../cmd/squarebattle/e2e/crossarch/testdata/crossarch/*.lua"} {
+		more, _ := filepath.Glob(pattern)
+		if len(more) == 0 {
+			t.Fatalf("no fixtures at %s", pattern)
+		}
+		paths = append(paths, more...)
+	}
 	explorer, err := fs.ReadFile(scripts.FS, "explorer.lua")
 	if err != nil {
 		t.Fatal(err)
@@ -311,7 +322,7 @@ func TestCoresAgreeOnHostileScripts(t *testing.T) {
 			for _, n := range []string{"hostile", "explorer", "victim"} {
 				p, err := cat.Find(n)
 				if err != nil {
-					return "load: " + err.Error()
+					return "load: " + err.Error() // some are meant not to load: that too must agree
 				}
 				players = append(players, p)
 			}

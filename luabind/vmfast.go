@@ -63,40 +63,51 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 		proto := cf.Fn.Proto
 		code, consts := proto.Code, proto.Constants
 		lbase := cf.LocalBase
+		// The register file and the count are kept in locals while
+		// instructions run here. Only gopher-lua's entries grow the
+		// register file or charge the budget, and after one of those the
+		// loop starts over from here; n is written back before anything
+		// else reads the count.
+		arr := r.array
+		n := b.n
 	frameLoop:
 		for {
 			inst := code[cf.Pc]
 			cf.Pc++
-			b.n--
-			if b.n < 0 && b.slow() != nil {
-				L.RaiseError("%s", b.Err().Error())
-				return
+			n--
+			if n < 0 {
+				b.n = n
+				if b.slow() != nil {
+					L.RaiseError("%s", b.Err().Error())
+					return
+				}
+				n = b.n
 			}
 			op := int(inst >> 26)
 			RA := lbase + int(inst>>18)&0xff
 			switch op {
 			case lua.OP_MOVE:
-				if RA < len(r.array) {
-					r.array[RA] = r.array[lbase+int(inst&0x1ff)]
+				if RA < len(arr) {
+					arr[RA] = arr[lbase+int(inst&0x1ff)]
 					if RA >= r.top {
 						r.top = RA + 1
 					}
 					continue
 				}
 			case lua.OP_LOADK:
-				if RA < len(r.array) {
-					r.array[RA] = consts[int(inst&0x3ffff)]
+				if RA < len(arr) {
+					arr[RA] = consts[int(inst&0x3ffff)]
 					if RA >= r.top {
 						r.top = RA + 1
 					}
 					continue
 				}
 			case lua.OP_LOADBOOL:
-				if RA < len(r.array) {
+				if RA < len(arr) {
 					if inst&0x1ff != 0 {
-						r.array[RA] = lua.LTrue
+						arr[RA] = lua.LTrue
 					} else {
-						r.array[RA] = lua.LFalse
+						arr[RA] = lua.LFalse
 					}
 					if RA >= r.top {
 						r.top = RA + 1
@@ -107,9 +118,9 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					continue
 				}
 			case lua.OP_LOADNIL:
-				if last := lbase + int(inst&0x1ff); last < len(r.array) {
+				if last := lbase + int(inst&0x1ff); last < len(arr) {
 					for i := RA; i <= last; i++ {
-						r.array[i] = lua.LNil
+						arr[i] = lua.LNil
 						if i >= r.top {
 							r.top = i + 1
 						}
@@ -117,21 +128,21 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					continue
 				}
 			case lua.OP_GETUPVAL:
-				if RA < len(r.array) {
-					r.array[RA] = cf.Fn.Upvalues[int(inst&0x1ff)].Value()
+				if RA < len(arr) {
+					arr[RA] = cf.Fn.Upvalues[int(inst&0x1ff)].Value()
 					if RA >= r.top {
 						r.top = RA + 1
 					}
 					continue
 				}
 			case lua.OP_SETUPVAL:
-				cf.Fn.Upvalues[int(inst&0x1ff)].SetValue(r.array[RA])
+				cf.Fn.Upvalues[int(inst&0x1ff)].SetValue(arr[RA])
 				continue
 			case lua.OP_GETGLOBAL:
 				// A global that is there is found before any metamethod.
-				if k, ok := consts[int(inst&0x3ffff)].(lua.LString); ok && RA < len(r.array) {
+				if k, ok := consts[int(inst&0x3ffff)].(lua.LString); ok && RA < len(arr) {
 					if v := cf.Fn.Env.RawGetString(string(k)); v != lua.LNil {
-						r.array[RA] = v
+						arr[RA] = v
 						if RA >= r.top {
 							r.top = RA + 1
 						}
@@ -139,14 +150,14 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_GETTABLEKS:
-				if RA < len(r.array) {
-					if t, ok := r.array[lbase+int(inst&0x1ff)].(*lua.LTable); ok {
+				if RA < len(arr) {
+					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok {
 						if k, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LString); ok {
 							// A table without a metatable answers alone, nil
 							// or not; one with a metatable only when the key
 							// is there.
 							if v := t.RawGetString(string(k)); v != lua.LNil || t.Metatable == lua.LNil {
-								r.array[RA] = v
+								arr[RA] = v
 								if RA >= r.top {
 									r.top = RA + 1
 								}
@@ -157,7 +168,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_SETTABLEKS:
 				{
-					if t, ok := r.array[RA].(*lua.LTable); ok {
+					if t, ok := arr[RA].(*lua.LTable); ok {
 						if k, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LString); ok {
 							// gopher-lua stores in place when the key is
 							// there or the table has no metatable.
@@ -169,8 +180,8 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_GETTABLE:
-				if RA < len(r.array) && tableLayoutOK && fastPaths {
-					if t, ok := r.array[lbase+int(inst&0x1ff)].(*lua.LTable); ok && t.Metatable == lua.LNil {
+				if RA < len(arr) && tableLayoutOK && fastPaths {
+					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok && t.Metatable == lua.LNil {
 						var v lua.LValue
 						handled := false
 						switch k := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(type) {
@@ -188,7 +199,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 							}
 						}
 						if handled {
-							r.array[RA] = v
+							arr[RA] = v
 							if RA >= r.top {
 								r.top = RA + 1
 							}
@@ -198,7 +209,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_SETTABLE:
 				if tableLayoutOK && fastPaths {
-					if t, ok := r.array[RA].(*lua.LTable); ok && t.Metatable == lua.LNil {
+					if t, ok := arr[RA].(*lua.LTable); ok && t.Metatable == lua.LNil {
 						switch k := rkLocal(consts, r, lbase, int(inst&0x1ff)).(type) {
 						case lua.LNumber:
 							i := int(k)
@@ -218,7 +229,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV, lua.OP_MOD, lua.OP_POW:
-				if RA < len(r.array) {
+				if RA < len(arr) {
 					if x, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
 						if y, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
 							var v float64
@@ -227,7 +238,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 							} else {
 								v = arith(op, float64(x), float64(y))
 							}
-							r.array[RA] = nums.box(v)
+							arr[RA] = nums.box(v)
 							if RA >= r.top {
 								r.top = RA + 1
 							}
@@ -236,11 +247,11 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_NOT:
-				if RA < len(r.array) {
-					if v := r.array[lbase+int(inst&0x1ff)]; v == lua.LNil || v == lua.LFalse {
-						r.array[RA] = lua.LTrue
+				if RA < len(arr) {
+					if v := arr[lbase+int(inst&0x1ff)]; v == lua.LNil || v == lua.LFalse {
+						arr[RA] = lua.LTrue
 					} else {
-						r.array[RA] = lua.LFalse
+						arr[RA] = lua.LFalse
 					}
 					if RA >= r.top {
 						r.top = RA + 1
@@ -248,9 +259,9 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					continue
 				}
 			case lua.OP_LEN:
-				if RA < len(r.array) && fastPaths {
-					if n := quickLen(r.array[lbase+int(inst&0x1ff)]); n >= 0 {
-						r.array[RA] = nums.box(float64(n))
+				if RA < len(arr) && fastPaths {
+					if n := quickLen(arr[lbase+int(inst&0x1ff)]); n >= 0 {
+						arr[RA] = nums.box(float64(n))
 						if RA >= r.top {
 							r.top = RA + 1
 						}
@@ -274,27 +285,29 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						}
 						if holds != (inst>>18&0xff != 0) {
 							cf.Pc++
-						} else if !b.nextJump(L, cf, code) {
+						} else if n, ok = b.nextJump(L, cf, code, n); !ok {
 							return
 						}
 						continue
 					}
 				}
 			case lua.OP_TEST:
-				if v := r.array[RA]; (v != lua.LNil && v != lua.LFalse) == ((inst>>9)&0x1ff == 0) {
+				ok := true
+				if v := arr[RA]; (v != lua.LNil && v != lua.LFalse) == ((inst>>9)&0x1ff == 0) {
 					cf.Pc++
-				} else if !b.nextJump(L, cf, code) {
+				} else if n, ok = b.nextJump(L, cf, code, n); !ok {
 					return
 				}
 				continue
 			case lua.OP_TESTSET:
-				if RA < len(r.array) {
-					if v := r.array[lbase+int(inst&0x1ff)]; (v != lua.LNil && v != lua.LFalse) != ((inst>>9)&0x1ff == 0) {
-						r.array[RA] = v
+				if RA < len(arr) {
+					if v := arr[lbase+int(inst&0x1ff)]; (v != lua.LNil && v != lua.LFalse) != ((inst>>9)&0x1ff == 0) {
+						arr[RA] = v
 						if RA >= r.top {
 							r.top = RA + 1
 						}
-						if !b.nextJump(L, cf, code) {
+						ok := true
+						if n, ok = b.nextJump(L, cf, code, n); !ok {
 							return
 						}
 					} else {
@@ -303,20 +316,20 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					continue
 				}
 			case lua.OP_FORLOOP:
-				if RA+3 < len(r.array) {
-					init, ok1 := r.array[RA].(lua.LNumber)
-					limit, ok2 := r.array[RA+1].(lua.LNumber)
-					step, ok3 := r.array[RA+2].(lua.LNumber)
+				if RA+3 < len(arr) {
+					init, ok1 := arr[RA].(lua.LNumber)
+					limit, ok2 := arr[RA+1].(lua.LNumber)
+					step, ok3 := arr[RA+2].(lua.LNumber)
 					if ok1 && ok2 && ok3 {
 						init += step
 						v := nums.boxLikeGopherLua(float64(init))
-						r.array[RA] = v
+						arr[RA] = v
 						if RA >= r.top {
 							r.top = RA + 1
 						}
 						if (step > 0 && init <= limit) || (step <= 0 && init >= limit) {
 							cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
-							r.array[RA+3] = v
+							arr[RA+3] = v
 							if RA+3 >= r.top {
 								r.top = RA + 4
 							}
@@ -333,14 +346,15 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				// call is gopher-lua's CALL, done here for a Lua callee.
 				B := int(inst & 0x1ff)
 				if B == 0 {
-					n := r.top - RA - 1
-					if n < 0 || n >= valuesPerInstruction {
+					moved := r.top - RA - 1
+					if moved < 0 || moved >= valuesPerInstruction {
 						break
 					}
-					B = n + 1
-				} else if fn, ok := r.array[RA].(*lua.LFunction); ok && fn == concat {
+					B = moved + 1
+				} else if fn, ok := arr[RA].(*lua.LFunction); ok && fn == concat {
 					break
 				}
+				b.n = n
 				if stack != nil && callLua(L, cur, stack, r, cf, RA, B, int(inst>>9)&0x1ff) {
 					break frameLoop
 				}
@@ -353,10 +367,11 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				// With B=0 movesOp charges for many results.
 				B := int(inst & 0x1ff)
 				if B == 0 {
-					if n := r.top - RA; n < 0 || n >= valuesPerInstruction {
+					if moved := r.top - RA; moved < 0 || moved >= valuesPerInstruction {
 						break
 					}
 				}
+				b.n = n
 				if stack != nil {
 					if done, exit := returnLua(L, cur, stack, r, cf, baseframe, RA, B); exit {
 						b.noteReturn(cf)
@@ -371,6 +386,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 				break frameLoop
 			}
+			b.n = n
 			if ops[op](L, inst, baseframe) == 1 {
 				b.noteReturn(cf)
 				return
@@ -382,25 +398,30 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 
 // nextJump runs the instruction after a test or comparison that did not
 // skip it, when it is a JMP (as Lua's compiler always makes it), as the
-// loop would run it: counted first, then the jump. It reports false when
-// the budget stopped the call there (the error is raised; the loop must
-// return). Any other instruction is left to the loop.
-func (b *budget) nextJump(L *lua.LState, cf *frame, code []uint32) bool {
+// loop would run it: counted first, then the jump. It takes and returns
+// the loop's count, and reports false when the budget stopped the call
+// there (the error is raised; the loop must return). Any other
+// instruction is left to the loop.
+func (b *budget) nextJump(L *lua.LState, cf *frame, code []uint32, n int64) (int64, bool) {
 	if cf.Pc >= len(code) {
-		return true
+		return n, true
 	}
 	next := code[cf.Pc]
 	if int(next>>26) != lua.OP_JMP {
-		return true
+		return n, true
 	}
 	cf.Pc++
-	b.n--
-	if b.n < 0 && b.slow() != nil {
-		L.RaiseError("%s", b.Err().Error())
-		return false
+	n--
+	if n < 0 {
+		b.n = n
+		if b.slow() != nil {
+			L.RaiseError("%s", b.Err().Error())
+			return n, false
+		}
+		n = b.n
 	}
 	cf.Pc += int(next&0x3ffff) - opMaxArgSbx
-	return true
+	return n, true
 }
 
 // intMod is x % y for whole numbers below 2^52 in magnitude, y not zero,
