@@ -189,3 +189,63 @@ func returnLua(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *f
 	*cur = next
 	return true, islast || next == nil || next.Fn.IsG
 }
+
+// forGo is gopher-lua's TFORLOOP when the iterator is a Go function (the
+// sandbox's next, or ipairs' step) on the main thread: the iterator and
+// its two arguments are copied above the loop's registers, the iterator
+// is called as callR calls it (a frame of its own, its C results copied
+// down, the top set above them), and then, when its first result is not
+// nil, the control variable takes it and the jump that follows is taken;
+// either way that jump is not counted, as in gopher-lua. It reports
+// false, having changed nothing, for anything else.
+func forGo(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *frame, RA, C int) bool {
+	fn, ok := r.array[RA].(*lua.LFunction)
+	if !ok || !fn.IsG || L.Parent != nil || L.G.MainThread == nil || stack.sp >= len(stack.array) ||
+		RA+6 > len(r.array) || RA+3+C > len(r.array) || cf.Pc >= len(cf.Fn.Proto.Code) {
+		return false
+	}
+	setTop(r, RA+5)
+	r.array[RA+5] = r.array[RA+2]
+	r.array[RA+4] = r.array[RA+1]
+	r.array[RA+3] = r.array[RA]
+	r.top = RA + 6
+	// callR(2, C, RA+3): the frame, then the Go function.
+	sp := stack.sp
+	f := &stack.array[sp]
+	f.Idx, f.Fn, f.Parent = sp, fn, cf
+	f.Pc, f.Base, f.LocalBase, f.ReturnBase = 0, RA+3, RA+4, RA+3
+	f.NArgs, f.NRet, f.TailCall = 2, C, 0
+	stack.sp++
+	*cur = f
+	n := fn.GFunction(L)
+	if n < 0 {
+		L.RaiseError("can not yield from outside of a coroutine")
+	}
+	// callGFunction: C results from the top down to RA+3, then the pop.
+	// (The register file only grows, so RA+3+C still fits.)
+	start, limit := r.top-n, r.top
+	for i := 0; i < C; i++ {
+		if src := start + i; src >= limit || src < 0 {
+			r.array[RA+3+i] = lua.LNil
+		} else {
+			r.array[RA+3+i] = r.array[src]
+		}
+	}
+	old := r.top
+	r.top = RA + 3 + C
+	for i := r.top; i < old; i++ {
+		r.array[i] = nil
+	}
+	stack.sp--
+	*cur = &stack.array[stack.sp-1]
+	setTop(r, RA+3+C) // callR: the top above the results
+	if v := r.array[RA+3]; v != lua.LNil {
+		r.array[RA+2] = v
+		if RA+2 >= r.top {
+			r.top = RA + 3
+		}
+		cf.Pc += int(cf.Fn.Proto.Code[cf.Pc]&0x3ffff) - opMaxArgSbx
+	}
+	cf.Pc++
+	return true
+}

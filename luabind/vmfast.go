@@ -94,6 +94,25 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 					continue
 				}
+			case lua.OP_MOVEN:
+				// A MOVE and the C moves after it, counted as one
+				// instruction, as gopher-lua runs them.
+				if lbase+0x100 <= len(arr) {
+					arr[RA] = arr[lbase+int(inst&0x1ff)]
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					for range int(inst>>9) & 0x1ff {
+						next := code[cf.Pc]
+						cf.Pc++
+						to := lbase + int(next>>18)&0xff
+						arr[to] = arr[lbase+int(next&0x1ff)]
+						if to >= r.top {
+							r.top = to + 1
+						}
+					}
+					continue
+				}
 			case lua.OP_LOADK:
 				if RA < len(arr) {
 					arr[RA] = consts[int(inst&0x3ffff)]
@@ -338,6 +357,12 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						}
 						continue
 					}
+				}
+			case lua.OP_TFORLOOP:
+				b.n = n
+				if stack != nil && forGo(L, cur, stack, r, cf, RA, int(inst>>9)&0x1ff) {
+					arr, n = r.array, b.n // the iterator may have grown the one and charged the other
+					continue
 				}
 			case lua.OP_CALL:
 				// With B=0 (the arguments run up to the top) movesOp charges
