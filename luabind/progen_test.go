@@ -56,6 +56,7 @@ local function sum(...) local s = 0 for i = 1, select("#", ...) do s = s + (sele
 local function mk(x) return function(y) x = x + (y or 1) return x end end
 local function tail(n, acc) if n <= 0 then return acc end return tail(n - 1, acc + n) end
 local G = {1, 2, 3, "x", k = 5, [2.5] = "h"}
+local M = {get = function(self, x, ...) return x, select("#", ...) end}
 `
 
 // progGen writes one program; depth bounds nesting.
@@ -162,7 +163,8 @@ func (g *progGen) expr(d int) string {
 	case 8:
 		return g.pick("t", "G", "o", "R") + "[" + g.expr(d) + "]"
 	case 9:
-		return g.pick("t.k", "G.k", "o.k", "t[1]", "t[#t]", "G[2.5]", "s:len()", "s:sub(2)", "s:upper()", "s:byte(1)")
+		return g.pick("t.k", "G.k", "o.k", "t[1]", "t[#t]", "G[2.5]", "s:len()", "s:sub(2)", "s:upper()", "s:byte(1)",
+			"M:get(a, b)", "M:nope()", "G:k()", "o:k(1)", "s:nope()", "(1):x()")
 	case 10:
 		return "fib(" + g.pick("1", "5", "8", "12", "-1") + ")"
 	case 11:

@@ -171,7 +171,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_GETTABLEKS:
 				if RA < len(arr) {
 					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok {
-						if k, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LString); ok {
+						if k, ok := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LString); ok {
 							// A table without a metatable answers alone, nil
 							// or not; one with a metatable only when the key
 							// is there.
@@ -188,13 +188,45 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_SETTABLEKS:
 				{
 					if t, ok := arr[RA].(*lua.LTable); ok {
-						if k, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LString); ok {
+						if k, ok := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LString); ok {
 							// gopher-lua stores in place when the key is
 							// there or the table has no metatable.
 							if t.Metatable == lua.LNil || t.RawGetString(string(k)) != lua.LNil {
-								t.RawSetString(string(k), rkLocal(consts, r, lbase, int(inst>>9)&0x1ff))
+								t.RawSetString(string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
 								continue
 							}
+						}
+					}
+				}
+			case lua.OP_SELF:
+				// A method of a table without a metatable, or of a string
+				// (its metatable's __index table): found with a key short
+				// enough that indexOp charges nothing for it.
+				if RA+1 < len(arr) {
+					self := arr[lbase+int(inst&0x1ff)]
+					if k, ok := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LString); ok {
+						var v lua.LValue
+						switch o := self.(type) {
+						case *lua.LTable:
+							if o.Metatable == lua.LNil && len(k) < bytesPerInstruction/2 {
+								v = o.RawGetString(string(k))
+							}
+						case lua.LString:
+							if 4*len(k) < bytesPerInstruction {
+								if idx, ok := L.GetMetaField(o, "__index").(*lua.LTable); ok {
+									if m := idx.RawGetString(string(k)); m != lua.LNil {
+										v = m
+									}
+								}
+							}
+						}
+						if v != nil {
+							arr[RA] = v
+							arr[RA+1] = self
+							if RA+1 >= r.top {
+								r.top = RA + 2
+							}
+							continue
 						}
 					}
 				}
@@ -203,7 +235,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok && t.Metatable == lua.LNil {
 						var v lua.LValue
 						handled := false
-						switch k := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(type) {
+						switch k := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(type) {
 						case lua.LNumber:
 							i := int(k)
 							if a := (*lTable)(unsafe.Pointer(t)).array; i >= 1 && i <= len(a) && lua.LNumber(i) == k {
@@ -229,19 +261,19 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_SETTABLE:
 				if tableLayoutOK && fastPaths {
 					if t, ok := arr[RA].(*lua.LTable); ok && t.Metatable == lua.LNil {
-						switch k := rkLocal(consts, r, lbase, int(inst&0x1ff)).(type) {
+						switch k := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(type) {
 						case lua.LNumber:
 							i := int(k)
 							if a := (*lTable)(unsafe.Pointer(t)).array; i >= 1 && i <= len(a) && lua.LNumber(i) == k {
-								a[i-1] = rkLocal(consts, r, lbase, int(inst>>9)&0x1ff)
+								a[i-1] = rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)
 								continue
 							} else if i == len(a)+1 && i < lua.MaxArrayIndex && lua.LNumber(i) == k {
-								t.RawSet(k, rkLocal(consts, r, lbase, int(inst>>9)&0x1ff))
+								t.RawSet(k, rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
 								continue
 							}
 						case lua.LString:
 							if len(k) < bytesPerInstruction/2 {
-								t.RawSetString(string(k), rkLocal(consts, r, lbase, int(inst>>9)&0x1ff))
+								t.RawSetString(string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
 								continue
 							}
 						}
@@ -249,8 +281,8 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV, lua.OP_MOD, lua.OP_POW:
 				if RA < len(arr) {
-					if x, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
-						if y, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
+					if x, ok := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
+						if y, ok := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
 							var v float64
 							if m, ok := intMod(op, x, y); ok {
 								v = m
@@ -291,8 +323,8 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
 				continue
 			case lua.OP_EQ, lua.OP_LT, lua.OP_LE:
-				if x, ok := rkLocal(consts, r, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
-					if y, ok := rkLocal(consts, r, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
+				if x, ok := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
+					if y, ok := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
 						var holds bool
 						switch op {
 						case lua.OP_EQ:
@@ -483,12 +515,12 @@ func (b *budget) noteReturn(cf *frame) {
 const opMaxArgSbx = (1<<18 - 1) >> 1
 
 // rkLocal reads an RK operand: a constant when its high bit is set, else
-// a register of the frame at lbase.
-func rkLocal(consts []lua.LValue, r *registry, lbase, x int) lua.LValue {
+// a register (of arr, the register file) of the frame at lbase.
+func rkLocal(consts []lua.LValue, arr []lua.LValue, lbase, x int) lua.LValue {
 	if x&0x100 != 0 {
 		return consts[x&0xff]
 	}
-	return r.array[lbase+x]
+	return arr[lbase+x]
 }
 
 // setTop is gopher-lua's registry.SetTop for a top inside the register
