@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -32,17 +33,23 @@ import (
 //	LONG_TESTS=1 go test ./luabind -run TestCores -v   (ten times the programs)
 
 // onCore runs f with the old core (old) or the new one: teams built
-// inside f get that core.
+// inside f get that core. The caller holds coreMu.
 func onCore(old bool, f func()) {
-	oldCore = old
-	defer func() { oldCore = false }()
+	oldCore.Store(old)
+	defer oldCore.Store(false)
 	f()
 }
+
+// coreMu keeps the differential tests, some of them parallel, from
+// switching the core under each other.
+var coreMu sync.Mutex
 
 // bothCores runs f on the old core and then on the new and fails t where
 // the two texts differ, showing the first line that differs.
 func bothCores(t *testing.T, what string, f func() string) {
 	t.Helper()
+	coreMu.Lock()
+	defer coreMu.Unlock()
 	var want, got string
 	onCore(true, func() { want = f() })
 	onCore(false, func() { got = f() })

@@ -52,8 +52,11 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 		return
 	}
 	r := regs(L)
+	// The fast paths are in the team's table unless a test turned them
+	// off (fastPaths): the cases that stand in for them follow suit.
+	fast := fastPaths
 	var concat *lua.LFunction // the builtin fastConcat joins, when it is in front
-	if b.team != nil && fastPaths {
+	if b.team != nil && fast {
 		concat = b.team.concat
 	}
 	callOp, returnOp := jumpTable[lua.OP_CALL], jumpTable[lua.OP_RETURN]
@@ -231,7 +234,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_GETTABLE:
-				if RA < len(arr) && tableLayoutOK && fastPaths {
+				if RA < len(arr) && tableLayoutOK && fast {
 					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok && t.Metatable == lua.LNil {
 						var v lua.LValue
 						handled := false
@@ -259,7 +262,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 				}
 			case lua.OP_SETTABLE:
-				if tableLayoutOK && fastPaths {
+				if tableLayoutOK && fast {
 					if t, ok := arr[RA].(*lua.LTable); ok && t.Metatable == lua.LNil {
 						switch k := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(type) {
 						case lua.LNumber:
@@ -310,7 +313,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					continue
 				}
 			case lua.OP_LEN:
-				if RA < len(arr) && fastPaths {
+				if RA < len(arr) && fast {
 					if n := quickLen(arr[lbase+int(inst&0x1ff)]); n >= 0 {
 						arr[RA] = nums.box(float64(n))
 						if RA >= r.top {

@@ -2,6 +2,7 @@ package luabind
 
 import (
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -127,10 +128,12 @@ func current(L *lua.LState) *frame {
 
 // oldCore makes install give a state the previous core (countedLoop)
 // instead of the current one. Only the differential tests of the cores
-// (corediff_test.go) set it, to run the same work on both; it is read when
-// a team's state is built, never while one runs. It goes once those tests
-// have passed in CI on every architecture.
-var oldCore = false
+// (corediff_test.go) set it, one test at a time, to run the same work on
+// both; it is read when a team's state is built, never while one runs
+// (atomic: other tests of the package build teams meanwhile, and may get
+// either core, which play alike). It goes once those tests have passed in
+// CI on every architecture.
+var oldCore atomic.Bool
 
 // install makes L count its instructions against b: b becomes L's
 // context, and L's main loop becomes fastLoop (vmfast.go) when the layout
@@ -143,7 +146,7 @@ func (b *budget) install(L *lua.LState) {
 	ops := b.dispatch()
 	slot := (*loopFunc)(unsafe.Add(unsafe.Pointer(L), offMainLoop))
 	plain := *slot // mainLoopWithContext, for calls of Go functions
-	if oldCore {
+	if oldCore.Load() {
 		*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
 		return
 	}
