@@ -77,14 +77,11 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 		for {
 			inst := code[cf.Pc]
 			cf.Pc++
-			n--
-			if n < 0 {
-				b.n = n
-				if b.slow() != nil {
-					L.RaiseError("%s", b.Err().Error())
+			if n--; n < 0 {
+				var ok bool
+				if n, ok = b.chunkSpent(L, n); !ok {
 					return
 				}
-				n = b.n
 			}
 			op := int(inst >> 26)
 			RA := lbase + int(inst>>18)&0xff

@@ -23,17 +23,27 @@ func (b *budget) nextJump(L *lua.LState, cf *frame, code []uint32, n int64) (int
 		return n, true
 	}
 	cf.Pc++
-	n--
-	if n < 0 {
-		b.n = n
-		if b.slow() != nil {
-			L.RaiseError("%s", b.Err().Error())
+	if n--; n < 0 {
+		var ok bool
+		if n, ok = b.chunkSpent(L, n); !ok {
 			return n, false
 		}
-		n = b.n
 	}
 	cf.Pc += int(next&0x3ffff) - opMaxArgSbx
 	return n, true
+}
+
+// chunkSpent is what the loop does when its local count n goes below
+// zero: the count is written back and the budget refills its chunk (the
+// count to go on with is returned) or is spent, and then the error is
+// raised (false: the loop must return).
+func (b *budget) chunkSpent(L *lua.LState, n int64) (int64, bool) {
+	b.n = n
+	if b.slow() != nil {
+		L.RaiseError("%s", b.Err().Error())
+		return n, false
+	}
+	return b.n, true
 }
 
 // intMod is x % y for whole numbers below 2^52 in magnitude, y not zero,
