@@ -173,19 +173,27 @@ var numberTab = func() unsafe.Pointer {
 	return (*eface)(unsafe.Pointer(&v)).tab
 }()
 
-// smallNumbers are 0..127, boxed once, as gopher-lua does. (gopher-lua
+// smallNumbers are the whole numbers 0 to smallLimit-1, boxed once: a
+// player's counters, coordinates and indices rarely leave that range, and
+// a number found there costs no allocation. (gopher-lua shares 0..127 and
 // also hands out its boxed 0 for -0; here -0 stays -0, as in Lua 5.1, so
 // that a folded constant and the same operation at run time agree.)
-var smallNumbers = func() (s [128]lua.LValue) {
+var smallNumbers = func() (s [smallLimit]lua.LValue) {
 	for i := range s {
 		s[i] = lua.LNumber(i)
 	}
 	return
 }()
 
+const smallLimit = 1024
+
 func (a *numAlloc) box(v float64) lua.LValue {
-	if v >= 0 && v < 128 && v == math.Trunc(v) && !math.Signbit(v) {
-		return smallNumbers[int(v)]
+	// int conversion of a number in [0, smallLimit) is exact on every
+	// machine; -0 converts to 0 and is told apart by its sign bit.
+	if v >= 0 && v < smallLimit {
+		if i := int(v); float64(i) == v && math.Float64bits(v) != 1<<63 {
+			return smallNumbers[i]
+		}
 	}
 	if v != v {
 		v = negNaN // nan.go: the same sign on every machine

@@ -297,6 +297,24 @@ return { name = "Heavy", run = function(self, team, view)
   return WAIT
 end }`
 
+// callPlayer spends about 6,000 instructions of small Lua-to-Lua calls in
+// every call (250 turns of a loop of two calls into three helpers): the
+// call-heavy player of issue 29, where heavyPlayer is the compute-heavy one.
+const callPlayer = `local function cell(view, i) return view[i % 8 + 1] end
+local function add(a, b) return a + b end
+local function clamp(x, lo, hi)
+  if x < lo then return lo elseif x > hi then return hi end
+  return x
+end
+return { name = "Calls", run = function(self, team, view)
+  local s = 0
+  for i = 1, 250 do
+    s = clamp(add(s, cell(view, i)), 0, 100)
+  end
+  self.s = s
+  return WAIT
+end }`
+
 // BenchmarkHeavyCall is the cost of one full call of an instruction-heavy
 // player: through the whole engine (a full 4×4 arena of two teams of
 // heavyPlayer: the call dominates, not the round around it) and bare (the
@@ -304,48 +322,52 @@ end }`
 // engine/bare is the price of the budget, the charged opcodes and the
 // engine's own work per call. paired plays a round of the engine and as
 // many bare calls in turns and reports engine/bare itself (issue 12: at
-// most 1.15), so that load coming and going falls on both alike:
+// most 1.15), so that load coming and going falls on both alike. The
+// calls/ sub-benchmarks do the same for callPlayer (issue 29: at most 0.5
+// on both):
 //
 //	go test -run '^$' -bench HeavyCall -count 6 ./luabind/ | tee /tmp/h.txt
 func BenchmarkHeavyCall(b *testing.B) {
 	const size = 4
-	b.Run("engine", func(b *testing.B) {
-		bt := heavyBattle(b, size)
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			bt.Step()
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size*size), "ns/call")
-		checkHeavy(b, bt, size)
-	})
-	b.Run("bare", func(b *testing.B) { benchHeavyBare(b, false) })
-	b.Run("bare+budget", func(b *testing.B) { benchHeavyBare(b, true) })
-	b.Run("paired", func(b *testing.B) {
-		bt := heavyBattle(b, size)
-		call := heavyBareCaller(b, false)
-		var engineTime, bareTime time.Duration
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			t0 := time.Now()
-			bt.Step()
-			t1 := time.Now()
-			for range size * size {
-				call()
+	for _, p := range []struct{ prefix, src string }{{"", heavyPlayer}, {"calls/", callPlayer}} {
+		b.Run(p.prefix+"engine", func(b *testing.B) {
+			bt := heavyBattle(b, p.src, size)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				bt.Step()
 			}
-			bareTime += time.Since(t1)
-			engineTime += t1.Sub(t0)
-		}
-		b.StopTimer()
-		b.ReportMetric(float64(engineTime)/float64(bareTime), "engine/bare")
-		checkHeavy(b, bt, size)
-	})
+			b.StopTimer()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size*size), "ns/call")
+			checkHeavy(b, bt, size)
+		})
+		b.Run(p.prefix+"bare", func(b *testing.B) { benchHeavyBare(b, p.src, false) })
+		b.Run(p.prefix+"bare+budget", func(b *testing.B) { benchHeavyBare(b, p.src, true) })
+		b.Run(p.prefix+"paired", func(b *testing.B) {
+			bt := heavyBattle(b, p.src, size)
+			call := heavyBareCaller(b, p.src, false)
+			var engineTime, bareTime time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				bt.Step()
+				t1 := time.Now()
+				for range size * size {
+					call()
+				}
+				bareTime += time.Since(t1)
+				engineTime += t1.Sub(t0)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(engineTime)/float64(bareTime), "engine/bare")
+			checkHeavy(b, bt, size)
+		})
+	}
 }
 
 // heavyBattle is a full size×size arena of two teams of heavyPlayer,
 // warmed up.
-func heavyBattle(b *testing.B, size int) *engine.Battle {
-	cat := catalogOf(b, map[string]string{"heavy.lua": heavyPlayer}, DefaultLimits())
+func heavyBattle(b *testing.B, src string, size int) *engine.Battle {
+	cat := catalogOf(b, map[string]string{"heavy.lua": src}, DefaultLimits())
 	bt, _ := battle(b, cat, []string{"heavy", "heavy"}, engine.Options{Size: size, Wrap: true, Rounds: 1 << 30, Seed: 1, Workers: 1, Map: fullBoard(b, size, 2)})
 	bt.Step()
 	return bt
@@ -360,8 +382,8 @@ func checkHeavy(b *testing.B, bt *engine.Battle, size int) {
 // benchHeavyBare calls heavyPlayer's run through plain gopher-lua; with
 // budget, counted as the engine counts (budget.install), which isolates
 // the cost of the counted loop and its charged opcodes.
-func benchHeavyBare(b *testing.B, budgeted bool) {
-	call := heavyBareCaller(b, budgeted)
+func benchHeavyBare(b *testing.B, src string, budgeted bool) {
+	call := heavyBareCaller(b, src, budgeted)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		call()
@@ -370,9 +392,9 @@ func benchHeavyBare(b *testing.B, budgeted bool) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 }
 
-// heavyBareCaller loads heavyPlayer into plain gopher-lua and returns a
-// function that calls its run once.
-func heavyBareCaller(b *testing.B, budgeted bool) func() {
+// heavyBareCaller loads a player (heavyPlayer, callPlayer) into plain
+// gopher-lua and returns a function that calls its run once.
+func heavyBareCaller(b *testing.B, src string, budgeted bool) func() {
 	L := lua.NewState()
 	b.Cleanup(L.Close)
 	if budgeted {
@@ -381,7 +403,7 @@ func heavyBareCaller(b *testing.B, budgeted bool) func() {
 		bud.reset(1 << 50)
 	}
 	L.SetGlobal("WAIT", lua.LString("wait"))
-	if err := L.DoString(heavyPlayer); err != nil {
+	if err := L.DoString(src); err != nil {
 		b.Fatal(err)
 	}
 	run := L.Get(-1).(*lua.LTable).RawGetString("run")

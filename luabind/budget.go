@@ -14,7 +14,8 @@ var errBudget = errors.New("instruction budget exceeded")
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // budget counts a team's VM instructions: once before every instruction,
-// either from countedLoop (vmloop.go), which decrements n directly, or, when
+// either from the VM core (fastLoop in vmfast.go; countedLoop in vmloop.go
+// for the differential tests), which decrements n directly, or, when
 // that loop is unavailable, through gopher-lua's context loop, which calls
 // Done (budget is the state's context either way, see install). Once the
 // count is spent every further instruction raises again, so no pcall can

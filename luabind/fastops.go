@@ -136,16 +136,7 @@ func fastLen(nums *numAlloc, general instFunc) instFunc {
 		cf, r := current(L), regs(L)
 		RA := cf.LocalBase + argA(inst)
 		if RA < len(r.array) {
-			n := -1
-			switch v := r.array[cf.LocalBase+argB(inst)].(type) {
-			case lua.LString:
-				n = len(v)
-			case *lua.LTable:
-				if a := (*lTable)(unsafe.Pointer(v)).array; tableLayoutOK && len(a) > 0 && len(a) < lua.MaxArrayIndex-1 && a[len(a)-1] != lua.LNil {
-					n = len(a)
-				}
-			}
-			if n >= 0 {
+			if n := quickLen(r.array[cf.LocalBase+argB(inst)]); n >= 0 {
 				r.array[RA] = nums.box(float64(n))
 				if RA >= r.top {
 					r.top = RA + 1
@@ -155,6 +146,20 @@ func fastLen(nums *numAlloc, general instFunc) instFunc {
 		}
 		return general(L, inst, baseframe)
 	}
+}
+
+// quickLen is the length of v when fastLen may answer it without a walk
+// or a charge, else -1.
+func quickLen(v lua.LValue) int {
+	switch v := v.(type) {
+	case lua.LString:
+		return len(v)
+	case *lua.LTable:
+		if a := (*lTable)(unsafe.Pointer(v)).array; tableLayoutOK && len(a) > 0 && len(a) < lua.MaxArrayIndex-1 && a[len(a)-1] != lua.LNil {
+			return len(a)
+		}
+	}
+	return -1
 }
 
 // fastCompare is EQ, LT or LE on two numbers.

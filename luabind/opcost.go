@@ -6,16 +6,17 @@ import (
 
 // Opcodes whose Go work grows with their operands.
 //
-// The counted loop (vmloop.go) charges one instruction before each VM
-// instruction. Most of gopher-lua's 38 opcodes do a bounded amount of Go
+// The VM core (fastLoop, vmfast.go) charges one instruction before each
+// VM instruction. Most of gopher-lua's 38 opcodes do a bounded amount of Go
 // work, so one count is a fair price; a few do work that grows with what
 // a script hands them, and a script could buy seconds with one count. Each
 // team's loop therefore dispatches through its own copy of gopher-lua's
 // jumpTable in which those few entries are wrapped: the wrapper works out
 // the size of the job from the operands, charges it to the budget (raising
 // the budget error when it is not there) and only then runs gopher-lua's
-// entry. Every other entry is gopher-lua's own, so the hot path pays
-// nothing: no flag to test, the same single indirect call as before.
+// entry. Every other entry is gopher-lua's own. fastLoop runs in place
+// only the operands these wrappers would charge nothing for, and hands
+// every other instruction to this table.
 //
 // Wrapped here, and why:
 //   - VARARG with B=0 copies every extra argument; CALL and TAILCALL with

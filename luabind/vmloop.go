@@ -2,6 +2,7 @@ package luabind
 
 import (
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -125,9 +126,18 @@ func current(L *lua.LState) *frame {
 	return *(**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 }
 
+// oldCore makes install give a state the previous core (countedLoop)
+// instead of the current one. Only the differential tests of the cores
+// (corediff_test.go) set it, one test at a time, to run the same work on
+// both; it is read when a team's state is built, never while one runs
+// (atomic: other tests of the package build teams meanwhile, and may get
+// either core, which play alike). It goes once those tests have passed in
+// CI on every architecture.
+var oldCore atomic.Bool
+
 // install makes L count its instructions against b: b becomes L's
-// context, and L's main loop becomes countedLoop when the layout check
-// passed.
+// context, and L's main loop becomes fastLoop (vmfast.go) when the layout
+// check passed.
 func (b *budget) install(L *lua.LState) {
 	L.SetContext(b)
 	if !countedLoopOK {
@@ -136,7 +146,12 @@ func (b *budget) install(L *lua.LState) {
 	ops := b.dispatch()
 	slot := (*loopFunc)(unsafe.Add(unsafe.Pointer(L), offMainLoop))
 	plain := *slot // mainLoopWithContext, for calls of Go functions
-	*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
+	if oldCore.Load() {
+		*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
+		return
+	}
+	nums := &numAlloc{}
+	*slot = func(L *lua.LState, baseframe *frame) { b.fastLoop(L, baseframe, plain, ops, nums) }
 }
 
 // countedLoop runs Lua code from the current frame until baseframe

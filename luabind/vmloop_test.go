@@ -15,6 +15,9 @@ func TestCountedLoopInstalled(t *testing.T) {
 	if !countedLoopOK {
 		t.Fatal("gopher-lua's LState or callFrame layout changed: the counted main loop is off (see vmloop.go)")
 	}
+	if !callsOK {
+		t.Fatal("gopher-lua's call stack layout changed: fastLoop leaves every call and return to gopher-lua (see vmcall.go)")
+	}
 }
 
 // TestCountedLoopCountsLikeContext runs the same code under the counted
@@ -85,16 +88,22 @@ func TestCountedLoopCountsLikeContext(t *testing.T) {
 	}
 }
 
-// TestHeavyPlayerInstructions keeps BenchmarkHeavyCall's player what its
-// comment says: about 6,000 instructions a call, inside the budget.
+// TestHeavyPlayerInstructions keeps BenchmarkHeavyCall's players what
+// their comments say: about 6,000 instructions a call, inside the budget.
 func TestHeavyPlayerInstructions(t *testing.T) {
+	for _, src := range []string{heavyPlayer, callPlayer} {
+		heavyPlayerInstructions(t, src)
+	}
+}
+
+func heavyPlayerInstructions(t *testing.T, src string) {
 	L := lua.NewState()
 	defer L.Close()
 	b := &budget{}
 	b.install(L)
 	b.reset(1 << 30)
 	L.SetGlobal("WAIT", lua.LString("wait"))
-	if err := L.DoString(heavyPlayer); err != nil {
+	if err := L.DoString(src); err != nil {
 		t.Fatal(err)
 	}
 	run := L.Get(-1).(*lua.LTable).RawGetString("run")
@@ -107,7 +116,7 @@ func TestHeavyPlayerInstructions(t *testing.T) {
 		t.Fatal(err)
 	}
 	if used := 100000 - b.remaining(); used < 5500 || used > 6500 {
-		t.Fatalf("the heavy player ran %d instructions, want about 6,000", used)
+		t.Fatalf("the heavy player ran %d instructions, want about 6,000:\n%s", used, src)
 	}
 }
 

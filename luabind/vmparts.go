@@ -1,0 +1,117 @@
+package luabind
+
+import (
+	lua "github.com/yuin/gopher-lua"
+)
+
+// The pieces of fastLoop's in-place instructions (vmfast.go) that are not
+// the loop itself: each is what gopher-lua, or the team's dispatch table,
+// does for the same operands.
+
+// nextJump runs the instruction after a test or comparison that did not
+// skip it, when it is a JMP (as Lua's compiler always makes it), as the
+// loop would run it: counted first, then the jump. It takes and returns
+// the loop's count, and reports false when the budget stopped the call
+// there (the error is raised; the loop must return). Any other
+// instruction is left to the loop.
+func (b *budget) nextJump(L *lua.LState, cf *frame, code []uint32, n int64) (int64, bool) {
+	if cf.Pc >= len(code) {
+		return n, true
+	}
+	next := code[cf.Pc]
+	if int(next>>26) != lua.OP_JMP {
+		return n, true
+	}
+	cf.Pc++
+	if n--; n < 0 {
+		var ok bool
+		if n, ok = b.chunkSpent(L, n); !ok {
+			return n, false
+		}
+	}
+	cf.Pc += int(next&0x3ffff) - opMaxArgSbx
+	return n, true
+}
+
+// chunkSpent is what the loop does when its local count n goes below
+// zero: the count is written back and the budget refills its chunk (the
+// count to go on with is returned) or is spent, and then the error is
+// raised (false: the loop must return).
+func (b *budget) chunkSpent(L *lua.LState, n int64) (int64, bool) {
+	b.n = n
+	if b.slow() != nil {
+		L.RaiseError("%s", b.Err().Error())
+		return n, false
+	}
+	return b.n, true
+}
+
+// intMod is x % y for whole numbers below 2^52 in magnitude, y not zero,
+// computed on integers. It is the same number luaMod gives: the quotient
+// x/y is then rounded by less than its distance to the nearest integer
+// (at least 1/|y|), so floor(x/y) is the true floor, and floor(x/y)*y
+// and the difference are exact; a zero result is +0 either way.
+func intMod(op int, x, y lua.LNumber) (float64, bool) {
+	const bound = 1 << 52
+	if op != lua.OP_MOD || !(x > -bound && x < bound && y > -bound && y < bound) || y == 0 {
+		return 0, false
+	}
+	a, d := int64(x), int64(y)
+	if lua.LNumber(a) != x || lua.LNumber(d) != y {
+		return 0, false
+	}
+	m := a % d
+	if m != 0 && (m^d) < 0 {
+		m += d
+	}
+	return float64(m), true
+}
+
+// noteReturn notes the line of the instruction by which the loop hands
+// control back to Go (budget.returned).
+func (b *budget) noteReturn(cf *frame) {
+	if pc := cf.Pc - 1; pc >= 0 && pc < len(cf.Fn.Proto.DbgSourcePositions) {
+		b.returned = cf.Fn.Proto.DbgSourcePositions[pc]
+	}
+}
+
+// opMaxArgSbx is the bias of a signed Bx operand (gopher-lua's
+// opMaxArgSbx: an 18-bit field).
+const opMaxArgSbx = (1<<18 - 1) >> 1
+
+// rkLocal reads an RK operand: a constant when its high bit is set, else
+// a register (of arr, the register file) of the frame at lbase.
+func rkLocal(consts []lua.LValue, arr []lua.LValue, lbase, x int) lua.LValue {
+	if x&0x100 != 0 {
+		return consts[x&0xff]
+	}
+	return arr[lbase+x]
+}
+
+// setTop is gopher-lua's registry.SetTop for a top inside the register
+// file: the slots it uncovers become nil values, those it drops Go nils.
+func setTop(r *registry, top int) {
+	old := r.top
+	r.top = top
+	for i := old; i < top; i++ {
+		r.array[i] = lua.LNil
+	}
+	for i := top; i < old; i++ {
+		r.array[i] = nil
+	}
+}
+
+// boxLikeGopherLua boxes v to the value gopher-lua's allocator gives
+// where the loop takes the place of its FORLOOP: -0 becomes 0 (gopher-lua
+// hands out its shared 0), and a NaN keeps its sign.
+func (a *numAlloc) boxLikeGopherLua(v float64) lua.LValue {
+	if v >= 0 && v < smallLimit {
+		if i := int(v); float64(i) == v {
+			return smallNumbers[i] // -0 too, as gopher-lua boxes it
+		}
+	}
+	if v != v {
+		return lua.LNumber(v)
+	}
+	return a.box(v)
+}
