@@ -257,9 +257,9 @@ func TestServeLadderAdmin(t *testing.T) {
 		t.Fatalf("pause: %d %q %q", status, out, errOut)
 	}
 	time.Sleep(500 * time.Millisecond) // a battle playing as it paused finishes
-	n0 := len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Done))
+	n0 := len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Played, ladder.Done))
 	time.Sleep(time.Second)
-	if n1 := len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Done)); n1 != n0 {
+	if n1 := len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Played, ladder.Done)); n1 != n0 {
 		t.Errorf("%d battles planned while paused", n1-n0)
 	}
 	if _, errOut, status := sshRun(t, admin, "ladder-admin resume", nil); status != 0 {
@@ -285,7 +285,9 @@ func TestServeLadderAdmin(t *testing.T) {
 	}
 
 	sshRun(t, admin, "ladder-admin pause", nil)
-	time.Sleep(500 * time.Millisecond)
+	// Paused, the ladder plans nothing more, but plays and rates what it
+	// planned ahead: the table is still once none is left.
+	waitFor(t, func() bool { return len(battles(t, l, ladder.Queued, ladder.Playing, ladder.Played)) == 0 }, "the battles planned before the pause rated")
 	before, _, _ := l.Leaderboard(ctx, "", 0, 0)
 	out, errOut, status := sshRun(t, admin, "ladder-admin rerate", nil)
 	if status != 0 || !regexp.MustCompile(`SquareBattle: \d+ battles re-rated from the stored results; \d+ replays agree with them, \d+ pruned, 0 differ, 0 unreadable`).MatchString(out) {
