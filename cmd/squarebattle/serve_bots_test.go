@@ -115,24 +115,37 @@ func TestServeRemoteBot(t *testing.T) {
 
 	// Back, then gone in the middle of a battle: that battle finishes,
 	// with the bot's team retired and the others playing on.
-	lastBefore := ladder.BattleID(0)
-	if bs, _ := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, Limit: 1}); len(bs) > 0 {
-		lastBefore = bs[0].ID
+	// (Battles planned with it before it left, and not played then, may
+	// be the ones it plays on its return: what counts is what was not
+	// done yet.)
+	doneBefore := map[ladder.BattleID]bool{}
+	bs, _ := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, States: []ladder.State{ladder.Done}})
+	for _, x := range bs {
+		doneBefore[x.ID] = true
 	}
 	b = connectBot(t, alice, "waiter", 5)
 	<-b.done
 	var mid ladder.Battle
 	var problem string
+	seen := map[ladder.BattleID]string{} // the bot's battles since, as they ended
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the bot's battles since it came back: %v", seen)
+		}
+	})
 	waitFor(t, func() bool {
 		bs, _ := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, States: []ladder.State{ladder.Done}})
 		for _, x := range bs {
-			if x.ID <= lastBefore {
+			if doneBefore[x.ID] {
 				continue
 			}
 			for _, s := range x.Seats {
 				if s.Player == p.ID && strings.Contains(s.Result.Problem, "its connection ended") {
 					mid, problem = x, s.Result.Problem
 					return true
+				}
+				if s.Player == p.ID {
+					seen[x.ID] = fmt.Sprintf("%d rounds, problem %q", x.Rounds, s.Result.Problem)
 				}
 			}
 		}

@@ -109,6 +109,9 @@ func (l *Link) write(w io.Writer) {
 		_, err := w.Write(msg)
 		stuck.Stop()
 		if err != nil {
+			// The stream ended under the write: the same end as the
+			// reader's end of file, whichever side notices first.
+			err = fmt.Errorf("%w: its connection ended (%v)", bot.ErrClosed, err)
 			l.fail(err)
 		}
 		select {
@@ -277,10 +280,7 @@ func (c *conn) Send(line []byte) error {
 	// the next result is this message's.
 	select {
 	case err := <-c.l.wrote:
-		if err != nil {
-			return fmt.Errorf("%w: %w", bot.ErrClosed, err)
-		}
-		return nil
+		return err // nil, or already an ErrClosed
 	case <-c.stop:
 		return bot.ErrClosed
 	case <-c.l.done:
