@@ -28,9 +28,16 @@ var ladderEnv = []string{"SQUAREBATTLE_SERVE_LADDER_TEAMS=3", "SQUAREBATTLE_SERV
 	"SQUAREBATTLE_SERVE_LADDER_ROUNDS=80", "SQUAREBATTLE_SERVE_LADDER_SEED=7", "SQUAREBATTLE_SERVE_LADDER_AHEAD=4",
 	"SQUAREBATTLE_ISOLATION_POOL_SIZE=1", "SQUAREBATTLE_SERVE_LADDER_RESCUE_SECONDS=5"}
 
+// proc is a process of the program under test.
+type proc struct {
+	*exec.Cmd
+	// Problems holds the lines of its log at level WARN or ERROR.
+	Problems *harness.Log
+}
+
 // start runs the program with args and env, stopped with SIGINT when the
 // test ends; it waits for a line of stderr holding ready, when given.
-func start(t testing.TB, bin string, ready string, env []string, args ...string) *exec.Cmd {
+func start(t testing.TB, bin string, ready string, env []string, args ...string) *proc {
 	t.Helper()
 	work, base := harness.Isolated(t)
 	cmd := exec.Command(bin, args...)
@@ -52,10 +59,14 @@ func start(t testing.TB, bin string, ready string, env []string, args ...string)
 		}
 	})
 	seen := make(chan bool, 1)
+	problems := new(harness.Log)
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sent := false
 		for sc.Scan() {
+			if line := sc.Text(); strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+				fmt.Fprintln(problems, line)
+			}
 			if os.Getenv("PGLADDER_LOG") != "" {
 				t.Logf("%s: %s", args[0], sc.Text())
 			}
@@ -76,11 +87,11 @@ func start(t testing.TB, bin string, ready string, env []string, args ...string)
 	case <-time.After(60 * time.Second):
 		t.Fatalf("%s did not say %q in 60 s", args[0], ready)
 	}
-	return cmd
+	return &proc{cmd, problems}
 }
 
 // serve starts the arena on a free loopback port.
-func serve(t testing.TB, bin, data string, env ...string) *exec.Cmd {
+func serve(t testing.TB, bin, data string, env ...string) *proc {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -150,23 +161,23 @@ func sqliteLadder(t testing.TB, bin string, n int) (*ladder.Ladder, []ladder.Bat
 }
 
 // hostedLadder starts the server on the PostgreSQL database at url,
-// playing none of the hosts' battles itself, and returns its data folder
-// and the ladder as the test reads it.
-func hostedLadder(t testing.TB, bin, url string) (data string, got *ladder.Ladder) {
+// playing none of the hosts' battles itself, and returns its data folder,
+// the ladder as the test reads it and the server.
+func hostedLadder(t testing.TB, bin, url string) (data string, got *ladder.Ladder, srv *proc) {
 	t.Helper()
 	data = t.TempDir()
-	serve(t, bin, data, "SQUAREBATTLE_SERVE_LADDER_DB="+url, "SQUAREBATTLE_SERVE_LADDER_WORKERS=0")
+	srv = serve(t, bin, data, "SQUAREBATTLE_SERVE_LADDER_DB="+url, "SQUAREBATTLE_SERVE_LADDER_WORKERS=0")
 	st, err := postgres.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return data, openLadder(t, st)
+	return data, openLadder(t, st), srv
 }
 
 // host starts a worker host (ladder work) on the database at url, playing
 // workers battles at once.
-func host(t testing.TB, bin, url string, workers int) *exec.Cmd {
+func host(t testing.TB, bin, url string, workers int) *proc {
 	return start(t, bin, "event=ladder_work", nil, "ladder", "work", "--db", url, "--workers", strconv.Itoa(workers))
 }
 

@@ -30,7 +30,7 @@ func TestHostsLadder(t *testing.T) {
 	ctx := context.Background()
 
 	want, wantBs := sqliteLadder(t, bin, n)
-	data, got := hostedLadder(t, bin, url)
+	data, got, _ := hostedLadder(t, bin, url)
 
 	// One host first, killed in the middle of a battle.
 	victim := host(t, bin, url, 1)

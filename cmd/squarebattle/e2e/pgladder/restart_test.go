@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestHostsLadderDatabaseRestart(t *testing.T) {
 	ctx := context.Background()
 
 	want, wantBs := sqliteLadder(t, bin, n)
-	data, got := hostedLadder(t, bin, url)
+	data, got, srv := hostedLadder(t, bin, url)
 	host(t, bin, url, 1)
 	host(t, bin, url, 1)
 
@@ -83,6 +84,13 @@ func TestHostsLadderDatabaseRestart(t *testing.T) {
 				t.Errorf("battle %d, done before restart %d: %+v then, %+v now", id, i+1, b, after[id])
 			}
 		}
+	}
+	// The server said the database was away: River's complaints reach
+	// serve's log.
+	p := srv.Problems.String()
+	if !slices.ContainsFunc([]string{`msg="producer:`, `msg="jobcompleter.`, `msg="notifier.`, `msg="leadership.`},
+		func(s string) bool { return strings.Contains(p, s) }) {
+		t.Errorf("no word from River in the server's log; its warnings and errors:\n%s", tail(p, 2000))
 	}
 	sameLadder(t, want, got, wantBs, gotBs)
 	countedOnce(t, got)
