@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,11 +82,16 @@ func BenchmarkLadderHosts(b *testing.B) {
 				env = append(env, "SQUAREBATTLE_SERVE_LADDER_DB="+pg.CreateDB(db))
 			}
 			srv := serve(b, bin, data, env...)
-			var hosts []*exec.Cmd
+			var hosts []*proc
 			for range c.hosts {
 				hosts = append(hosts, start(b, bin, "event=ladder_work", benchEnv, "ladder", "work", "--db", pg.dbURL(db), "--workers", "1"))
 			}
 			waitRated(b, data, benchWarm)
+			if db != "" {
+				if _, err := admin.Exec(`SELECT pg_stat_statements_reset()`); err != nil {
+					b.Fatal(err)
+				}
+			}
 			before := measure(b, admin, pg, db, srv, hosts)
 			b.ResetTimer()
 			waitRated(b, data, benchWarm+b.N)
@@ -102,6 +106,9 @@ func BenchmarkLadderHosts(b *testing.B) {
 				b.ReportMetric(float64(after.stmts-before.stmts)/n, "stmts/battle")
 				b.ReportMetric(hostCPU/n, "host-cpu-ms/battle")
 				b.ReportMetric(pgCPU/n, "pg-cpu-ms/battle")
+				if b.N > 1 {
+					topStatements(b, admin, db, b.N)
+				}
 			}
 			b.ReportMetric(srvCPU/n, "srv-cpu-ms/battle")
 			b.ReportMetric((srvCPU+hostCPU+pgCPU)/n, "cpu-ms/battle")
@@ -144,7 +151,7 @@ type sample struct {
 
 // measure reads the clock, the process trees' CPU and, with a database
 // db, its counts of transactions and statements.
-func measure(b testing.TB, admin *sql.DB, pg *privatePG, db string, srv *exec.Cmd, hosts []*exec.Cmd) sample {
+func measure(b testing.TB, admin *sql.DB, pg *privatePG, db string, srv *proc, hosts []*proc) sample {
 	b.Helper()
 	s := sample{at: time.Now()}
 	procs := readProcs()
@@ -167,6 +174,28 @@ func measure(b testing.TB, admin *sql.DB, pg *privatePG, db string, srv *exec.Cm
 		b.Fatal(err)
 	}
 	return s
+}
+
+// topStatements logs the statements run most often in database db since
+// the last pg_stat_statements_reset, per battle of n.
+func topStatements(b testing.TB, admin *sql.DB, db string, n int) {
+	b.Helper()
+	rows, err := admin.Query(`SELECT calls, regexp_replace(query, '\s+', ' ', 'g') FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+		WHERE d.datname = $1 ORDER BY calls DESC LIMIT 12`, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	var out strings.Builder
+	for rows.Next() {
+		var calls int64
+		var q string
+		if err := rows.Scan(&calls, &q); err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(&out, "\n%6.2f  %.110s", float64(calls)/float64(n), q)
+	}
+	b.Logf("statements per battle in %s:%s", db, out.String())
 }
 
 // postmaster is the server's process id, from its postmaster.pid.
