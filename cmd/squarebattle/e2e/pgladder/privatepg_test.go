@@ -70,7 +70,11 @@ func startPrivatePG(t testing.TB) *privatePG {
 	p.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", p.port)
 	p.pgctl("initdb", "initdb", "-D", p.data(), "-A", "trust", "-U", "postgres", "-E", "UTF8")
 	p.Start()
-	t.Cleanup(func() { p.Stop("immediate") })
+	t.Cleanup(func() {
+		// Stopped already when the test failed between a stop and a start.
+		argv := append(append(append([]string{}, p.as...), filepath.Join(p.bin, "pg_ctl")), "-D", p.data(), "-m", "immediate", "-w", "stop")
+		exec.Command(argv[0], argv[1:]...).Run()
+	})
 	return p
 }
 
