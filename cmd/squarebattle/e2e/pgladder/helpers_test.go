@@ -163,10 +163,10 @@ func sqliteLadder(t testing.TB, bin string, n int) (*ladder.Ladder, []ladder.Bat
 // hostedLadder starts the server on the PostgreSQL database at url,
 // playing none of the hosts' battles itself, and returns its data folder,
 // the ladder as the test reads it and the server.
-func hostedLadder(t testing.TB, bin, url string) (data string, got *ladder.Ladder, srv *proc) {
+func hostedLadder(t testing.TB, bin, url string, env ...string) (data string, got *ladder.Ladder, srv *proc) {
 	t.Helper()
 	data = t.TempDir()
-	srv = serve(t, bin, data, "SQUAREBATTLE_SERVE_LADDER_DB="+url, "SQUAREBATTLE_SERVE_LADDER_WORKERS=0")
+	srv = serve(t, bin, data, append([]string{"SQUAREBATTLE_SERVE_LADDER_DB=" + url, "SQUAREBATTLE_SERVE_LADDER_WORKERS=0"}, env...)...)
 	st, err := postgres.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
@@ -176,9 +176,9 @@ func hostedLadder(t testing.TB, bin, url string) (data string, got *ladder.Ladde
 }
 
 // host starts a worker host (ladder work) on the database at url, playing
-// workers battles at once.
-func host(t testing.TB, bin, url string, workers int) *proc {
-	return start(t, bin, "event=ladder_work", nil, "ladder", "work", "--db", url, "--workers", strconv.Itoa(workers))
+// workers battles at once, with env besides ladderEnv.
+func host(t testing.TB, bin, url string, workers int, env ...string) *proc {
+	return start(t, bin, "event=ladder_work", env, "ladder", "work", "--db", url, "--workers", strconv.Itoa(workers))
 }
 
 // sameLadder checks that the first battles rated are the same on both

@@ -40,9 +40,13 @@ func TestHostsLadderDatabaseRestart(t *testing.T) {
 	ctx := context.Background()
 
 	want, wantBs := sqliteLadder(t, bin, n)
-	data, got, srv := hostedLadder(t, bin, url)
-	host(t, bin, url, 1)
-	host(t, bin, url, 1)
+	// A battle taken for lost is played again only after rescue seconds:
+	// the ladder must go on well before that.
+	const rescue = 120 * time.Second
+	slow := fmt.Sprintf("SQUAREBATTLE_SERVE_LADDER_RESCUE_SECONDS=%d", int(rescue.Seconds()))
+	data, got, srv := hostedLadder(t, bin, url, slow)
+	host(t, bin, url, 1, slow)
+	host(t, bin, url, 1, slow)
 
 	// finished lists the battles done, as they are.
 	finished := func() map[ladder.BattleID]ladder.Battle {
@@ -57,10 +61,14 @@ func TestHostsLadderDatabaseRestart(t *testing.T) {
 		return m
 	}
 	var before []map[ladder.BattleID]ladder.Battle
+	// The second outage outlasts River's retries to record a job's end
+	// (some 7 s).
 	restarts := []struct {
 		at   int // battles done
 		mode string
-	}{{n / 4, "fast"}, {n / 2, "immediate"}}
+		away time.Duration
+	}{{n / 4, "fast", 3 * time.Second}, {n / 2, "immediate", 9 * time.Second}}
+	var back time.Time
 	gotBs := waitDone(t, got, n, "PostgreSQL restarted", func(done int) {
 		if len(before) == len(restarts) || done < restarts[len(before)].at {
 			return
@@ -69,12 +77,16 @@ func TestHostsLadderDatabaseRestart(t *testing.T) {
 		before = append(before, finished())
 		pg.Stop(r.mode)
 		// Long enough for every process to find the database gone.
-		time.Sleep(3 * time.Second)
+		time.Sleep(r.away)
 		pg.Start()
+		back = time.Now()
 		t.Logf("restarted PostgreSQL (-m %s) with %d battles done", r.mode, len(before[len(before)-1]))
 	})
 	if len(before) != len(restarts) {
 		t.Fatalf("%d restarts of %d", len(before), len(restarts))
+	}
+	if d := time.Since(back); d > rescue/2 {
+		t.Errorf("the ladder took %s after the database came back: a battle waited to be rescued", d.Round(time.Second))
 	}
 
 	after := finished()
