@@ -9,7 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"syscall"
+
+	"github.com/spf13/pflag"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/ladder"
@@ -36,7 +39,9 @@ func ladderCommand(args []string, stdout, stderr io.Writer) error {
 		return bad(errors.New("ladder: the command is `squarebattle ladder work --db postgres://…`"))
 	}
 	var c commonFlags
-	fs := newFlagSet("ladder work", &c)
+	// A battle brings its own seed, arena size and round limit from the
+	// server's plan: flags for them would do nothing here.
+	fs := withoutFlags(newFlagSet("ladder work", &c), "seed", "size", "rounds")
 	fs.String("db", "", "the arena's ladder database, postgres://… (default serve.ladder.db)")
 	fs.Lookup("workers").Usage = "battles played at once on this host (0 = one per CPU)"
 	helpOn(fs, stdout, ladderUsage)
@@ -96,4 +101,16 @@ func ladderCommand(args []string, stdout, stderr io.Writer) error {
 		Workers: workers, RescueAfter: rescueAfter(lc)})
 	log.Info("ladder worker host stopped", "event", "ladder_work_stop")
 	return err
+}
+
+// withoutFlags is fs less the flags named.
+func withoutFlags(fs *pflag.FlagSet, names ...string) *pflag.FlagSet {
+	out := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
+	out.SortFlags = fs.SortFlags
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !slices.Contains(names, f.Name) {
+			out.AddFlag(f)
+		}
+	})
+	return out
 }

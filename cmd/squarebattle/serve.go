@@ -100,7 +100,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 	if err != nil {
 		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
 	}
-	ladderStore, err := openLadderStore(cfg, store.Dir())
+	ladderStore, err := openLadderStore(cfg, store.Dir(), log)
 	if err != nil {
 		return nil, err
 	}

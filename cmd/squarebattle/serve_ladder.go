@@ -49,10 +49,11 @@ type arenaLadder struct {
 // openLadderStore opens the ladder's database in the data dir (or
 // serve.ladder.db): before the server says or writes anything else, so
 // that a file it cannot use (not a database, a newer schema) is one line
-// and is left as it was.
-func openLadderStore(cfg config.Config, dataDir string) (ladder.Store, error) {
+// and is left as it was. log gets the warnings of the job queue on
+// PostgreSQL (River's), for as long as the store is open.
+func openLadderStore(cfg config.Config, dataDir string, log *slog.Logger) (ladder.Store, error) {
 	if cfg.Serve.Ladder.IsPostgres() {
-		d, err := openPGLadder(context.Background(), cfg, nil)
+		d, err := openPGLadder(context.Background(), cfg, log)
 		if err != nil {
 			return nil, err
 		}

@@ -89,6 +89,9 @@ func (al *arenaLadder) serverOnly(b ladder.Battle) bool {
 	for _, id := range al.a.bots.ids() {
 		bots[id] = true
 	}
+	if len(bots) == 0 {
+		return false // no player's read for nothing: one snapshot a seat
+	}
 	for _, s := range b.Seats {
 		p, err := al.l.Player(context.Background(), s.Player)
 		if err != nil || bots[p.Name] {

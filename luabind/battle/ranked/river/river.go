@@ -71,6 +71,9 @@ const MaxReplay = 64 << 20
 // keeps failing before it starts (the database away for long).
 const maxAttempts = 100
 
+// fetchCooldown is the least time between two fetches of a client's jobs.
+const fetchCooldown = 5 * time.Millisecond
+
 // migrateLock is the advisory lock held while River's tables are migrated
 // ("SBRIVER").
 const migrateLock = 0x5342524956455200
@@ -213,8 +216,15 @@ func (d *DB) clientConfig(queues map[string]int, workers *rq.Workers, rescue tim
 	// A battle held longer than rescue is stopped on its host and played
 	// again: River's rescuer only takes back jobs that have a timeout,
 	// and a host that died cannot say so.
+	//
+	// A client fetches jobs at most every FetchCooldown: River's 100 ms
+	// default capped a host playing one battle at a time at 600 battles a
+	// minute, whatever the battle's length (docs/performance.md, "The
+	// ladder on worker hosts"). A fetch is one query, made when a job
+	// ends or a notification comes, so a shorter one costs only while
+	// there is work.
 	return &rq.Config{Queues: qs, Workers: workers, Logger: quiet(d.log), JobTimeout: rescue, RescueStuckJobsAfter: rescue,
-		MaxAttempts: maxAttempts, RetryPolicy: retryPolicy{}, FetchPollInterval: 2 * time.Second}
+		MaxAttempts: maxAttempts, RetryPolicy: retryPolicy{}, FetchCooldown: fetchCooldown, FetchPollInterval: 2 * time.Second}
 }
 
 // run starts a client and stops it when ctx ends: battles in flight are

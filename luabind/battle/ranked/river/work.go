@@ -114,6 +114,7 @@ func (w *playWorker) Work(ctx context.Context, job *rq.Job[PlayArgs]) error {
 	}
 	done, err := w.r.Play(ctx, b)
 	if err != nil {
+		w.d.waitUp(ctx)
 		return err
 	}
 	if done.State == ladder.Queued {
@@ -141,4 +142,28 @@ func (w *settleWorker) Work(ctx context.Context, job *rq.Job[SettleArgs]) error 
 	}
 	w.settle(ctx)
 	return nil
+}
+
+// waitUp waits until the database answers, or ctx ends. A job whose
+// battle could not be recorded (the database away) ends only then: River
+// records a job's end in the database and gives up after some 7 s of
+// trying, which would leave the job taken — and the battle waiting, and
+// the ladder's ratings behind it — until rescue_seconds pass.
+func (d *DB) waitUp(ctx context.Context) {
+	for i := 0; ; i++ {
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := d.pool.Ping(pctx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		if i == 0 {
+			d.log.Warn("ladder: waiting for the database", "event", "error", "reason", err.Error())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
