@@ -124,7 +124,9 @@ func TestPrivateBattlesPerUser(t *testing.T) {
 	startInLobby(t, carol, src)
 	carol.waitText("(yours, private")
 	// The queue counts too.
-	if _, err := h.requestFor("dave", "SHA256:k3", Setup{Players: []string{"explorer"}, Size: 10, Rounds: 10}, pace{}); err != nil {
+	// (Long enough to last: a battle that ends gives its place back, and
+	// an unthrottled one of 10 rounds could end before the next request.)
+	if _, err := h.requestFor("dave", "SHA256:k3", Setup{Players: []string{"explorer"}, Size: 10, Rounds: 1_000_000}, pace{}); err != nil {
 		t.Fatal(err)
 	}
 	var ue *UserCapError
