@@ -197,18 +197,24 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "north.lua"), []byte(`return { name = "North", run = function(self) return MOVE, N end }`), 0o644)
 	os.WriteFile(filepath.Join(dir, "alice.sitter.lua"), []byte(sitter), 0o644)
-	for _, id := range ids {
-		data, st := exec.Command(o.args("alice", "get", id)[0], o.args("alice", "get", id)[1:]...).Output()
-		if st != nil {
-			t.Fatalf("get %s: %v", id, st)
+	// verify fetches replay id as user and plays it again with dir's
+	// scripts: it must say identical.
+	verify := func(user, id string) {
+		get := o.args(user, "get", id)
+		data, err := exec.Command(get[0], get[1:]...).Output()
+		if err != nil {
+			t.Fatalf("get %s: %v", id, err)
 		}
 		file := filepath.Join(work, id+".sbr")
 		os.WriteFile(file, data, 0o644)
-		verify := exec.Command(bin, "replay", "--verify", "--scripts", dir, file)
-		verify.Dir = work
-		if vout, err := verify.CombinedOutput(); err != nil || !strings.Contains(string(vout), "identical") {
+		v := exec.Command(bin, "replay", "--verify", "--scripts", dir, file)
+		v.Dir = work
+		if vout, err := v.CombinedOutput(); err != nil || !strings.Contains(string(vout), "identical") {
 			t.Errorf("replay --verify %s: %v\n%s", id, err, vout)
 		}
+	}
+	for _, id := range ids {
+		verify("alice", id)
 	}
 
 	// The ladder: both bots play; the Python bot, connected again after
@@ -251,18 +257,7 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 	if len(ids) == 0 {
 		t.Fatalf("history alice/pyloop lists no battle:\n%s", hist)
 	}
-	lid := ids[0]
-	data, err := exec.Command(o.args("carol", "get", lid)[0], o.args("carol", "get", lid)[1:]...).Output()
-	if err != nil {
-		t.Fatalf("get %s: %v", lid, err)
-	}
-	file := filepath.Join(work, lid+".sbr")
-	os.WriteFile(file, data, 0o644)
-	verify := exec.Command(bin, "replay", "--verify", "--scripts", dir, file)
-	verify.Dir = work
-	if vout, err := verify.CombinedOutput(); err != nil || !strings.Contains(string(vout), "identical") {
-		t.Errorf("replay --verify %s (a ladder battle of the bots): %v\n%s", lid, err, vout)
-	}
+	verify("carol", ids[0])
 }
 
 // ladderReplays are the IDs (L…) of a player's ladder battles as history
