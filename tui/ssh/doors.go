@@ -404,6 +404,10 @@ func (d *doorSession) start(req *gossh.Request) {
 // server has read by inboxSlack.
 var errInputFlood = fmt.Errorf("input arrived faster than it was read (more than %d KiB waiting)", inboxSlack>>10)
 
+// errBotFlood is errInputFlood for a bot's session, which may hold one
+// whole line besides: the message names the bound that session has.
+var errBotFlood = fmt.Errorf("input arrived faster than it was read (more than %d KiB waiting)", (bot.MaxLine+inboxSlack)>>10)
+
 // inputFor is how much unread stdin a command may leave waiting, and what
 // happens past it: an upload may wait whole (past it, the upload is too
 // large: the reader says so), a terminal's keys up to inboxSlack and a
@@ -420,7 +424,7 @@ func (s *Server) inputFor(args []string, pty bool) (int, error) {
 		// A bot's lines, read as the battle asks for them: one whole
 		// line and some may wait; a bot that sends faster than its
 		// battles read is let go.
-		return bot.MaxLine + inboxSlack, errInputFlood
+		return bot.MaxLine + inboxSlack, errBotFlood
 	}
 	return 0, nil
 }

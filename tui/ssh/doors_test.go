@@ -3,6 +3,7 @@ package ssh
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"runtime"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -596,6 +598,34 @@ func TestLineEnds(t *testing.T) {
 		}
 		if lines < 2 || crlf != want || strings.Contains(out, "\r\r") {
 			t.Errorf("pty %v: %d line feeds, %d of them after \\r (want %d); output %q", pty, lines, crlf, want, out)
+		}
+	}
+}
+
+// TestInputBoundsNamed: what a session may leave unread depends on its
+// command, and the message that ends a flooding session names that
+// command's own bound (a bot's is a whole line more than a terminal's).
+func TestInputBoundsNamed(t *testing.T) {
+	s := &Server{}
+	s.o.Limits.ScriptBytes = 1000
+	for _, c := range []struct {
+		args  []string
+		pty   bool
+		limit int
+		says  string
+	}{
+		{[]string{"menu"}, true, inboxSlack, "more than 64 KiB waiting"},
+		{nil, true, inboxSlack, "more than 64 KiB waiting"},
+		{[]string{"bot", "pyloop"}, false, bot.MaxLine + inboxSlack, fmt.Sprintf("more than %d KiB waiting", (bot.MaxLine+inboxSlack)>>10)},
+		{[]string{"submit", "x"}, false, 1001, "more than 1000 bytes"},
+		{[]string{"ladder"}, false, 0, ""},
+	} {
+		limit, err := s.inputFor(c.args, c.pty)
+		if limit != c.limit {
+			t.Errorf("%q: may leave %d bytes unread, want %d", c.args, limit, c.limit)
+		}
+		if got := fmt.Sprint(err); c.says != "" && !strings.Contains(got, c.says) || c.says == "" && err != nil {
+			t.Errorf("%q: ends with %q, want it to say %q", c.args, got, c.says)
 		}
 	}
 }
