@@ -29,7 +29,7 @@ case $benchtime in
 esac
 out=${OUT:-/tmp/bench-cpu}
 mkdir -p "$out"
-name=$(printf '%s' "$pattern" | tr -c 'A-Za-z0-9_/=-' '_')
+name=$(printf '%s' "$pattern" | tr -d '^$' | tr -c 'A-Za-z0-9_/=-' '_')
 for _ in $(seq "$turns"); do
 	for side in old new; do
 		bin=$old

@@ -21,8 +21,11 @@ import (
 // 100 µs: as long as an eighth of a team's turn on a full 64×64 arena, and
 // most of what kept two workers from a 2× speed-up. A round's serial part
 // (resolution) is shorter than the polling, so in a busy battle helpers
-// never block; in a paced one (the UI) they block after spinWait, having
-// yielded their processor all along.
+// never block. Where the gap between phases is longer than the polling (a
+// paced battle in the UI, a rule mod whose rules run in Lua between the
+// players' phases) a helper that found its last gap too long blocks at
+// once instead of polling in vain: the polling would cost a core's
+// spinWait every round and buy nothing. It polls again after a short gap.
 //
 // run and stop are called from one goroutine (the battle's). The job
 // function and count are written before the tokens are sent, which orders
@@ -34,6 +37,7 @@ type pool struct {
 	next    atomic.Int32
 	helpers []chan struct{}
 	wg      sync.WaitGroup
+	polls   atomic.Int64 // polls that found no token yet, for tests
 }
 
 // spinWait is how long an idle helper polls for the next phase before it
@@ -78,29 +82,45 @@ func (p *pool) work() {
 // help is a helper's life: one round of work per token, until stop closes
 // its channel.
 func (p *pool) help(start chan struct{}) {
-	for awaitToken(start) {
+	spin := true
+	for {
+		ok, waited := p.awaitToken(start, spin)
+		if !ok {
+			return
+		}
+		// Spin before the next phase only if this gap was short enough
+		// for spinning to have caught it: a battle's gaps repeat round
+		// after round, and one whose serial part is long (a rule mod's
+		// rules in Lua, a paced battle) would otherwise have a helper
+		// burn spinWait of a core every round for nothing.
+		spin = waited <= spinWait
 		p.work()
 		p.wg.Done()
 	}
 }
 
-// awaitToken takes the next token from start, polling before it blocks; it
-// reports false once start is closed.
-func awaitToken(start chan struct{}) bool {
-	deadline := time.Now().Add(spinWait)
-	for i := 0; ; i++ {
-		select {
-		case _, ok := <-start:
-			return ok
-		default:
-		}
-		runtime.Gosched()
-		if i%64 == 63 && time.Now().After(deadline) {
-			break
+// awaitToken takes the next token from start, polling for up to spinWait
+// before it blocks when spin is set (blocking at once when not); it
+// reports false once start is closed, and how long it waited.
+func (p *pool) awaitToken(start chan struct{}, spin bool) (ok bool, waited time.Duration) {
+	began := time.Now()
+	if spin {
+		deadline := began.Add(spinWait)
+		for i := 0; ; i++ {
+			select {
+			case _, ok := <-start:
+				return ok, time.Since(began)
+			default:
+			}
+			p.polls.Add(1)
+			runtime.Gosched()
+			if i%64 == 63 && time.Now().After(deadline) {
+				break
+			}
 		}
 	}
-	_, ok := <-start
-	return ok
+	_, ok = <-start
+	return ok, time.Since(began)
 }
 
 // stop ends the helpers. The pool must be idle.

@@ -28,3 +28,30 @@ func TestPool(t *testing.T) {
 		p.stop()
 	}
 }
+
+// TestPoolStopsPollingLongGaps: a helper whose gaps between phases are
+// longer than spinWait (a rule mod's Lua rules, a paced battle) blocks at
+// once instead of polling through every gap in vain; the work is the
+// same either way.
+func TestPoolStopsPollingLongGaps(t *testing.T) {
+	p := newPool(2)
+	defer p.stop()
+	var ran atomic.Int32
+	phase := func() {
+		p.run(2, func(int) { ran.Add(1) })
+	}
+	phase()
+	time.Sleep(2 * spinWait) // the first long gap: polled through, then blocked
+	phase()
+	before := p.polls.Load()
+	for range 10 {
+		time.Sleep(2 * spinWait)
+		phase()
+	}
+	if n := p.polls.Load() - before; n != 0 {
+		t.Errorf("the helper polled %d times through gaps of %v, longer than spinWait (%v)", n, 2*spinWait, spinWait)
+	}
+	if n := ran.Load(); n != 24 {
+		t.Errorf("%d jobs ran, want 24", n)
+	}
+}
