@@ -24,6 +24,7 @@ type Writer struct {
 	buf    *bufio.Writer
 	gz     *gzip.Writer
 	enc    *json.Encoder
+	round  []byte // the round line being written (appendRound), kept for the next
 	rounds int
 	size   int
 	err    error
@@ -96,7 +97,12 @@ func (w *Writer) flush() error {
 
 // Round writes the log of one round.
 func (w *Writer) Round(l *engine.RoundLog) error {
-	w.line(encodeRound(l))
+	if w.err == nil {
+		r := encodeRound(l)
+		if w.round, w.err = appendRound(w.round[:0], &r); w.err == nil {
+			_, w.err = w.buf.Write(w.round)
+		}
+	}
 	w.rounds++
 	if w.rounds%FlushEvery == 0 {
 		return w.flush()
