@@ -16,7 +16,7 @@ import (
 func appendRound(dst []byte, r *round) ([]byte, error) {
 	dst = append(dst, `{"r":`...)
 	dst = strconv.AppendInt(dst, int64(r.R), 10)
-	dst = appendInts32(dst, `,"c":`, r.C)
+	dst = appendInts(dst, `,"c":`, r.C)
 	dst = appendInts(dst, `,"b":`, r.B)
 	dst = appendInts(dst, `,"d":`, r.D)
 	dst = appendInts(dst, `,"f":`, r.F)
@@ -26,7 +26,7 @@ func appendRound(dst []byte, r *round) ([]byte, error) {
 			return dst, err
 		}
 	}
-	dst = appendInts32(dst, `,"m":`, r.M)
+	dst = appendInts(dst, `,"m":`, r.M)
 	dst = appendInts(dst, `,"v":`, r.V)
 	if len(r.W) > 0 {
 		if dst, err = appendJSON(dst, `,"w":`, r.W); err != nil {
@@ -46,25 +46,9 @@ func appendRound(dst []byte, r *round) ([]byte, error) {
 	return append(dst, "}\n"...), nil
 }
 
-// appendInts32 appends `key[n,n,…]`, or nothing for an empty list (as
+// appendInts appends `key[n,n,…]`, or nothing for an empty list (as
 // omitempty leaves it out).
-func appendInts32(dst []byte, key string, xs []int32) []byte {
-	if len(xs) == 0 {
-		return dst
-	}
-	dst = append(dst, key...)
-	for i, x := range xs {
-		if i == 0 {
-			dst = append(dst, '[')
-		} else {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(x), 10)
-	}
-	return append(dst, ']')
-}
-
-func appendInts(dst []byte, key string, xs []int) []byte {
+func appendInts[T int | int32](dst []byte, key string, xs []T) []byte {
 	if len(xs) == 0 {
 		return dst
 	}
