@@ -279,23 +279,53 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						}
 					}
 				}
-			case lua.OP_ADD, lua.OP_SUB, lua.OP_MUL, lua.OP_DIV, lua.OP_MOD, lua.OP_POW:
-				if RA < len(arr) {
-					if x, ok := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
-						if y, ok := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
-							var v float64
-							if m, ok := intMod(op, x, y); ok {
-								v = m
-							} else {
-								v = arith(op, float64(x), float64(y))
-							}
-							arr[RA] = nums.box(v)
-							if RA >= r.top {
-								r.top = RA + 1
-							}
-							continue
-						}
+			case lua.OP_ADD:
+				// Each operator its own case: a shared case would pick the
+				// operation again with a second switch on op.
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok && RA < len(arr) {
+					arr[RA] = nums.box(float64(x) + float64(y))
+					if RA >= r.top {
+						r.top = RA + 1
 					}
+					continue
+				}
+			case lua.OP_SUB:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok && RA < len(arr) {
+					arr[RA] = nums.box(float64(x) - float64(y))
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_MUL:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok && RA < len(arr) {
+					arr[RA] = nums.box(float64(x) * float64(y))
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_DIV:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok && RA < len(arr) {
+					arr[RA] = nums.box(float64(x) / float64(y))
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
+				}
+			case lua.OP_MOD, lua.OP_POW:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok && RA < len(arr) {
+					var v float64
+					if m, ok := intMod(op, x, y); ok {
+						v = m
+					} else {
+						v = arith(op, float64(x), float64(y))
+					}
+					arr[RA] = nums.box(v)
+					if RA >= r.top {
+						r.top = RA + 1
+					}
+					continue
 				}
 			case lua.OP_NOT:
 				if RA < len(arr) {
@@ -322,25 +352,26 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_JMP:
 				cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
 				continue
-			case lua.OP_EQ, lua.OP_LT, lua.OP_LE:
-				if x, ok := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
-					if y, ok := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LNumber); ok {
-						var holds bool
-						switch op {
-						case lua.OP_EQ:
-							holds = x == y
-						case lua.OP_LT:
-							holds = x < y
-						default:
-							holds = x <= y
-						}
-						if holds != (inst>>18&0xff != 0) {
-							cf.Pc++
-						} else if n, ok = b.nextJump(L, cf, code, n); !ok {
-							return
-						}
-						continue
+			case lua.OP_EQ:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
+					if n, ok = b.compared(L, cf, code, n, x == y, inst); !ok {
+						return
 					}
+					continue
+				}
+			case lua.OP_LT:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
+					if n, ok = b.compared(L, cf, code, n, x < y, inst); !ok {
+						return
+					}
+					continue
+				}
+			case lua.OP_LE:
+				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
+					if n, ok = b.compared(L, cf, code, n, x <= y, inst); !ok {
+						return
+					}
+					continue
 				}
 			case lua.OP_TEST:
 				ok := true

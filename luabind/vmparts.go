@@ -33,6 +33,18 @@ func (b *budget) nextJump(L *lua.LState, cf *frame, code []uint32, n int64) (int
 	return n, true
 }
 
+// compared finishes a comparison whose outcome is holds: the next
+// instruction is skipped when holds is not what A asks, else the jump
+// after it is taken (nextJump). It takes and returns the loop's count, and
+// reports false when the budget stopped the call there.
+func (b *budget) compared(L *lua.LState, cf *frame, code []uint32, n int64, holds bool, inst uint32) (int64, bool) {
+	if holds != (inst>>18&0xff != 0) {
+		cf.Pc++
+		return n, true
+	}
+	return b.nextJump(L, cf, code, n)
+}
+
 // chunkSpent is what the loop does when its local count n goes below
 // zero: the count is written back and the budget refills its chunk (the
 // count to go on with is returned) or is spent, and then the error is
@@ -86,6 +98,15 @@ func rkLocal(consts []lua.LValue, arr []lua.LValue, lbase, x int) lua.LValue {
 		return consts[x&0xff]
 	}
 	return arr[lbase+x]
+}
+
+// numbers reads the B and C operands of an arithmetic instruction when
+// both are numbers.
+func numbers(consts []lua.LValue, arr []lua.LValue, lbase int, inst uint32) (x, y lua.LNumber, ok bool) {
+	if x, ok = rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LNumber); ok {
+		y, ok = rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(lua.LNumber)
+	}
+	return
 }
 
 // setTop is gopher-lua's registry.SetTop for a top inside the register
