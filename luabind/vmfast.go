@@ -192,7 +192,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 							// gopher-lua stores in place when the key is
 							// there or the table has no metatable.
 							if t.Metatable == lua.LNil || t.RawGetString(string(k)) != lua.LNil {
-								t.RawSetString(string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
+								setString(t, string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
 								continue
 							}
 						}
@@ -273,7 +273,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 							}
 						case lua.LString:
 							if len(k) < bytesPerInstruction/2 {
-								t.RawSetString(string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
+								setString(t, string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
 								continue
 							}
 						}

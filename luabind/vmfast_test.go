@@ -1,9 +1,12 @@
 package luabind
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -47,5 +50,52 @@ func TestIntModMatchesLuaMod(t *testing.T) {
 	}
 	if _, ok := intMod(lua.OP_ADD, 4, 2); ok {
 		t.Fatal("intMod took an addition")
+	}
+}
+
+// TestSetStringMatchesRawSetString: a table written by setString is the
+// table RawSetString makes, key order included, through stores, updates,
+// deletions (nil) and re-insertions of the same keys, in tables made empty,
+// made with room for strings, and with an array part.
+func TestSetStringMatchesRawSetString(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 2))
+	keys := []string{"a", "b", "last", "x", "y", "", "a long key of some length", "é"}
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	for trial := range 300 {
+		var want, got *lua.LTable
+		switch trial % 3 {
+		case 0:
+			want, got = L.NewTable(), L.NewTable()
+		case 1:
+			want, got = L.CreateTable(0, 4), L.CreateTable(0, 4)
+		default:
+			want, got = L.CreateTable(4, 0), L.CreateTable(4, 0)
+			want.RawSetInt(1, lua.LTrue)
+			got.RawSetInt(1, lua.LTrue)
+		}
+		for range r.IntN(40) {
+			k := keys[r.IntN(len(keys))]
+			var v lua.LValue = lua.LNumber(r.IntN(5))
+			if r.IntN(4) == 0 {
+				v = lua.LNil
+			}
+			want.RawSetString(k, v)
+			setString(got, k, v)
+		}
+		order := func(tb *lua.LTable) (out []string) {
+			// ForEach walks the string part in Go's map order: sorted
+			// here. The key order is what next follows.
+			tb.ForEach(func(k, v lua.LValue) { out = append(out, k.String()+"="+v.String()) })
+			slices.Sort(out)
+			w := (*lTable)(unsafe.Pointer(tb))
+			for _, k := range w.keys {
+				out = append(out, fmt.Sprintf("key %q at %d", k.String(), w.k2i[k]))
+			}
+			return out
+		}
+		if a, b := order(want), order(got); !slices.Equal(a, b) {
+			t.Fatalf("trial %d: setString left %q, RawSetString %q", trial, b, a)
+		}
 	}
 }

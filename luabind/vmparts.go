@@ -1,6 +1,8 @@
 package luabind
 
 import (
+	"unsafe"
+
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -135,4 +137,35 @@ func (a *numAlloc) boxLikeGopherLua(v float64) lua.LValue {
 		return lua.LNumber(v)
 	}
 	return a.box(v)
+}
+
+// setString is t.RawSetString(k, v), with one map operation instead of
+// two when k is already a key: gopher-lua stores the value, then looks the
+// key up again in the table's key order (an interface-keyed map, hashed
+// anew) to append it when new. A key in the string part is always in the
+// key order (RawSetString puts it there; compact, nextkeys.go, rebuilds
+// both together), so a store that leaves the string part's size as it was
+// replaced a value, and the order needs nothing. Anything else goes the
+// way RawSetString goes.
+func setString(t *lua.LTable, k string, v lua.LValue) {
+	m := (*lTable)(unsafe.Pointer(t))
+	if !tableLayoutOK || v == lua.LNil || m.strdict == nil || m.keys == nil {
+		t.RawSetString(k, v)
+		return
+	}
+	n := len(m.strdict)
+	m.strdict[k] = v
+	if len(m.strdict) == n {
+		return
+	}
+	if key := lua.LString(k); !hasKey(m.k2i, key) {
+		m.k2i[key] = len(m.keys)
+		m.keys = append(m.keys, key)
+	}
+}
+
+// hasKey reports whether key is in the key order k2i.
+func hasKey(k2i map[lua.LValue]int, key lua.LValue) bool {
+	_, ok := k2i[key]
+	return ok
 }
