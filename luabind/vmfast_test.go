@@ -13,12 +13,16 @@ import (
 
 // TestIntModMatchesLuaMod: the integer `%` of fastLoop gives the bits of
 // luaMod for every pair it takes (whole numbers below 2^52, signs mixed,
-// near the bound, zero and -0) and declines every other pair.
+// near the bound, powers of two, zero and -0) and declines every other
+// pair.
 func TestIntModMatchesLuaMod(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 1))
 	edges := []float64{0, math.Copysign(0, -1), 1, -1, 2, -2, 3, 7, -7, 1000, 1 << 31, -(1 << 31), 1<<52 - 1, -(1<<52 - 1), 1 << 52, 1 << 53, 0.5, -2.5, math.Inf(1), math.NaN()}
 	pick := func() float64 {
-		switch r.IntN(4) {
+		switch r.IntN(5) {
+		case 4:
+			// Powers of two, either sign: the low-bits path's divisors.
+			return float64(int64(1)<<r.IntN(52)) * float64(1-2*r.IntN(2))
 		case 0:
 			return edges[r.IntN(len(edges))]
 		case 1:

@@ -74,6 +74,17 @@ func intMod(op int, x, y lua.LNumber) (float64, bool) {
 	if lua.LNumber(a) != x || lua.LNumber(d) != y {
 		return 0, false
 	}
+	switch {
+	case d > 0 && d&(d-1) == 0:
+		// A power of two, as in most players' `% 2`, `% 8`, `% 64`: the
+		// low bits, which are the floored remainder in two's complement
+		// whatever a's sign.
+		return float64(a & (d - 1)), true
+	case uint64(a)|uint64(d) < 1<<32:
+		// Both in [0, 2^32): a 32-bit division, much quicker than a 64-bit
+		// one on older x86 cores, and no sign to mend.
+		return float64(uint32(a) % uint32(d)), true
+	}
 	m := a % d
 	if m != 0 && (m^d) < 0 {
 		m += d
