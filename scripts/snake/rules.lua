@@ -95,13 +95,19 @@ local MOVES = { up = { 0, 1 }, down = { 0, -1 }, left = { -1, 0 }, right = { 1, 
 local LETTERS = { u = "up", d = "down", l = "left", r = "right" }
 
 local size, teams = 0, 0
-local snakes = {}   -- snakes[t] = { body = { {x, y}, ... } head first, dir, grow, alive, pellets, ticks }
+local snakes = {}   -- snakes[t] = { body = { {x =, y =}, ... } head first, dir, grow, alive, pellets, ticks }
 local banked = {}   -- banked[t] = { score, wins, pellets, ticks } over counted games
-local pellet = nil  -- { x, y } or nil when the board is full
+local pellet = nil  -- { x =, y = } or nil when the board is full
 local order = {}    -- classic: the teams (from 1) in the order they move this game
 local tick, quiet = 0, 0 -- ticks of this game; ticks since a pellet was eaten
 local game_no, counted = 1, 0
 local asked, over = 0, false
+-- overlap: a LAYOUT put two snake cells on one cell, so a tick redraws every
+-- living snake whole (see resolve).
+local overlap = false
+
+-- A cell is a table { x =, y = } that is never changed once made: the
+-- snakes' bodies and the pellet show in the players' view as they are.
 
 local function index(x, y) return y * size + x + 1 end
 local function on_board(x, y) return x >= 0 and x < size and y >= 0 and y < size end
@@ -109,32 +115,55 @@ local function on_board(x, y) return x >= 0 and x < size and y >= 0 and y < size
 -- to_win is the games a snake must win to take a best-of-GAMES match.
 local function to_win() return (GAMES + GAMES % 2) / 2 end
 
--- occupied maps every cell of every living snake to its team.
+-- occ is kept from call to call: a cell index(x, y) is occupied when
+-- occ[index(x, y)] holds the number the last occupied() returned, so it is
+-- never cleared and, after the first tick, never grows.
+local occ, marked = {}, 0
+
+-- occupied marks every cell of every living snake in occ and returns the
+-- mark.
 local function occupied()
-  local occ = {}
-  for t, s in ipairs(snakes) do
+  marked = marked + 1
+  local m = marked
+  for t = 1, #snakes do
+    local s = snakes[t]
     if s.alive then
-      for _, p in ipairs(s.body) do occ[index(p[1], p[2])] = t end
+      local body = s.body
+      for i = 1, #body do
+        local p = body[i]
+        occ[p.y * size + p.x + 1] = m
+      end
     end
   end
-  return occ
+  return m
 end
 
+-- place_pellet puts the pellet on a random free cell: the free cells are
+-- counted row by row from the bottom left and one is drawn by its number.
 local function place_pellet(game)
-  local occ, free = occupied(), {}
-  for y = 0, size - 1 do
-    for x = 0, size - 1 do
-      if not occ[index(x, y)] then free[#free + 1] = { x, y } end
-    end
+  local m, free, cells = occupied(), 0, size * size
+  for c = 1, cells do
+    if occ[c] ~= m then free = free + 1 end
   end
   pellet = nil
-  if #free > 0 then pellet = free[game.random(#free)] end
-  if pellet then game.set(pellet[2], pellet[1], nil, "item") end
+  if free > 0 then
+    local k = game.random(free)
+    for c = 1, cells do
+      if occ[c] ~= m then
+        k = k - 1
+        if k == 0 then
+          pellet = { x = (c - 1) % size, y = (c - 1 - (c - 1) % size) / size }
+          break
+        end
+      end
+    end
+  end
+  if pellet then game.set(pellet.y, pellet.x, nil, "item") end
 end
 
 local function draw_snake(game, t, s)
   for i, p in ipairs(s.body) do
-    if i == 1 then game.set(p[2], p[1], t - 1, "unit", 1) else game.set(p[2], p[1], t - 1, "trail") end
+    if i == 1 then game.set(p.y, p.x, t - 1, "unit", 1) else game.set(p.y, p.x, t - 1, "trail") end
   end
 end
 
@@ -161,19 +190,21 @@ end
 -- checks n <= size and teams < size, so a column no other snake nor the
 -- pellet touches always exists.
 local function place_snake(game, n)
-  local occ, heads = occupied(), {}
-  if pellet then occ[index(pellet[1], pellet[2])] = true end
+  local m, heads = occupied(), {} -- heads: the possible heads' x * size + y
+  if pellet then occ[index(pellet.x, pellet.y)] = m end
   for x = 0, size - 1 do
     local run = 0 -- free cells in a row up to (x, y) in this column
     for y = 0, size - 1 do
-      if occ[index(x, y)] then run = 0 else run = run + 1 end
-      if run >= n then heads[#heads + 1] = { x, y } end
+      if occ[index(x, y)] == m then run = 0 else run = run + 1 end
+      if run >= n then heads[#heads + 1] = x * size + y end
     end
   end
   if #heads == 0 then error("snake: no room for a snake of length " .. n) end
   local h = heads[game.random(#heads)]
+  local hy = h % size
+  local hx = (h - hy) / size
   local body = {}
-  for i = 1, n do body[i] = { h[1], h[2] - i + 1 } end
+  for i = 1, n do body[i] = { x = hx, y = hy - i + 1 } end
   return body
 end
 
@@ -187,20 +218,30 @@ local function layout(game)
   end
   tick, quiet = 0, 0
   if LAYOUT then
-    pellet = LAYOUT.pellet and { LAYOUT.pellet[1], LAYOUT.pellet[2] }
-    if pellet then game.set(pellet[2], pellet[1], nil, "item") end
+    pellet = LAYOUT.pellet and { x = LAYOUT.pellet[1], y = LAYOUT.pellet[2] }
+    if pellet then game.set(pellet.y, pellet.x, nil, "item") end
   else
     place_pellet(game)
   end
   for t = 1, teams do
     local s = snakes[t]
     if LAYOUT then
-      for i, p in ipairs(LAYOUT.snakes[t]) do s.body[i] = { p[1], p[2] } end
+      for i, p in ipairs(LAYOUT.snakes[t]) do s.body[i] = { x = p[1], y = p[2] } end
     else
       s.body = place_snake(game, CLASSIC and START_LENGTH + 1 or START_LENGTH)
     end
     s.alive = true
     draw_snake(game, t, s)
+  end
+  overlap = false
+  if LAYOUT then
+    local held = {}
+    for _, s in ipairs(snakes) do
+      for _, p in ipairs(s.body) do
+        if held[index(p.x, p.y)] then overlap = true end
+        held[index(p.x, p.y)] = true
+      end
+    end
   end
   order = {}
   if CLASSIC then
@@ -320,7 +361,7 @@ end
 -- step moves snake t's head to (x, y) and, unless growth is pending, takes
 -- its tail away; it returns the cell the tail left, or nil.
 local function step(s, x, y)
-  table.insert(s.body, 1, { x, y })
+  table.insert(s.body, 1, { x = x, y = y })
   if s.grow > 0 then
     s.grow = s.grow - 1
     return nil
@@ -335,19 +376,20 @@ local function eat(t)
 end
 
 -- move_together applies a tick with every snake moving at once (THE MOVE);
--- it returns whether the pellet was eaten and appends the dead to died.
-local function move_together(targets, count, died)
-  local occ, eaten = occupied(), false
-  local pc = pellet and index(pellet[1], pellet[2])
+-- it returns whether the pellet was eaten, appends the dead to died and
+-- sets left[t] to the cell snake t's tail left, if it did.
+local function move_together(targets, count, died, left)
+  local m, eaten = occupied(), false
+  local pc = pellet and index(pellet.x, pellet.y)
   for t = 1, teams do
     local g = targets[t]
     if g then
-      if not on_board(g[1], g[2]) or occ[index(g[1], g[2])] or count[g.key] > 1 then
+      if not on_board(g[1], g[2]) or occ[index(g[1], g[2])] == m or count[g.key] > 1 then
         died[#died + 1] = t
         if g.key == pc then eaten = true end
       else
         if g.key == pc then eaten = true; eat(t) end
-        step(snakes[t], g[1], g[2])
+        left[t] = step(snakes[t], g[1], g[2])
       end
     end
   end
@@ -355,12 +397,12 @@ local function move_together(targets, count, died)
 end
 
 -- move_classic applies a tick the original's way (CLASSIC); it returns
--- whether the pellet was eaten and appends the dead to died.
-local function move_classic(targets, count, died)
-  local occ, eaten = occupied(), false
-  local pc = pellet and index(pellet[1], pellet[2])
+-- whether the pellet was eaten and fills died and left as move_together.
+local function move_classic(targets, count, died, left)
+  local m, eaten = occupied(), false
+  local pc = pellet and index(pellet.x, pellet.y)
   local function leave(t)
-    for _, p in ipairs(snakes[t].body) do occ[index(p[1], p[2])] = nil end
+    for _, p in ipairs(snakes[t].body) do occ[index(p.x, p.y)] = false end
     died[#died + 1] = t
   end
   for _, t in ipairs(order) do
@@ -371,12 +413,13 @@ local function move_classic(targets, count, died)
         eaten = true
         eat(t)
       end
-      if not c or occ[c] then
+      if not c or occ[c] == m then
         leave(t)
       else
-        occ[c] = t
+        occ[c] = m
         local tail = step(snakes[t], g[1], g[2])
-        if tail then occ[index(tail[1], tail[2])] = nil end
+        if tail then occ[index(tail.x, tail.y)] = false end
+        left[t] = tail
       end
     end
   end
@@ -425,18 +468,16 @@ return {
   turns = function(game)
     if over or asked == game.round() then return nil end
     asked = game.round()
+    -- The bodies are shown as they are: the engine copies the view before
+    -- resolve changes them.
     local all = {}
     for t, s in ipairs(snakes) do
-      local body = {}
-      if s.alive then
-        for i, p in ipairs(s.body) do body[i] = { x = p[1], y = p[2] } end
-      end
-      all[t] = { team = t - 1, alive = s.alive, dir = s.dir, grow = s.grow, body = body }
+      all[t] = { team = t - 1, alive = s.alive, dir = s.dir, grow = s.grow, body = s.alive and s.body or {} }
     end
     local view = {
       size = size, round = game.round(), tick = tick + 1, game = game_no, games = teams == 1 and SOLO_GAMES or GAMES,
       patience = PATIENCE, quiet = quiet, growth = GROWTH, classic = CLASSIC, snakes = all,
-      pellet = pellet and { x = pellet[1], y = pellet[2] },
+      pellet = pellet,
     }
     if teams == 1 and CLASSIC then view.games = to_win() end
     local calls = {}
@@ -461,24 +502,35 @@ return {
       local a = answers[i]
       if type(a) == "string" then a = LETTERS[a] or a end
       local h = s.body[1]
-      local g = { h[1], h[2] }
+      local g = { h.x, h.y }
       if a == nil or MOVES[a] then
         if a ~= nil then s.dir = a end
-        g = { h[1] + MOVES[s.dir][1], h[2] + MOVES[s.dir][2] }
+        g = { h.x + MOVES[s.dir][1], h.y + MOVES[s.dir][2] }
       end
       g.key = on_board(g[1], g[2]) and index(g[1], g[2]) or (g[1] .. "," .. g[2])
       count[g.key] = (count[g.key] or 0) + 1
       targets[t] = g
-      for _, p in ipairs(s.body) do game.set(p[2], p[1]) end
     end
-    local died = {}
+    local died, left = {}, {}
     local eaten
     if CLASSIC then
-      eaten = move_classic(targets, count, died)
+      eaten = move_classic(targets, count, died, left)
     else
-      eaten = move_together(targets, count, died)
+      eaten = move_together(targets, count, died, left)
     end
-    if pellet and eaten then game.set(pellet[2], pellet[1]) end
+    -- The board changes only where the snakes did: first the cells left
+    -- (the bodies of the dead, the tails that moved on, the eaten pellet)
+    -- are cleared, then the new heads are drawn and the old heads become
+    -- trail. What it shows after the tick is what clearing every snake
+    -- that moved and drawing the living whole would show.
+    for _, t in ipairs(died) do
+      for _, p in ipairs(snakes[t].body) do game.set(p.y, p.x) end
+    end
+    for t = 1, teams do
+      local tail = left[t]
+      if tail then game.set(tail.y, tail.x) end
+    end
+    if pellet and eaten then game.set(pellet.y, pellet.x) end
     for _, t in ipairs(died) do snakes[t].alive = false end
     -- Every snake that took part in the tick scores it, the dead included.
     local alive, last = 0, nil
@@ -486,7 +538,13 @@ return {
       if targets[t] then s.ticks = s.ticks + 1 end
       if s.alive then
         alive, last = alive + 1, t
-        draw_snake(game, t, s)
+        if overlap then
+          draw_snake(game, t, s)
+        elseif targets[t] then -- it moved: a new head, the old one is trail
+          local b = s.body
+          game.set(b[1].y, b[1].x, t - 1, "unit", 1)
+          if b[2] then game.set(b[2].y, b[2].x, t - 1, "trail") end
+        end
       end
     end
     tick = tick + 1
