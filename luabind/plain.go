@@ -48,11 +48,16 @@ var errNotPlain = errors.New("not plain data")
 // has less budget to pay for them). A table met again counts all its
 // entries again: the other side builds it again (fromPlain makes a tree of
 // a shared table), so that is what it costs.
+//
+// consts, when not nil, holds tables copied once for good (the rules'
+// game.constant tables): they are found there as in done, without being
+// copied into done for every batch.
 type plainCopier struct {
 	entries int
 	limit   int
 	seen    map[*lua.LTable]bool
 	done    map[*lua.LTable]*plainTable
+	consts  map[*lua.LTable]*plainTable
 }
 
 func newPlainCopier() *plainCopier {
@@ -78,7 +83,11 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 	case *lua.LNilType, lua.LBool, lua.LNumber, lua.LString:
 		return v, nil
 	case *lua.LTable:
-		if t, ok := c.done[x]; ok {
+		t, ok := c.done[x]
+		if !ok && c.consts != nil {
+			t, ok = c.consts[x]
+		}
+		if ok {
 			if depth+t.height > maxPlainDepth {
 				return nil, fmt.Errorf("%w: tables nested more than %d deep", errNotPlain, maxPlainDepth)
 			}
@@ -96,7 +105,7 @@ func (c *plainCopier) value(v lua.LValue, depth int) (any, error) {
 		c.seen[x] = true
 		defer delete(c.seen, x)
 		first := c.entries
-		t := &plainTable{size: 1, height: 1}
+		t = &plainTable{size: 1, height: 1}
 		for k, val := x.Next(lua.LNil); k != lua.LNil; k, val = x.Next(k) {
 			c.entries++
 			if c.entries > c.limit {

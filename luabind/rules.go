@@ -35,6 +35,7 @@ type Rules struct {
 	// constants are the tables the rules declared unchanging, copied once;
 	// constEntries counts their entries, bounded by maxPlainEntries.
 	constants    map[*lua.LTable]*plainTable
+	constList    []*lua.LTable // the keys of constants, in the order declared
 	constEntries int
 	// forgotten[t] has a bit per unit already passed to board.Forget for
 	// team t and not yet handed to the team: a unit is forgotten once, so
@@ -242,14 +243,12 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 	}
 	r.calls = list
 	r.tm.roots = append(r.tm.roots[:0], r.game, list)
-	for lt := range r.constants {
+	for _, lt := range r.constList {
 		r.tm.roots = append(r.tm.roots, lt)
 	}
 	var calls []engine.Call
 	views := newPlainCopier() // a table in several views is copied once
-	for lt, pt := range r.constants {
-		views.done[lt] = pt // and a constant table once for the battle
-	}
+	views.consts = r.constants // and a constant table once for the battle
 	for i := 1; i <= n; i++ {
 		c, err := r.call(listAt(list, i), b.Teams(), views)
 		if err != nil {
@@ -519,6 +518,7 @@ func (r *Rules) luaConstant(L *lua.LState) int {
 		pt := p.(*plainTable)
 		markConstant(pt)
 		r.constants[t] = pt
+		r.constList = append(r.constList, t)
 		tm.roots = append(tm.roots, t)
 		r.constEntries += pt.entries
 		tm.goBytes += plainBytes(pt)

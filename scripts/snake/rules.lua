@@ -108,9 +108,24 @@ local overlap = false
 
 -- A cell is a table { x =, y = } that is never changed once made: the
 -- snakes' bodies and the pellet show in the players' view as they are.
+-- There is one table per cell of the board, made the first time it is
+-- needed and declared unchanging (game.constant), so the engine copies it
+-- out of the rules once and each player's VM builds it once.
+local cells, constant = {}, nil
 
 local function index(x, y) return y * size + x + 1 end
 local function on_board(x, y) return x >= 0 and x < size and y >= 0 and y < size end
+
+local function cell(x, y)
+  if not on_board(x, y) then return { x = x, y = y } end -- only a LAYOUT's
+  local k = y * size + x + 1
+  local c = cells[k]
+  if not c then
+    c = constant({ x = x, y = y })
+    cells[k] = c
+  end
+  return c
+end
 
 -- to_win is the games a snake must win to take a best-of-GAMES match.
 local function to_win() return (GAMES + GAMES % 2) / 2 end
@@ -152,7 +167,8 @@ local function place_pellet(game)
       if occ[c] ~= m then
         k = k - 1
         if k == 0 then
-          pellet = { x = (c - 1) % size, y = (c - 1 - (c - 1) % size) / size }
+          local x = (c - 1) % size
+          pellet = cell(x, (c - 1 - x) / size)
           break
         end
       end
@@ -204,7 +220,7 @@ local function place_snake(game, n)
   local hy = h % size
   local hx = (h - hy) / size
   local body = {}
-  for i = 1, n do body[i] = { x = hx, y = hy - i + 1 } end
+  for i = 1, n do body[i] = cell(hx, hy - i + 1) end
   return body
 end
 
@@ -218,7 +234,7 @@ local function layout(game)
   end
   tick, quiet = 0, 0
   if LAYOUT then
-    pellet = LAYOUT.pellet and { x = LAYOUT.pellet[1], y = LAYOUT.pellet[2] }
+    pellet = LAYOUT.pellet and cell(LAYOUT.pellet[1], LAYOUT.pellet[2])
     if pellet then game.set(pellet.y, pellet.x, nil, "item") end
   else
     place_pellet(game)
@@ -226,7 +242,7 @@ local function layout(game)
   for t = 1, teams do
     local s = snakes[t]
     if LAYOUT then
-      for i, p in ipairs(LAYOUT.snakes[t]) do s.body[i] = { x = p[1], y = p[2] } end
+      for i, p in ipairs(LAYOUT.snakes[t]) do s.body[i] = cell(p[1], p[2]) end
     else
       s.body = place_snake(game, CLASSIC and START_LENGTH + 1 or START_LENGTH)
     end
@@ -361,7 +377,7 @@ end
 -- step moves snake t's head to (x, y) and, unless growth is pending, takes
 -- its tail away; it returns the cell the tail left, or nil.
 local function step(s, x, y)
-  table.insert(s.body, 1, { x = x, y = y })
+  table.insert(s.body, 1, cell(x, y))
   if s.grow > 0 then
     s.grow = s.grow - 1
     return nil
@@ -452,6 +468,7 @@ return {
       if v ~= math.floor(v) then error("snake: options." .. name:lower() .. " must be a whole number (got " .. v .. ")") end
     end
     size, teams = game.size(), game.teams()
+    constant = game.constant
     if game.wrap() then error("snake is played with walls (arena.wrap: false)") end
     if START_LENGTH < 1 or GROWTH < 0 or PATIENCE < 1 or GAMES < 1 or SOLO_GAMES < 1 then
       error("snake: options start_length, patience, games and solo_games must be at least 1, growth at least 0")
