@@ -11,6 +11,27 @@
 -- has already turned faults, busy squares and moves beyond a wall into
 -- waits, and found each action's target cell.
 
+-- resolve keeps its working tables from round to round instead of building
+-- tables per square: an entry belongs to this round when it holds the
+-- round's number, so nothing needs clearing. Cells and teams are keys from
+-- 1 (cell + 1, team + 1). Per square of the round (acts first, then
+-- newborns): ids, team_of, cell_of, dead, and after (the next square in
+-- the same cell). Per cell: attacked, held (squares standing there this
+-- round), crowd (how many), first. hit[team + 1][cell + 1]: that team
+-- attacked that cell. there[team + 1]: a team is in the cell being looked
+-- at (marked per square with marks).
+local round, marks = 0, 0
+local ids, team_of, cell_of, dead, after = {}, {}, {}, {}, {}
+local attacked, held, crowd, first, hit, there = {}, {}, {}, {}, {}, {}
+local candidates = {} -- candidates[1..count]: the teams a killer is picked from
+
+-- killer picks the killer among candidates[1..count] (ascending teams)
+-- with the battle's seeded killer stream, only when there is a choice.
+local function killer(game, count)
+  if count == 1 then return candidates[1] end
+  return candidates[game.pick(count) + 1]
+end
+
 return {
   name = "SquareBattle (rules in Lua)",
   protocol = "squarebattle",
@@ -33,70 +54,92 @@ return {
   -- resolve returns where every square ends the round, the births and the
   -- deaths (in the order they happen).
   resolve = function(game, acts, next_id)
+    round = round + 1
+    local now, teams = round, game.teams()
     local dest, births, deaths = {}, {}, {}
-    local attackers = {} -- cell -> set of attacking teams
-    local standing = {}  -- every square of the round in id order, newborns last
+    local n = #acts
 
     -- 1. Moves go to their target; replication places the child in the
-    --    target cell; attacks mark their target.
-    for i, a in ipairs(acts) do
-      dest[i] = a.cell
-      if a.action == "move" then
-        dest[i] = a.target
-      elseif a.action == "attack" then
-        local set = attackers[a.target] or {}
-        set[a.team] = true
-        attackers[a.target] = set
-      elseif a.action == "replicate" then
+    --    target cell; attacks mark their target. Every square of the round
+    --    stands somewhere, in id order, newborns last.
+    for i = 1, n do
+      local a = acts[i]
+      local action, to = a.action, a.cell
+      if action == "move" then
+        to = a.target
+      elseif action == "attack" then
+        local target, by = a.target + 1, hit[a.team + 1]
+        if not by then
+          by = {}
+          hit[a.team + 1] = by
+        end
+        attacked[target], by[target] = now, now
+      elseif action == "replicate" then
         births[#births + 1] = { parent = a.square, cell = a.target, class = a.child, team = a.team }
       end
-      standing[i] = { id = a.square, team = a.team, cell = dest[i] }
+      dest[i] = to
+      ids[i], team_of[i], cell_of[i], dead[i] = a.square, a.team, to, false
     end
+    local m = n
     for k, b in ipairs(births) do
-      standing[#standing + 1] = { id = next_id + k - 1, team = b.team, cell = b.cell }
+      m = m + 1
+      ids[m], team_of[m], cell_of[m], dead[m] = next_id + k - 1, b.team, b.cell, false
     end
 
-    -- The killer is picked among the candidate teams, in ascending order,
-    -- with the battle's seeded killer stream, only when there is a choice.
-    local function killer(set)
-      local teams = {}
-      for t = 0, game.teams() - 1 do
-        if set[t] then teams[#teams + 1] = t end
-      end
-      if #teams == 1 then return teams[1] end
-      return teams[game.pick(#teams) + 1]
-    end
-
-    -- 2. Every square standing in an attacked cell dies, own team included.
-    for _, s in ipairs(standing) do
-      local set = attackers[s.cell]
-      if set then
-        s.dead = true
-        deaths[#deaths + 1] = { square = s.id, killer = killer(set), collision = false, own = false }
+    -- 2. Every square standing in an attacked cell dies, own team included;
+    --    the killer is one of the teams that attacked the cell.
+    for i = 1, m do
+      local c = cell_of[i] + 1
+      if attacked[c] == now then
+        dead[i] = true
+        local count = 0
+        for t = 1, teams do
+          local by = hit[t]
+          if by and by[c] == now then
+            count = count + 1
+            candidates[count] = t - 1
+          end
+        end
+        deaths[#deaths + 1] = { square = ids[i], killer = killer(game, count), collision = false, own = false }
       end
     end
 
     -- 3. Every cell holding two or more of the remaining squares kills them
-    --    all; the killer is one of the other teams in the cell.
-    local occupants = {}
-    for _, s in ipairs(standing) do
-      if not s.dead then
-        local list = occupants[s.cell] or {}
-        list[#list + 1] = s
-        occupants[s.cell] = list
+    --    all; the killer is one of the other teams in the cell. The squares
+    --    of a cell are chained: first[c], then after[i] until false.
+    for i = 1, m do
+      if not dead[i] then
+        local c = cell_of[i] + 1
+        if held[c] ~= now then
+          held[c], crowd[c], after[i] = now, 1, false
+        else
+          crowd[c], after[i] = crowd[c] + 1, first[c]
+        end
+        first[c] = i
       end
     end
-    for _, s in ipairs(standing) do
-      local list = occupants[s.cell]
-      if not s.dead and #list > 1 then
-        local set, own = {}, false
-        for _, o in ipairs(list) do
-          if o ~= s then
-            set[o.team] = true
-            if o.team == s.team then own = true end
+    for i = 1, m do
+      local c = cell_of[i] + 1
+      if not dead[i] and crowd[c] > 1 then
+        marks = marks + 1
+        local mark, mine, own = marks, team_of[i], false
+        local j = first[c]
+        while j do
+          if j ~= i then
+            local t = team_of[j]
+            there[t + 1] = mark
+            if t == mine then own = true end
+          end
+          j = after[j]
+        end
+        local count = 0
+        for t = 1, teams do
+          if there[t] == mark then
+            count = count + 1
+            candidates[count] = t - 1
           end
         end
-        deaths[#deaths + 1] = { square = s.id, killer = killer(set), collision = true, own = own }
+        deaths[#deaths + 1] = { square = ids[i], killer = killer(game, count), collision = true, own = own }
       end
     end
     return dest, births, deaths
