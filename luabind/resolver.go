@@ -30,7 +30,9 @@ type Resolver struct {
 	killers       *engine.Rand
 	classes       []string
 	classIDs      map[string]engine.ClassID
-	actNames      [4]lua.LString
+	actNames      [4]lua.LValue
+	childNames    []lua.LValue
+	acts          actPool
 }
 
 // NewResolver loads the rules class of cat (a folder holding rules.lua) for
@@ -43,6 +45,7 @@ func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool
 	r := &Resolver{rulesVM: vm, wrap: wrap, classes: classes, classIDs: map[string]engine.ClassID{}}
 	for i, c := range classes {
 		r.classIDs[c] = engine.ClassID(i)
+		r.childNames = append(r.childNames, lua.LString(c))
 	}
 	for i, a := range []engine.Action{engine.Wait, engine.Move, engine.Attack, engine.Replicate} {
 		r.actNames[i] = lua.LString(a.String())
@@ -131,17 +134,13 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	r.round, r.killers = round, killers
 	L := r.tm.L
 	list := L.CreateTable(len(acts), 0)
+	r.acts.start(r.size)
 	for i, a := range acts {
-		t := L.CreateTable(0, 6)
-		t.RawSetString("square", lua.LNumber(a.Square))
-		t.RawSetString("team", lua.LNumber(a.Team))
-		t.RawSetString("cell", lua.LNumber(a.Cell))
-		t.RawSetString("action", r.actNames[a.Action])
-		t.RawSetString("target", lua.LNumber(a.Target))
+		var child lua.LValue
 		if a.Child != engine.NoClass {
-			t.RawSetString("child", lua.LString(r.classes[a.Child]))
+			child = r.childNames[a.Child]
 		}
-		list.RawSetInt(i+1, t)
+		list.RawSetInt(i+1, r.acts.table(L, a, r.actNames[a.Action], child))
 	}
 	ret, err := r.run("resolve", r.resolve, 3, list, lua.LNumber(nextID))
 	if err != nil {

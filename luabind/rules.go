@@ -247,7 +247,7 @@ func (r *Rules) Next(b *engine.Board) ([]engine.Call, error) {
 		r.tm.roots = append(r.tm.roots, lt)
 	}
 	var calls []engine.Call
-	views := newPlainCopier() // a table in several views is copied once
+	views := newPlainCopier()  // a table in several views is copied once
 	views.consts = r.constants // and a constant table once for the battle
 	for i := 1; i <= n; i++ {
 		c, err := r.call(listAt(list, i), b.Teams(), views)

@@ -1,0 +1,106 @@
+package luabind
+
+import (
+	"unsafe"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/squarebattle/squarebattle/engine"
+)
+
+// The act tables a squarebattle-protocol resolve is handed.
+//
+// A round hands resolve one table per live square; building them afresh
+// each round (a table, its string map, its key list and index map) was
+// most of what the engine's side of a Lua-ruled round cost. So the tables
+// of a round are filled again in the next one, and the API says so
+// (docs/modding.md: acts belong to the engine; a script copies what it
+// keeps). A table is reused only when the script left it exactly as the
+// engine made it: no metatable, no array or other hash part, and exactly
+// the act's keys in the order the engine set them, none deleted (a
+// deleted key stays in gopher-lua's key list). Then nothing the script can
+// see in the round tells it from a fresh table: the same keys, the same
+// values, the same next order, and the same size to the census (its key
+// list has the capacity it had when it was made). Anything else gets a
+// fresh table.
+
+// actKeys are an act table's keys in the order they are set; child only
+// for a replication.
+var actKeys = [...]string{"square", "team", "cell", "action", "target", "child"}
+
+// actPool holds the act tables of the last round, apart for acts with and
+// without a child (their key lists differ), and the boxed numbers of the
+// board's cells.
+type actPool struct {
+	tables [2][]*lua.LTable
+	used   [2]int
+	cells  []lua.LValue // cells[c+1] is LNumber(c), for c from -1
+}
+
+// start begins a round on a board of size × size cells.
+func (p *actPool) start(size int) {
+	p.used = [2]int{}
+	if n := size*size + 1; len(p.cells) != n && n <= 1<<16 {
+		p.cells = make([]lua.LValue, n)
+		for i := range p.cells {
+			p.cells[i] = lua.LNumber(i - 1)
+		}
+	}
+}
+
+// num is the boxed number v, without allocating for a cell.
+func (p *actPool) num(v int) lua.LValue {
+	if v+1 >= 0 && v+1 < len(p.cells) {
+		return p.cells[v+1]
+	}
+	return lua.LNumber(v)
+}
+
+// table returns the table of act a: last round's table of the same kind,
+// filled again, or a fresh one.
+func (p *actPool) table(L *lua.LState, a engine.Act, action, child lua.LValue) *lua.LTable {
+	vals := [len(actKeys)]lua.LValue{p.num(int(a.Square)), p.num(a.Team), p.num(a.Cell), action, p.num(a.Target), child}
+	kind, n := 0, len(actKeys)-1
+	if child != nil {
+		kind, n = 1, len(actKeys)
+	}
+	i := p.used[kind]
+	p.used[kind]++
+	if i < len(p.tables[kind]) {
+		if t := p.tables[kind][i]; intactAct(t, n) {
+			m := (*lTable)(unsafe.Pointer(t))
+			for j, k := range actKeys[:n] {
+				m.strdict[k] = vals[j]
+			}
+			return t
+		}
+	}
+	t := L.CreateTable(0, len(actKeys))
+	for j, k := range actKeys[:n] {
+		t.RawSetString(k, vals[j])
+	}
+	if i < len(p.tables[kind]) {
+		p.tables[kind][i] = t
+	} else {
+		p.tables[kind] = append(p.tables[kind], t)
+	}
+	return t
+}
+
+// intactAct reports whether t holds exactly the first n act keys, as the
+// engine set them, and nothing else.
+func intactAct(t *lua.LTable, n int) bool {
+	if !tableLayoutOK || t.Metatable != lua.LNil {
+		return false
+	}
+	m := (*lTable)(unsafe.Pointer(t))
+	if cap(m.array) != 0 || len(m.dict) != 0 || len(m.keys) != n || len(m.strdict) != n {
+		return false
+	}
+	for j, k := range m.keys {
+		if s, ok := k.(lua.LString); !ok || string(s) != actKeys[j] {
+			return false
+		}
+	}
+	return true
+}
