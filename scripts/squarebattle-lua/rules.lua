@@ -11,55 +11,101 @@
 -- has already turned faults, busy squares and moves beyond a wall into
 -- waits, and found each action's target cell.
 
--- resolve keeps its working tables from round to round instead of building
--- tables per square: an entry belongs to this round when it holds the
--- round's number, so nothing needs clearing. Cells and teams are keys from
--- 1 (cell + 1, team + 1). The squares of a round are numbered from 1, acts
--- first, then newborns. Per square: cell_of, dead, and after (the next
--- square in the same cell). Per cell: attacked, held (squares standing
--- there this round), crowd (how many), first. hit[team + 1][cell + 1]:
--- that team attacked that cell. there[team + 1]: a team is in the cell
--- being looked at (marked per square with marks). The tables are read
--- through locals in resolve: an upvalue costs an instruction each time.
+-- resolve keeps its tables from round to round instead of building tables
+-- per square: an entry belongs to this round when it holds the round's
+-- number, so nothing needs clearing. Cells and teams are keys from 1
+-- (cell + 1, team + 1). The squares of a round are numbered from 1, acts
+-- first, then newborns. Per cell: held (squares stand there this round),
+-- first (the last square placed there), attacked. Per square: after (the
+-- square placed in the same cell before it, or false). hit[team + 1][cell
+-- + 1]: that team attacked that cell. there[team + 1]: a team is in the
+-- cell being looked at (marked per square with marks). attacks and crowds
+-- list the cells attacked, and those where two or more stand, in the
+-- order found. The tables are read through locals in resolve: an upvalue
+-- costs an instruction each time.
 local round, marks = 0, 0
-local cell_of, dead, after = {}, {}, {}
-local attacked, held, crowd, first, hit, there = {}, {}, {}, {}, {}, {}
-local crowds = {}     -- crowds[1..crowded]: the cells where two or more stand
--- The birth and death tables resolve returns are kept too (the engine reads
--- them when resolve returns and keeps nothing): the k-th birth or death of
--- a round is the k-th table here, its fields set afresh.
-local birth_tables, death_tables = {}, {}
-
-local function birth(births, parent, cell, class, team)
-  local k = #births + 1
-  local b = birth_tables[k]
-  if b then
-    b.parent, b.cell, b.class, b.team = parent, cell, class, team
-  else
-    b = { parent = parent, cell = cell, class = class, team = team }
-    birth_tables[k] = b
-  end
-  births[k] = b
-end
-
-local function death(deaths, square, killer, collision, own)
-  local k = #deaths + 1
-  local d = death_tables[k]
-  if d then
-    d.square, d.killer, d.collision, d.own = square, killer, collision, own
-  else
-    d = { square = square, killer = killer, collision = collision, own = own }
-    death_tables[k] = d
-  end
-  deaths[k] = d
-end
+local held, first, after, attacked, hit, there = {}, {}, {}, {}, {}, {}
+local attacks, crowds = {}, {}
 local candidates = {} -- candidates[1..count]: the teams a killer is picked from
+
+-- The lists resolve returns and the birth and death tables in them are
+-- kept too (the engine copies them out when resolve returns and keeps
+-- nothing); shown[list] is how many entries the list held last round, to
+-- clear what is left past this round's.
+local dest, births, deaths = {}, {}, {}
+local birth_tables, death_tables = {}, {}
+local shown = { [dest] = 0, [births] = 0, [deaths] = 0 }
+
+-- trim clears list past its n entries and returns it.
+local function trim(list, n)
+  for k = n + 1, shown[list] do list[k] = nil end
+  shown[list] = n
+  return list
+end
+
+-- The round being resolved, for the functions below (resolve itself
+-- keeps them in locals).
+local cur_acts, cur_n, cur_next = nil, 0, 0
+
+-- square, team and cell are square i's id, team and cell (key from 1).
+local function square(i)
+  if i <= cur_n then return cur_acts[i].square end
+  return cur_next + i - cur_n - 1
+end
+local function team(i)
+  if i <= cur_n then return cur_acts[i].team end
+  return births[i - cur_n].team
+end
+local function cell(i)
+  if i <= cur_n then return dest[i] + 1 end
+  return births[i - cur_n].cell + 1
+end
+
+-- standing lists the squares standing in the cells cells[1..count] (a
+-- cell no square stands in adds none), in the order they stand.
+local function standing(cells, count)
+  local list = {}
+  for k = 1, count do
+    local c = cells[k]
+    if held[c] == round then
+      local i = first[c]
+      while i do
+        list[#list + 1] = i
+        i = after[i]
+      end
+    end
+  end
+  table.sort(list)
+  return list
+end
 
 -- killer picks the killer among candidates[1..count] (ascending teams)
 -- with the battle's seeded killer stream, only when there is a choice.
 local function killer(game, count)
   if count == 1 then return candidates[1] end
   return candidates[game.pick(count) + 1]
+end
+
+-- kept returns pool[k], an empty table made the first time.
+local function kept(pool, k)
+  local t = pool[k]
+  if not t then
+    t = {}
+    pool[k] = t
+  end
+  return t
+end
+
+-- died adds square i's death to deaths (nd of them so far) and returns nd.
+local function died(nd, i, by, collision, own)
+  nd = nd + 1
+  local d = kept(death_tables, nd)
+  d.square = square(i)
+  d.killer = by
+  d.collision = collision
+  d.own = own
+  deaths[nd] = d
+  return nd
 end
 
 return {
@@ -85,57 +131,72 @@ return {
   -- deaths (in the order they happen).
   resolve = function(game, acts, next_id)
     round = round + 1
-    local now, teams = round, game.teams()
-    local cell_of, dead, after, attacked, held, crowd, first, hit = cell_of, dead, after, attacked, held, crowd, first, hit
-    local dest, births, deaths = {}, {}, {}
     local n = #acts
+    cur_acts, cur_n, cur_next = acts, n, next_id
+    local now, teams, nb, nd = round, game.teams(), 0, 0
+    local held, first, after, attacked, hit, dest, births = held, first, after, attacked, hit, dest, births
+    local nattacked, ncrowded = 0, 0
 
     -- 1. Moves go to their target; replication places the child in the
     --    target cell; attacks mark their target. Every square of the round
-    --    stands somewhere: acts in id order, then newborns.
-    for i = 1, n do
-      local a = acts[i]
-      local action, to = a.action, a.cell
-      if action == "move" then
-        to = a.target
-      elseif action == "attack" then
-        local target, team = a.target + 1, a.team + 1
-        local by = hit[team]
-        if not by then
-          by = {}
-          hit[team] = by
+    --    stands in a cell: acts in id order, then newborns.
+    local i, to = 0, 0
+    while true do
+      i = i + 1
+      if i <= n then
+        local a = acts[i]
+        local action = a.action
+        to = a.cell
+        if action == "move" then
+          to = a.target
+        elseif action == "attack" then
+          local target, t = a.target + 1, a.team + 1
+          local by = hit[t]
+          if not by then
+            by = {}
+            hit[t] = by
+          end
+          if attacked[target] ~= now then
+            attacked[target] = now
+            nattacked = nattacked + 1
+            attacks[nattacked] = target
+          end
+          by[target] = now
+        elseif action == "replicate" then
+          nb = nb + 1
+          local b = kept(birth_tables, nb)
+          b.parent = a.square
+          b.cell = a.target
+          b.class = a.child
+          b.team = a.team
+          births[nb] = b
         end
-        attacked[target], by[target] = now, now
-      elseif action == "replicate" then
-        birth(births, a.square, a.target, a.child, a.team)
+        dest[i] = to
+      elseif i <= n + nb then
+        to = births[i - n].cell
+      else
+        break
       end
-      dest[i], cell_of[i] = to, to
+      local c = to + 1
+      if held[c] ~= now then
+        held[c], first[c], after[i] = now, i, false
+      else
+        local f = first[c]
+        if after[f] == false then
+          ncrowded = ncrowded + 1
+          crowds[ncrowded] = c
+        end
+        after[i], first[c] = f, i
+      end
     end
-    local m = n
-    for _, b in ipairs(births) do
-      m = m + 1
-      cell_of[m] = b.cell
-    end
-    -- the id and the team of square i
-    local function square(i)
-      if i <= n then return acts[i].square end
-      return next_id + i - n - 1
-    end
-    local function team_of(i)
-      if i <= n then return acts[i].team end
-      return births[i - n].team
-    end
+    trim(dest, n)
+    trim(births, nb)
 
     -- 2. Every square standing in an attacked cell dies, own team included;
-    --    the killer is one of the teams that attacked the cell. The others
-    --    are chained by cell: first[c], then after[i] until false; the
-    --    cells where a second one stands are listed in crowded.
-    local crowded = 0
-    for i = 1, m do
-      local c = cell_of[i] + 1
-      if attacked[c] == now then
-        dead[i] = now
-        local count = 0
+    --    the killer is one of the teams that attacked the cell.
+    if nattacked > 0 then
+      for _, v in ipairs(standing(attacks, nattacked)) do
+        local c, count = cell(v), 0
         for t = 1, teams do
           local by = hit[t]
           if by and by[c] == now then
@@ -143,53 +204,41 @@ return {
             candidates[count] = t - 1
           end
         end
-        death(deaths, square(i), killer(game, count), false, false)
-      elseif held[c] ~= now then
-        held[c], crowd[c], after[i], first[c] = now, 1, false, i
-      else
-        if crowd[c] == 1 then
-          crowded = crowded + 1
-          crowds[crowded] = c
-        end
-        crowd[c], after[i], first[c] = crowd[c] + 1, first[c], i
+        nd = died(nd, v, killer(game, count), false, false)
       end
     end
-    if crowded == 0 then return dest, births, deaths end
 
     -- 3. Every cell holding two or more of the remaining squares kills them
-    --    all, in the order they stand; the killer is one of the other teams
-    --    in the cell.
-    local victims = {}
-    for k = 1, crowded do
-      local j = first[crowds[k]]
-      while j do
-        victims[#victims + 1] = j
-        j = after[j]
-      end
-    end
-    table.sort(victims)
-    for _, i in ipairs(victims) do
-      marks = marks + 1
-      local mark, mine, own = marks, team_of(i), false
-      local j = first[cell_of[i] + 1]
-      while j do
-        if j ~= i then
-          local t = team_of(j)
-          there[t + 1] = mark
-          if t == mine then own = true end
-        end
-        j = after[j]
-      end
-      local count = 0
-      for t = 1, teams do
-        if there[t] == mark then
-          count = count + 1
-          candidates[count] = t - 1
+    --    all; the killer is one of the other teams in the cell. (A cell is
+    --    attacked or not: its squares all died in 2, or none did.)
+    if ncrowded > 0 then
+      for _, v in ipairs(standing(crowds, ncrowded)) do
+        local c = cell(v)
+        if attacked[c] ~= now then
+          marks = marks + 1
+          local mark, mine, own = marks, team(v), false
+          local j = first[c]
+          while j do
+            if j ~= v then
+              local t = team(j)
+              there[t + 1] = mark
+              if t == mine then own = true end
+            end
+            j = after[j]
+          end
+          local count = 0
+          for t = 1, teams do
+            if there[t] == mark then
+              count = count + 1
+              candidates[count] = t - 1
+            end
+          end
+          nd = died(nd, v, killer(game, count), true, own)
         end
       end
-      death(deaths, square(i), killer(game, count), true, own)
     end
-    return dest, births, deaths
+    cur_acts = nil -- the engine's, for this round only
+    return dest, births, trim(deaths, nd)
   end,
 
   -- The battle ends when one team or none is left, or at the round limit.
