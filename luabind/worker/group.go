@@ -34,6 +34,18 @@ import (
 // state as after a crash, and each such battle records the backstop event
 // for that team: a player's fault costs that player only.
 //
+// That event is the worker's death, whatever request of the team's met
+// it: one in the wave the worker died in (run or not yet run), one queued
+// for the next wave while that wave was out, or the team's next request
+// after (a team that asked nothing in that wave). All of them get the
+// same error, why the worker died (a timeout if it was killed for its
+// wall clock, a crash otherwise), and so the same kind and message. Which
+// requests make a wave depends on timing (a wave goes out early when the
+// group's patience runs out), so anything else would let the kind a
+// battle records depend on the machine's speed: a request queued after
+// the wave is no more the culprit than one in it that the worker never
+// reached, and which request in the wave spun is not known either.
+//
 // Concurrency: Join, Leave, the seats' calls and Close may come from many
 // goroutines; a seat itself is called by one battle at a time.
 type Group struct {
@@ -54,6 +66,10 @@ type Group struct {
 	nudging  bool   // the patience timer is armed
 	started  int    // workers started, for tests
 	stats    GroupStats
+	// frameCap, when above 0, is the most requests a wave takes of a
+	// worker's queue, the rest waiting for the next: tests set it to
+	// split what would be one wave, as a slow machine's patience does.
+	frameCap int
 }
 
 // GroupStats count what a group sent: waves, frames (one per worker per
@@ -155,7 +171,7 @@ func (g *Group) Close() {
 		return
 	}
 	for h := range g.active {
-		g.drop(h, errors.New("worker group closed"))
+		g.drop(h, errGroupClosed)
 	}
 	g.cond.Broadcast()
 }
@@ -200,9 +216,8 @@ func (c *call) reset(slot uint64, frame []byte, limit int, timeout time.Duration
 	c.kind, c.answer, c.err = 0, nil, nil
 }
 
-// errLost is a team whose worker died while it played another battle's
-// team of the same key: its Lua state is gone.
-var errLost = errors.New("lost with its worker")
+// errGroupClosed is a request made of a group that was closed.
+var errGroupClosed = errors.New("worker group closed")
 
 // attach gives seat s a slot in a worker of its key, queueing the catalog
 // and the start of its team; the start's answer is read with the team's
@@ -211,14 +226,14 @@ func (g *Group) attach(s *Seat) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return errors.New("worker group closed")
+		return errGroupClosed
 	}
 	if h := s.host; h != nil {
 		if h.dead == nil {
 			return nil
 		}
 		s.host = nil
-		return fmt.Errorf("%w: %w", errLost, h.dead)
+		return h.dead // what the team's state was lost to (see Group)
 	}
 	h := g.current[s.key]
 	if h == nil || h.dead != nil || h.retiring || h.slots >= g.width {
@@ -254,9 +269,11 @@ func (g *Group) queue(s *Seat, c *call, frame []byte, limit int, timeout time.Du
 	defer g.mu.Unlock()
 	h := s.host
 	if h == nil || h.dead != nil || g.closed {
-		c.err = errLost
+		// The team's worker is gone: the request fails as the ones in
+		// the wave it died in did (see Group).
+		c.err = errGroupClosed
 		if h != nil && h.dead != nil {
-			c.err = fmt.Errorf("%w: %w", errLost, h.dead)
+			c.err = h.dead
 		}
 		c.done.Store(true)
 		return
@@ -340,9 +357,15 @@ func (g *Group) flush() bool {
 	}
 	var wave []batch
 	for h := range g.active {
-		if len(h.queue) > 0 {
-			wave = append(wave, batch{h: h, calls: h.queue})
-			h.queue = nil
+		if n := len(h.queue); n > 0 {
+			if g.frameCap > 0 && n > g.frameCap {
+				n = g.frameCap
+			}
+			wave = append(wave, batch{h: h, calls: h.queue[:n:n]})
+			h.queue = h.queue[n:]
+			if len(h.queue) == 0 {
+				h.queue = nil
+			}
 		}
 	}
 	if len(wave) == 0 {
@@ -409,8 +432,9 @@ func (g *Group) answered(c *call, err error) {
 }
 
 // drop takes worker h out of the group: requests queued for it since the
-// wave went out fail as its slots' state is lost. why is what it is
-// dropped for when it is still alive. Called with the mutex held.
+// wave went out fail as its slots' state is lost, with the error the
+// wave's own requests got (see Group). why is what it is dropped for
+// when it is still alive. Called with the mutex held.
 func (g *Group) drop(h *hosted, why error) {
 	if h.dead == nil {
 		h.dead = why
@@ -420,7 +444,7 @@ func (g *Group) drop(h *hosted, why error) {
 	}
 	delete(g.active, h)
 	for _, c := range h.queue {
-		g.answered(c, fmt.Errorf("%w: %w", errLost, h.dead))
+		g.answered(c, h.dead)
 	}
 	h.queue = nil
 	if h.w != nil {
