@@ -188,6 +188,13 @@ type hosted struct {
 	held     heldCatalogs // catalogs sent to it
 	queue    []*call
 	retiring bool // used half its CPU time: no new slots
+	// Reused from wave to wave, so that a wave allocates nothing of its
+	// own (the program's garbage collector ran behind the waves): free
+	// is a queue's array the last wave gave back; frame and answers are
+	// used by the flushing goroutine only, like w.
+	free    []*call
+	frame   enc
+	answers [][]byte
 }
 
 // call is one request in a wave, and its answer. A seat reuses its call
@@ -364,7 +371,9 @@ func (g *Group) flush() bool {
 			wave = append(wave, batch{h: h, calls: h.queue[:n:n]})
 			h.queue = h.queue[n:]
 			if len(h.queue) == 0 {
-				h.queue = nil
+				// Requests queued while this wave is out go into the
+				// array the last wave gave back.
+				h.queue, h.free = h.free[:0], nil
 			}
 		}
 	}
@@ -387,7 +396,7 @@ func (g *Group) flush() bool {
 			started++
 		}
 		if b.h.dead == nil && b.failed == nil {
-			b.h.w.send(batchFrame(b.calls))
+			b.h.w.send(batchFrame(&b.h.frame, b.calls))
 		}
 	}
 	for i := range wave {
@@ -406,6 +415,12 @@ func (g *Group) flush() bool {
 		h.retiring = h.retiring || b.retiring
 		for _, c := range b.calls {
 			g.answered(c, h.dead)
+		}
+		if h.free == nil && cap(b.calls) == len(b.calls) {
+			// The wave's whole array (a split wave's first part is
+			// capped at its length): the next wave's queue.
+			clear(b.calls)
+			h.free = b.calls[:0]
 		}
 		if h.dead != nil || (h.retiring && h.slots == 0) {
 			g.drop(h, errors.New("retired"))
@@ -454,9 +469,8 @@ func (g *Group) drop(h *hosted, why error) {
 	}
 }
 
-// batchFrame encodes a wave's requests to one worker.
-func batchFrame(calls []*call) []byte {
-	var e enc
+// batchFrame encodes a wave's requests to one worker in e.
+func batchFrame(e *enc, calls []*call) []byte {
 	e.start(kindBatch)
 	e.u(uint64(len(calls)))
 	for _, c := range calls {
@@ -480,7 +494,7 @@ func (g *Group) collect(h *hosted, calls []*call) (retiring bool, failed error) 
 	kind, body, err := h.w.recv(limit, timeout)
 	var cpu int64
 	if err == nil {
-		cpu, err = readBatch(kind, body, calls)
+		cpu, err = readBatch(kind, body, calls, &h.answers)
 	}
 	if err == nil {
 		// A worker lives as long as its key has battles: past half its
@@ -496,8 +510,9 @@ func (g *Group) collect(h *hosted, calls []*call) (retiring bool, failed error) 
 	return false, err
 }
 
-// readBatch decodes a batch's answer into its calls, all or nothing.
-func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
+// readBatch decodes a batch's answer into its calls, all or nothing;
+// answers is room it may reuse.
+func readBatch(kind byte, body []byte, calls []*call, answers *[][]byte) (cpu int64, err error) {
 	if kind != kindOK {
 		return 0, errMalformed
 	}
@@ -505,13 +520,14 @@ func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
 	if n := d.u(); n != uint64(len(calls)) {
 		return 0, errMalformed
 	}
-	answers := make([][]byte, len(calls))
-	for i, c := range calls {
+	as := (*answers)[:0]
+	defer func() { clear(as); *answers = as[:0] }() // no frame kept alive
+	for _, c := range calls {
 		a := d.bytes()
 		if len(a) == 0 || len(a) > c.limit {
 			return 0, errMalformed
 		}
-		answers[i] = a
+		as = append(as, a)
 	}
 	cpu = d.i()
 	if err := d.end(); err != nil {
@@ -520,7 +536,7 @@ func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
 	for i, c := range calls {
 		// Into the call's own buffer: the worker's frame is read over
 		// by the next wave.
-		c.buf = append(c.buf[:0], answers[i]...)
+		c.buf = append(c.buf[:0], as[i]...)
 		c.kind, c.answer = c.buf[0], c.buf[1:]
 	}
 	return cpu, nil
