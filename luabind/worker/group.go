@@ -70,6 +70,7 @@ type Group struct {
 	// worker's queue, the rest waiting for the next: tests set it to
 	// split what would be one wave, as a slow machine's patience does.
 	frameCap int
+	wave     []batch // the last wave's array, for the next (flush only)
 }
 
 // GroupStats count what a group sent: waves, frames (one per worker per
@@ -353,16 +354,8 @@ func (g *Group) waitAWhile() {
 // of it while it writes and reads. It reports whether there was anything
 // to send.
 func (g *Group) flush() bool {
-	type batch struct {
-		h     *hosted
-		calls []*call
-		// What the wave found, kept here while the mutex is not held
-		// and given to h under it: why its worker failed, and whether
-		// it should take no new slots.
-		failed   error
-		retiring bool
-	}
-	var wave []batch
+	wave := g.wave[:0]
+	defer func() { clear(wave); g.wave = wave[:0] }() // reused by the next wave
 	for h := range g.active {
 		if n := len(h.queue); n > 0 {
 			if g.frameCap > 0 && n > g.frameCap {
@@ -429,6 +422,17 @@ func (g *Group) flush() bool {
 	g.flushing = false
 	g.cond.Broadcast()
 	return true
+}
+
+// batch is a wave's requests to one worker.
+type batch struct {
+	h     *hosted
+	calls []*call
+	// What the wave found, kept here while the mutex is not held and
+	// given to h under it: why its worker failed, and whether it should
+	// take no new slots.
+	failed   error
+	retiring bool
 }
 
 // answered marks c answered (with err, if not nil) and no longer counts
