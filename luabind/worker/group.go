@@ -409,9 +409,11 @@ func (g *Group) flush() bool {
 		for _, c := range b.calls {
 			g.answered(c, h.dead)
 		}
-		if h.free == nil && cap(b.calls) == len(b.calls) {
-			// The wave's whole array (a split wave's first part is
-			// capped at its length): the next wave's queue.
+		if h.free == nil {
+			// The wave's array becomes the next wave's queue. Its
+			// capacity is its length (flush caps it), so a split
+			// wave's first part never grows into the requests that
+			// stayed queued behind it.
 			clear(b.calls)
 			h.free = b.calls[:0]
 		}
