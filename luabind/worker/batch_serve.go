@@ -43,14 +43,11 @@ var errNested = errors.New("batch: a request a batch cannot carry")
 // batch answers every request of a batch frame, in order. A malformed
 // batch is refused whole, before any of it runs.
 func (s *server) batch(d *dec) []byte {
-	type part struct {
-		slot uint64
-		body []byte
-	}
 	n := d.count(2)
-	parts := make([]part, 0, n)
+	parts := s.parts[:0]
+	defer func() { clear(parts); s.parts = parts[:0] }() // keep no frame alive
 	for range n {
-		parts = append(parts, part{slot: d.u(), body: d.bytes()})
+		parts = append(parts, batchPart{slot: d.u(), body: d.bytes()})
 	}
 	if err := d.end(); err != nil {
 		return s.answer(err)
@@ -98,6 +95,12 @@ func (s *server) inSlot(n uint64, body []byte) []byte {
 	}
 	s.slot = &s.solo
 	return s.bodyOf(reply)
+}
+
+// batchPart is one request of a batch: its slot and its frame's body.
+type batchPart struct {
+	slot uint64
+	body []byte
 }
 
 // bodyOf strips the length from a frame enc.finish made.

@@ -34,6 +34,18 @@ import (
 // state as after a crash, and each such battle records the backstop event
 // for that team: a player's fault costs that player only.
 //
+// That event is the worker's death, whatever request of the team's met
+// it: one in the wave the worker died in (run or not yet run), one queued
+// for the next wave while that wave was out, or the team's next request
+// after (a team that asked nothing in that wave). All of them get the
+// same error, why the worker died (a timeout if it was killed for its
+// wall clock, a crash otherwise), and so the same kind and message. Which
+// requests make a wave depends on timing (a wave goes out early when the
+// group's patience runs out), so anything else would let the kind a
+// battle records depend on the machine's speed: a request queued after
+// the wave is no more the culprit than one in it that the worker never
+// reached, and which request in the wave spun is not known either.
+//
 // Concurrency: Join, Leave, the seats' calls and Close may come from many
 // goroutines; a seat itself is called by one battle at a time.
 type Group struct {
@@ -54,6 +66,11 @@ type Group struct {
 	nudging  bool   // the patience timer is armed
 	started  int    // workers started, for tests
 	stats    GroupStats
+	// frameCap, when above 0, is the most requests a wave takes of a
+	// worker's queue, the rest waiting for the next: tests set it to
+	// split what would be one wave, as a slow machine's patience does.
+	frameCap int
+	wave     []batch // the last wave's array, for the next (flush only)
 }
 
 // GroupStats count what a group sent: waves, frames (one per worker per
@@ -155,7 +172,7 @@ func (g *Group) Close() {
 		return
 	}
 	for h := range g.active {
-		g.drop(h, errors.New("worker group closed"))
+		g.drop(h, errGroupClosed)
 	}
 	g.cond.Broadcast()
 }
@@ -172,6 +189,13 @@ type hosted struct {
 	held     heldCatalogs // catalogs sent to it
 	queue    []*call
 	retiring bool // used half its CPU time: no new slots
+	// Reused from wave to wave, so that a wave allocates nothing of its
+	// own (the program's garbage collector ran behind the waves): free
+	// is a queue's array the last wave gave back; frame and answers are
+	// used by the flushing goroutine only, like w.
+	free    []*call
+	frame   enc
+	answers [][]byte
 }
 
 // call is one request in a wave, and its answer. A seat reuses its call
@@ -200,9 +224,8 @@ func (c *call) reset(slot uint64, frame []byte, limit int, timeout time.Duration
 	c.kind, c.answer, c.err = 0, nil, nil
 }
 
-// errLost is a team whose worker died while it played another battle's
-// team of the same key: its Lua state is gone.
-var errLost = errors.New("lost with its worker")
+// errGroupClosed is a request made of a group that was closed.
+var errGroupClosed = errors.New("worker group closed")
 
 // attach gives seat s a slot in a worker of its key, queueing the catalog
 // and the start of its team; the start's answer is read with the team's
@@ -211,14 +234,14 @@ func (g *Group) attach(s *Seat) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return errors.New("worker group closed")
+		return errGroupClosed
 	}
 	if h := s.host; h != nil {
 		if h.dead == nil {
 			return nil
 		}
 		s.host = nil
-		return fmt.Errorf("%w: %w", errLost, h.dead)
+		return h.dead // what the team's state was lost to (see Group)
 	}
 	h := g.current[s.key]
 	if h == nil || h.dead != nil || h.retiring || h.slots >= g.width {
@@ -254,9 +277,11 @@ func (g *Group) queue(s *Seat, c *call, frame []byte, limit int, timeout time.Du
 	defer g.mu.Unlock()
 	h := s.host
 	if h == nil || h.dead != nil || g.closed {
-		c.err = errLost
+		// The team's worker is gone: the request fails as the ones in
+		// the wave it died in did (see Group).
+		c.err = errGroupClosed
 		if h != nil && h.dead != nil {
-			c.err = fmt.Errorf("%w: %w", errLost, h.dead)
+			c.err = h.dead
 		}
 		c.done.Store(true)
 		return
@@ -329,20 +354,20 @@ func (g *Group) waitAWhile() {
 // of it while it writes and reads. It reports whether there was anything
 // to send.
 func (g *Group) flush() bool {
-	type batch struct {
-		h     *hosted
-		calls []*call
-		// What the wave found, kept here while the mutex is not held
-		// and given to h under it: why its worker failed, and whether
-		// it should take no new slots.
-		failed   error
-		retiring bool
-	}
-	var wave []batch
+	wave := g.wave[:0]
+	defer func() { clear(wave); g.wave = wave[:0] }() // reused by the next wave
 	for h := range g.active {
-		if len(h.queue) > 0 {
-			wave = append(wave, batch{h: h, calls: h.queue})
-			h.queue = nil
+		if n := len(h.queue); n > 0 {
+			if g.frameCap > 0 && n > g.frameCap {
+				n = g.frameCap
+			}
+			wave = append(wave, batch{h: h, calls: h.queue[:n:n]})
+			h.queue = h.queue[n:]
+			if len(h.queue) == 0 {
+				// Requests queued while this wave is out go into the
+				// array the last wave gave back.
+				h.queue, h.free = h.free[:0], nil
+			}
 		}
 	}
 	if len(wave) == 0 {
@@ -364,7 +389,7 @@ func (g *Group) flush() bool {
 			started++
 		}
 		if b.h.dead == nil && b.failed == nil {
-			b.h.w.send(batchFrame(b.calls))
+			b.h.w.send(batchFrame(&b.h.frame, b.calls))
 		}
 	}
 	for i := range wave {
@@ -384,6 +409,14 @@ func (g *Group) flush() bool {
 		for _, c := range b.calls {
 			g.answered(c, h.dead)
 		}
+		if h.free == nil {
+			// The wave's array becomes the next wave's queue. Its
+			// capacity is its length (flush caps it), so a split
+			// wave's first part never grows into the requests that
+			// stayed queued behind it.
+			clear(b.calls)
+			h.free = b.calls[:0]
+		}
 		if h.dead != nil || (h.retiring && h.slots == 0) {
 			g.drop(h, errors.New("retired"))
 		}
@@ -391,6 +424,17 @@ func (g *Group) flush() bool {
 	g.flushing = false
 	g.cond.Broadcast()
 	return true
+}
+
+// batch is a wave's requests to one worker.
+type batch struct {
+	h     *hosted
+	calls []*call
+	// What the wave found, kept here while the mutex is not held and
+	// given to h under it: why its worker failed, and whether it should
+	// take no new slots.
+	failed   error
+	retiring bool
 }
 
 // answered marks c answered (with err, if not nil) and no longer counts
@@ -409,8 +453,9 @@ func (g *Group) answered(c *call, err error) {
 }
 
 // drop takes worker h out of the group: requests queued for it since the
-// wave went out fail as its slots' state is lost. why is what it is
-// dropped for when it is still alive. Called with the mutex held.
+// wave went out fail as its slots' state is lost, with the error the
+// wave's own requests got (see Group). why is what it is dropped for
+// when it is still alive. Called with the mutex held.
 func (g *Group) drop(h *hosted, why error) {
 	if h.dead == nil {
 		h.dead = why
@@ -420,7 +465,7 @@ func (g *Group) drop(h *hosted, why error) {
 	}
 	delete(g.active, h)
 	for _, c := range h.queue {
-		g.answered(c, fmt.Errorf("%w: %w", errLost, h.dead))
+		g.answered(c, h.dead)
 	}
 	h.queue = nil
 	if h.w != nil {
@@ -430,9 +475,8 @@ func (g *Group) drop(h *hosted, why error) {
 	}
 }
 
-// batchFrame encodes a wave's requests to one worker.
-func batchFrame(calls []*call) []byte {
-	var e enc
+// batchFrame encodes a wave's requests to one worker in e.
+func batchFrame(e *enc, calls []*call) []byte {
 	e.start(kindBatch)
 	e.u(uint64(len(calls)))
 	for _, c := range calls {
@@ -456,7 +500,7 @@ func (g *Group) collect(h *hosted, calls []*call) (retiring bool, failed error) 
 	kind, body, err := h.w.recv(limit, timeout)
 	var cpu int64
 	if err == nil {
-		cpu, err = readBatch(kind, body, calls)
+		cpu, err = readBatch(kind, body, calls, &h.answers)
 	}
 	if err == nil {
 		// A worker lives as long as its key has battles: past half its
@@ -472,8 +516,9 @@ func (g *Group) collect(h *hosted, calls []*call) (retiring bool, failed error) 
 	return false, err
 }
 
-// readBatch decodes a batch's answer into its calls, all or nothing.
-func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
+// readBatch decodes a batch's answer into its calls, all or nothing;
+// answers is room it may reuse.
+func readBatch(kind byte, body []byte, calls []*call, answers *[][]byte) (cpu int64, err error) {
 	if kind != kindOK {
 		return 0, errMalformed
 	}
@@ -481,13 +526,14 @@ func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
 	if n := d.u(); n != uint64(len(calls)) {
 		return 0, errMalformed
 	}
-	answers := make([][]byte, len(calls))
-	for i, c := range calls {
+	as := (*answers)[:0]
+	defer func() { clear(as); *answers = as[:0] }() // no frame kept alive
+	for _, c := range calls {
 		a := d.bytes()
 		if len(a) == 0 || len(a) > c.limit {
 			return 0, errMalformed
 		}
-		answers[i] = a
+		as = append(as, a)
 	}
 	cpu = d.i()
 	if err := d.end(); err != nil {
@@ -496,7 +542,7 @@ func readBatch(kind byte, body []byte, calls []*call) (cpu int64, err error) {
 	for i, c := range calls {
 		// Into the call's own buffer: the worker's frame is read over
 		// by the next wave.
-		c.buf = append(c.buf[:0], answers[i]...)
+		c.buf = append(c.buf[:0], as[i]...)
 		c.kind, c.answer = c.buf[0], c.buf[1:]
 	}
 	return cpu, nil

@@ -285,6 +285,7 @@ type proc struct {
 	stopped  atomic.Bool
 	catalogs heldCatalogs // catalogs the worker holds, as it keeps them
 	sendErr  error        // how writing the request in flight failed
+	clock    *time.Timer  // the wall clock of the request in flight, reused
 }
 
 // errTimeout is a request that ran past its wall-clock bound.
@@ -315,12 +316,15 @@ func (w *proc) recv(limit int, timeout time.Duration) (byte, []byte, error) {
 	err := w.sendErr
 	w.sendErr = nil
 	if err == nil {
-		clock := time.AfterFunc(timeout, func() {
-			w.timedOut.Store(true)
-			oslimit.Kill(w.cmd)
-		})
+		// One timer for the worker's life, re-armed for each answer:
+		// a tournament reads hundreds of thousands of them.
+		if w.clock == nil {
+			w.clock = time.AfterFunc(timeout, w.expire)
+		} else {
+			w.clock.Reset(timeout)
+		}
 		w.buf, err = readFrame(w.out, w.buf, limit)
-		clock.Stop()
+		w.clock.Stop()
 	}
 	if w.timedOut.Load() {
 		return 0, nil, errTimeout
@@ -329,6 +333,13 @@ func (w *proc) recv(limit int, timeout time.Duration) (byte, []byte, error) {
 		return 0, nil, err
 	}
 	return w.buf[0], w.buf[1:], nil
+}
+
+// expire is the wall clock running out: the worker is killed, and the
+// answer being read fails as a timeout.
+func (w *proc) expire() {
+	w.timedOut.Store(true)
+	oslimit.Kill(w.cmd)
 }
 
 // stop kills the worker and waits for it to be reaped.

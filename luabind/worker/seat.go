@@ -421,7 +421,11 @@ func (s *Seat) crash(rep *engine.Report, class engine.ClassID, err error) {
 	kind := engine.BackstopCrash
 	if s.grp != nil {
 		s.dropSlot()
-		kind, cause = faultOf(err, err.Error) // a group's error says how its worker died
+		// The worker played this player's teams of other battles too,
+		// and the error is how it died, the same for every team it
+		// held whatever request met its death (see Group).
+		what = "the worker process of this player's teams"
+		kind, cause = faultOf(err, err.Error)
 	} else if w := s.w; w != nil {
 		s.w = nil
 		s.pool.discard(w)
@@ -500,8 +504,6 @@ func (s *Seat) dropSlot() {
 func faultOf(err error, died func() string) (engine.BackstopKind, string) {
 	var f failure
 	switch {
-	case errors.Is(err, errLost):
-		return engine.BackstopCrash, "stopped while it played this player's team in another battle (" + err.Error() + ")"
 	case errors.Is(err, errTimeout):
 		return engine.BackstopTimeout, "was killed after running past its wall-clock bound (isolation.call_timeout)"
 	case errors.Is(err, errMalformed):

@@ -40,7 +40,8 @@ type server struct {
 	turn     engine.Turn
 	settle   engine.Settlement
 	e        enc
-	batchOut enc // a batch's answer (batch_serve.go)
+	batchOut enc         // a batch's answer (batch_serve.go)
+	parts    []batchPart // a batch's requests, reused
 }
 
 // slot is one team a worker plays: its Lua state and what it has been told.
