@@ -5,5 +5,6 @@ package main
 import "os"
 
 func main() {
+	setBattleGC(os.Args[1:], os.Getenv)
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 }
