@@ -359,6 +359,12 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 					continue
 				}
+				if holds, ok := quickCompare(op, rkLocal(consts, arr, lbase, int(inst&0x1ff)), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)); ok {
+					if n, ok = b.compared(L, cf, code, n, holds, inst); !ok {
+						return
+					}
+					continue
+				}
 			case lua.OP_LT:
 				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
 					if n, ok = b.compared(L, cf, code, n, x < y, inst); !ok {
@@ -366,9 +372,21 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 					}
 					continue
 				}
+				if holds, ok := quickCompare(op, rkLocal(consts, arr, lbase, int(inst&0x1ff)), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)); ok {
+					if n, ok = b.compared(L, cf, code, n, holds, inst); !ok {
+						return
+					}
+					continue
+				}
 			case lua.OP_LE:
 				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
 					if n, ok = b.compared(L, cf, code, n, x <= y, inst); !ok {
+						return
+					}
+					continue
+				}
+				if holds, ok := quickCompare(op, rkLocal(consts, arr, lbase, int(inst&0x1ff)), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)); ok {
+					if n, ok = b.compared(L, cf, code, n, holds, inst); !ok {
 						return
 					}
 					continue

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -100,6 +101,73 @@ func TestSetStringMatchesRawSetString(t *testing.T) {
 		}
 		if a, b := order(want), order(got); !slices.Equal(a, b) {
 			t.Fatalf("trial %d: setString left %q, RawSetString %q", trial, b, a)
+		}
+	}
+}
+
+// TestQuickCompareMatchesGopherLua: whenever quickCompare decides a
+// comparison, it decides it as plain gopher-lua does, for every pair of a
+// mix of values (nils, booleans, numbers, short and long strings, tables
+// with and without __eq, functions, userdata) and each of EQ, LT and LE;
+// and it leaves alone what a metamethod or a charge may decide.
+func TestQuickCompareMatchesGopherLua(t *testing.T) {
+	L := lua.NewState()
+	defer L.Close()
+	if err := L.DoString(`
+		local mt = {__eq = function() return true end, __lt = function() return true end, __le = function() return true end}
+		eqa, eqb = setmetatable({}, mt), setmetatable({}, mt)
+		plain = {}
+		f, g = function() end, print`); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 4*bytesPerInstruction)
+	ud := L.NewUserData()
+	vals := []lua.LValue{lua.LNil, lua.LTrue, lua.LFalse, lua.LNumber(0), lua.LNumber(1), lua.LNumber(math.NaN()),
+		lua.LString(""), lua.LString("a"), lua.LString("b"), lua.LString("ab"), lua.LString(long), lua.LString(long + "y"),
+		L.GetGlobal("eqa"), L.GetGlobal("eqb"), L.GetGlobal("plain"), L.GetGlobal("f"), L.GetGlobal("g"), ud, L}
+	ops := []struct {
+		op   int
+		expr string
+	}{{lua.OP_EQ, "a == b"}, {lua.OP_LT, "a < b"}, {lua.OP_LE, "a <= b"}}
+	decided := 0
+	for _, o := range ops {
+		fn, err := L.LoadString("return " + o.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range vals {
+			for _, y := range vals {
+				holds, ok := quickCompare(o.op, x, y)
+				if !ok {
+					continue
+				}
+				decided++
+				L.SetGlobal("a", x)
+				L.SetGlobal("b", y)
+				L.Push(fn)
+				if err := L.PCall(0, 1, nil); err != nil {
+					t.Errorf("%s with a=%v, b=%v: quickCompare says %v, gopher-lua raises %v", o.expr, x, y, holds, err)
+					continue
+				}
+				if want := lua.LVAsBool(L.Get(-1)); holds != want {
+					t.Errorf("%s with a=%v, b=%v: quickCompare says %v, gopher-lua %v", o.expr, x, y, holds, want)
+				}
+				L.Pop(1)
+			}
+		}
+	}
+	if decided < 300 {
+		t.Errorf("quickCompare decided only %d comparisons", decided)
+	}
+	// What a metamethod or a charge decides is left to the team's table.
+	for _, c := range []struct {
+		op   int
+		x, y lua.LValue
+	}{{lua.OP_EQ, L.GetGlobal("eqa"), L.GetGlobal("eqb")}, {lua.OP_LT, L.GetGlobal("eqa"), L.GetGlobal("eqb")},
+		{lua.OP_EQ, lua.LString(long), lua.LString(long)}, {lua.OP_LE, lua.LString(long), lua.LString(long + "y")},
+		{lua.OP_LT, lua.LNumber(1), lua.LString("a")}} {
+		if _, ok := quickCompare(c.op, c.x, c.y); ok {
+			t.Errorf("op %d on %v and %v: decided, should be left to the table", c.op, c.x, c.y)
 		}
 	}
 }

@@ -47,6 +47,47 @@ func (b *budget) compared(L *lua.LState, cf *frame, code []uint32, n int64, hold
 	return b.nextJump(L, cf, code, n)
 }
 
+// quickCompare is the outcome of EQ, LT or LE (op) on x and y when it is
+// decided without a metamethod and without a charge, as the team's table
+// would decide it: two strings short enough that compareOp charges
+// nothing for them; and for EQ, values of different types (never equal in
+// Lua 5.1), nils, booleans, the same table or userdata twice, and
+// functions, threads and channels (equal only when they are the same).
+// ok is false for anything else: two different tables or userdata, whose
+// __eq may decide, long strings, and LT or LE on anything but strings.
+func quickCompare(op int, x, y lua.LValue) (holds, ok bool) {
+	if xs, ok := x.(lua.LString); ok {
+		if ys, ok := y.(lua.LString); ok {
+			if compareCost(op, len(xs), len(ys)) != 0 {
+				return false, false
+			}
+			return compare(op, xs, ys), true
+		}
+	}
+	if op != lua.OP_EQ {
+		return false, false
+	}
+	switch xt := x.Type(); {
+	case xt != y.Type():
+		return false, true
+	case xt == lua.LTNil:
+		return true, true
+	case xt == lua.LTBool:
+		return x.(lua.LBool) == y.(lua.LBool), true
+	case xt == lua.LTNumber:
+		return x.(lua.LNumber) == y.(lua.LNumber), true
+	case xt == lua.LTTable || xt == lua.LTUserData:
+		if x == y {
+			return true, true
+		}
+		return false, false
+	case xt == lua.LTString:
+		return false, false // two strings, one charged: left to compareOp
+	default:
+		return x == y, true
+	}
+}
+
 // chunkSpent is what the loop does when its local count n goes below
 // zero: the count is written back and the budget refills its chunk (the
 // count to go on with is returned) or is spent, and then the error is
