@@ -449,15 +449,20 @@ func (tm *Team) callWithin(nargs, nret, limit int) (engine.Fault, string, int) {
 }
 
 func (tm *Team) self(id engine.SquareID) *lua.LTable {
-	for int(id) >= len(tm.selves) {
-		tm.selves = append(tm.selves, nil)
-	}
+	tm.growSelves(id)
 	s := tm.selves[id]
 	if s == nil {
 		s = newSelf(tm.L)
 		tm.selves[id] = s
 	}
 	return s
+}
+
+// growSelves makes room for square id's self.
+func (tm *Team) growSelves(id engine.SquareID) {
+	for int(id) >= len(tm.selves) {
+		tm.selves = append(tm.selves, nil)
+	}
 }
 
 // newSelf makes a square's private table. gopher-lua gives a table's
@@ -531,11 +536,16 @@ func (tm *Team) Settle(s *engine.Settlement) {
 	tm.facts = s.Facts
 	tm.phaseStamp++
 	for _, b := range s.Births {
-		tm.self(b.Child) // grow the slice
-		if data, ok := tm.pending[b.Parent]; ok {
-			tm.selves[b.Child] = data
-			delete(tm.pending, b.Parent)
+		data, ok := tm.pending[b.Parent]
+		if !ok {
+			tm.self(b.Child) // a fresh self, as it always was
+			continue
 		}
+		// The parent's data is the child's self: no table is made only to
+		// be replaced at once (nothing could have reached it).
+		tm.growSelves(b.Child)
+		tm.selves[b.Child] = data
+		delete(tm.pending, b.Parent)
 	}
 	for _, d := range s.Deaths {
 		tm.eliminated(s, d)
