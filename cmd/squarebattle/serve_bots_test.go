@@ -104,7 +104,13 @@ func TestServeRemoteBot(t *testing.T) {
 	b.s.Close()
 	<-b.done
 
-	// Away: not planned; its place kept.
+	// Away: not planned; its place kept. A battle it was in when it left
+	// still ends and counts (a loaded machine may take a while): wait for
+	// that first, then nothing more may be played with it.
+	waitFor(t, func() bool {
+		bs, _ := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, States: []ladder.State{ladder.Playing, ladder.Played}})
+		return len(bs) == 0
+	}, "the battles the bot was in when it left, ended and rated")
 	time.Sleep(300 * time.Millisecond)
 	before, _ := l.Player(ctx, p.ID)
 	time.Sleep(time.Second)
