@@ -352,39 +352,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_JMP:
 				cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
 				continue
-			case lua.OP_EQ:
-				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-					if n, ok = b.compared(L, cf, code, n, x == y, inst); !ok {
-						return
-					}
-					continue
-				}
-				if holds, ok := quickCompare(op, rkLocal(consts, arr, lbase, int(inst&0x1ff)), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)); ok {
-					if n, ok = b.compared(L, cf, code, n, holds, inst); !ok {
-						return
-					}
-					continue
-				}
-			case lua.OP_LT:
-				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-					if n, ok = b.compared(L, cf, code, n, x < y, inst); !ok {
-						return
-					}
-					continue
-				}
-				if holds, ok := quickCompare(op, rkLocal(consts, arr, lbase, int(inst&0x1ff)), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)); ok {
-					if n, ok = b.compared(L, cf, code, n, holds, inst); !ok {
-						return
-					}
-					continue
-				}
-			case lua.OP_LE:
-				if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-					if n, ok = b.compared(L, cf, code, n, x <= y, inst); !ok {
-						return
-					}
-					continue
-				}
+			case lua.OP_EQ, lua.OP_LT, lua.OP_LE:
 				if holds, ok := quickCompare(op, rkLocal(consts, arr, lbase, int(inst&0x1ff)), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff)); ok {
 					if n, ok = b.compared(L, cf, code, n, holds, inst); !ok {
 						return

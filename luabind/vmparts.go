@@ -49,13 +49,19 @@ func (b *budget) compared(L *lua.LState, cf *frame, code []uint32, n int64, hold
 
 // quickCompare is the outcome of EQ, LT or LE (op) on x and y when it is
 // decided without a metamethod and without a charge, as the team's table
-// would decide it: two strings short enough that compareOp charges
-// nothing for them; and for EQ, values of different types (never equal in
-// Lua 5.1), nils, booleans, the same table or userdata twice, and
-// functions, threads and channels (equal only when they are the same).
-// ok is false for anything else: two different tables or userdata, whose
-// __eq may decide, long strings, and LT or LE on anything but strings.
+// would decide it: two numbers; two strings short enough that compareOp
+// charges nothing for them; and for EQ, values of different types (never
+// equal in Lua 5.1), nils, booleans, the same table or userdata twice,
+// and functions, threads and channels (equal only when they are the
+// same). ok is false for anything else: two different tables or
+// userdata, whose __eq may decide, long strings, and LT or LE on mixed
+// types or on anything but numbers and strings.
 func quickCompare(op int, x, y lua.LValue) (holds, ok bool) {
+	if xn, ok := x.(lua.LNumber); ok {
+		if yn, ok := y.(lua.LNumber); ok {
+			return compare(op, xn, yn), true
+		}
+	}
 	if xs, ok := x.(lua.LString); ok {
 		if ys, ok := y.(lua.LString); ok {
 			if compareCost(op, len(xs), len(ys)) != 0 {
@@ -74,8 +80,6 @@ func quickCompare(op int, x, y lua.LValue) (holds, ok bool) {
 		return true, true
 	case xt == lua.LTBool:
 		return x.(lua.LBool) == y.(lua.LBool), true
-	case xt == lua.LTNumber:
-		return x.(lua.LNumber) == y.(lua.LNumber), true
 	case xt == lua.LTTable || xt == lua.LTUserData:
 		if x == y {
 			return true, true
@@ -83,7 +87,7 @@ func quickCompare(op int, x, y lua.LValue) (holds, ok bool) {
 		return false, false
 	case xt == lua.LTString:
 		return false, false // two strings, one charged: left to compareOp
-	default:
+	default: // functions, threads, channels (two numbers were taken above)
 		return x == y, true
 	}
 }
@@ -210,14 +214,9 @@ func setString(t *lua.LTable, k string, v lua.LValue) {
 	if len(m.strdict) == n {
 		return
 	}
-	if key := lua.LString(k); !hasKey(m.k2i, key) {
+	key := lua.LString(k)
+	if _, ok := m.k2i[key]; !ok {
 		m.k2i[key] = len(m.keys)
 		m.keys = append(m.keys, key)
 	}
-}
-
-// hasKey reports whether key is in the key order k2i.
-func hasKey(k2i map[lua.LValue]int, key lua.LValue) bool {
-	_, ok := k2i[key]
-	return ok
 }
