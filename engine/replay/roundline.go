@@ -20,30 +20,19 @@ func appendRound(dst []byte, r *round) ([]byte, error) {
 	dst = appendInts(dst, `,"b":`, r.B)
 	dst = appendInts(dst, `,"d":`, r.D)
 	dst = appendInts(dst, `,"f":`, r.F)
-	var err error
-	if len(r.P) > 0 {
-		if dst, err = appendJSON(dst, `,"p":`, r.P); err != nil {
-			return dst, err
-		}
-	}
+	dst, err := appendJSON(dst, `,"p":`, r.P)
 	dst = appendInts(dst, `,"m":`, r.M)
 	dst = appendInts(dst, `,"v":`, r.V)
-	if len(r.W) > 0 {
-		if dst, err = appendJSON(dst, `,"w":`, r.W); err != nil {
-			return dst, err
-		}
+	if err == nil {
+		dst, err = appendJSON(dst, `,"w":`, r.W)
 	}
-	if len(r.L) > 0 {
-		if dst, err = appendJSON(dst, `,"l":`, r.L); err != nil {
-			return dst, err
-		}
+	if err == nil {
+		dst, err = appendJSON(dst, `,"l":`, r.L)
 	}
-	if len(r.A) > 0 {
-		if dst, err = appendJSON(dst, `,"a":`, r.A); err != nil {
-			return dst, err
-		}
+	if err == nil {
+		dst, err = appendJSON(dst, `,"a":`, r.A)
 	}
-	return append(dst, "}\n"...), nil
+	return append(dst, "}\n"...), err
 }
 
 // appendInts appends `key[n,n,…]`, or nothing for an empty list (as
@@ -64,14 +53,17 @@ func appendInts[T int | int32](dst []byte, key string, xs []T) []byte {
 	return append(dst, ']')
 }
 
-// appendJSON appends `key` and v as encoding/json writes it with HTML
+// appendJSON appends `key` and xs as encoding/json writes them with HTML
 // escaping off (json.Marshal escapes <, > and &; the writer's encoder
-// does not).
-func appendJSON(dst []byte, key string, v any) ([]byte, error) {
+// does not), or nothing for an empty list.
+func appendJSON[T any](dst []byte, key string, xs []T) ([]byte, error) {
+	if len(xs) == 0 {
+		return dst, nil
+	}
 	var b jsonBuffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := enc.Encode(xs); err != nil {
 		return dst, err
 	}
 	dst = append(dst, key...)
