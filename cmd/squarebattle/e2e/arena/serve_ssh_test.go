@@ -55,17 +55,7 @@ func startServe(t testing.TB, bin, data string, env ...string) openSSH {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			cmd.Process.Kill()
-			t.Error("serve did not stop on SIGINT")
-		}
-	})
+	harness.StopAtCleanup(t, cmd, "serve", 15*time.Second)
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)

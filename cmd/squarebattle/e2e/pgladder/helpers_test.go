@@ -47,17 +47,7 @@ func start(t testing.TB, bin string, ready string, env []string, args ...string)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("%s did not stop on SIGINT", args[0])
-		}
-	})
+	harness.StopAtCleanup(t, cmd, args[0], 20*time.Second)
 	seen := make(chan bool, 1)
 	problems := new(harness.Log)
 	go func() {
