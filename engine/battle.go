@@ -111,6 +111,11 @@ type Battle struct {
 	cellHead    []int32
 	candidates  []int
 
+	// A resolver's round (resolveWith), reused from round to round: the
+	// acts handed over, the outcome read back.
+	acts    []Act
+	outcome Outcome
+
 	problems  problemLog
 	backstops []Backstop // backstop events of the round being played, for the Recorder
 	answers   []Answered // outside teams' decisions of the round being played, for the Recorder

@@ -21,7 +21,9 @@ type Resolver interface {
 	Place(size, teams int, placement *Rand) ([]int, error)
 	// Resolve decides a round. acts lists every live square in ascending
 	// id; children born this round get ids from nextID up, in the order
-	// of out.Births. killers is the battle's killer stream.
+	// of out.Births. killers is the battle's killer stream. out's lists
+	// come empty but may keep last round's capacity: a resolver appends
+	// to them (or replaces them) and keeps none of them past the call.
 	Resolve(round int, acts []Act, nextID SquareID, killers *Rand, out *Outcome) error
 	// Over reports whether the battle ends after this round, given every
 	// team's squares.
@@ -100,18 +102,20 @@ func (b *Battle) resolveWith(r Resolver) error {
 		s.Deaths = s.Deaths[:0]
 		s.Report.reset()
 	}
-	acts := make([]Act, len(b.live))
-	for i, id := range b.live {
+	acts := b.acts[:0]
+	for _, id := range b.live {
 		sq := &b.squares[id]
 		sq.dest, sq.next, sq.dying = sq.cell, -1, false
 		a := Act{Square: id, Team: int(sq.team), Cell: int(sq.cell), Action: Wait, Target: -1, Child: NoClass}
 		if sq.turn >= 0 {
 			b.checkIntent(id, sq, &a)
 		}
-		acts[i] = a
+		acts = append(acts, a)
 	}
-	out := Outcome{}
-	if err := r.Resolve(b.round, acts, SquareID(len(b.squares)), b.killers, &out); err != nil {
+	b.acts = acts
+	out := &b.outcome
+	out.Dest, out.Births, out.Deaths = out.Dest[:0], out.Births[:0], out.Deaths[:0]
+	if err := r.Resolve(b.round, acts, SquareID(len(b.squares)), b.killers, out); err != nil {
 		return err
 	}
 	if len(out.Dest) != len(acts) {
@@ -148,13 +152,15 @@ func (b *Battle) resolveWith(r Resolver) error {
 		b.die(d.Square, d.Killer, d.Collision, d.Own)
 	}
 	b.stageBury()
-	seen := map[int32]bool{}
+	// cellStamp is the built-in stages' scratch, which a resolver's battle
+	// does not run: here it marks the cells a survivor stands on.
+	stamp := int32(b.round)
 	for _, id := range b.live {
 		c := b.squares[id].cell
-		if seen[c] {
+		if b.cellStamp[c] == stamp {
 			return errors.New("two squares survive on one cell")
 		}
-		seen[c] = true
+		b.cellStamp[c] = stamp
 	}
 	return nil
 }

@@ -96,15 +96,16 @@ func (r *Resolver) Place(size, teams int, placement *engine.Rand) ([]int, error)
 	if err != nil {
 		return nil, err
 	}
-	return r.ints(ret[0], "place", teams)
+	return r.ints(nil, ret[0], "place", teams)
 }
 
 // ints reads a list of whole numbers the rules returned, of at most want
 // entries (the engine checks the exact count). The list's border is a
 // number the script controls (a single t[2^40] = 0 makes it 2^40), so
 // nothing is sized by it: the entries are read one by one and the list is
-// refused as soon as it is longer than it can be.
-func (r *Resolver) ints(v lua.LValue, what string, want int) ([]int, error) {
+// refused as soon as it is longer than it can be. The numbers are appended
+// to dst[:0].
+func (r *Resolver) ints(dst []int, v lua.LValue, what string, want int) ([]int, error) {
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		return nil, fmt.Errorf("%s: %s returned a %s, not a list of cells", r.file, what, v.Type())
@@ -113,7 +114,11 @@ func (r *Resolver) ints(v lua.LValue, what string, want int) ([]int, error) {
 	if n > want {
 		return nil, fmt.Errorf("%s: %s returned %d cells; at most %d are wanted", r.file, what, n, want)
 	}
-	out := make([]int, n)
+	out := dst[:0]
+	if cap(out) < n {
+		out = make([]int, 0, n)
+	}
+	out = out[:n]
 	for i := range out {
 		num, ok := listAt(t, i+1).(lua.LNumber)
 		if !ok {
@@ -146,7 +151,7 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	if err != nil {
 		return err
 	}
-	if out.Dest, err = r.ints(ret[0], "resolve (dest)", len(acts)); err != nil {
+	if out.Dest, err = r.ints(out.Dest, ret[0], "resolve (dest)", len(acts)); err != nil {
 		return err
 	}
 	// Fields are square ids, cells and teams: whole numbers from 0 (a
