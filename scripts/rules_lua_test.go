@@ -171,7 +171,7 @@ func TestRulesInLuaChaos(t *testing.T) {
 		}
 	}
 	src, _ := fs.ReadFile(scripts.FS, "squarebattle-lua/rules.lua")
-	wrong := bytes.Replace(src, []byte("return candidates[game.pick(count) + 1]"), []byte("game.pick(count); return candidates[1]"), 1)
+	wrong := bytes.Replace(src, []byte("d.killer = candidates[cur_game.pick(count) + 1]"), []byte("cur_game.pick(count); d.killer = candidates[1]"), 1)
 	if bytes.Equal(wrong, src) {
 		t.Fatal("could not plant the wrong rule")
 	}

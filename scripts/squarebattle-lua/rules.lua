@@ -43,65 +43,53 @@ local function trim(list, n)
   return list
 end
 
--- The round being resolved, for the functions below (resolve itself
--- keeps them in locals).
-local cur_acts, cur_n, cur_next = nil, 0, 0
-
--- square, team and cell are square i's id, team and cell (key from 1).
-local function square(i)
-  if i <= cur_n then return cur_acts[i].square end
-  return cur_next + i - cur_n - 1
-end
-local function team(i)
-  if i <= cur_n then return cur_acts[i].team end
-  return births[i - cur_n].team
-end
-local function cell(i)
-  if i <= cur_n then return dest[i] + 1 end
-  return births[i - cur_n].cell + 1
-end
+-- The round being resolved, for died (resolve itself keeps them in
+-- locals).
+local cur_acts, cur_n, cur_next, cur_game = nil, 0, 0, nil
 
 -- standing lists the squares standing in the cells cells[1..count] (a
--- cell no square stands in adds none), in the order they stand.
+-- cell no square stands in adds none), in the order they stand. The list
+-- is kept from call to call: it is read before the next call.
+local standers = {}
+shown[standers] = 0
 local function standing(cells, count)
-  local list = {}
+  local list, m, now = standers, 0, round
   for k = 1, count do
     local c = cells[k]
-    if held[c] == round then
+    if held[c] == now then
       local i = first[c]
       while i do
-        list[#list + 1] = i
+        m = m + 1
+        list[m] = i
         i = after[i]
       end
     end
   end
-  table.sort(list)
-  return list
-end
-
--- killer picks the killer among candidates[1..count] (ascending teams)
--- with the battle's seeded killer stream, only when there is a choice.
-local function killer(game, count)
-  if count == 1 then return candidates[1] end
-  return candidates[game.pick(count) + 1]
-end
-
--- kept returns pool[k], an empty table made the first time.
-local function kept(pool, k)
-  local t = pool[k]
-  if not t then
-    t = {}
-    pool[k] = t
-  end
-  return t
+  table.sort(trim(list, m))
+  return list, m
 end
 
 -- died adds square i's death to deaths (nd of them so far) and returns nd.
-local function died(nd, i, by, collision, own)
+-- The killer is picked among candidates[1..count] (ascending teams) with
+-- the battle's seeded killer stream, only when there is a choice. (One
+-- call per death: a Lua call costs as much as a dozen instructions.)
+local function died(nd, i, count, collision, own)
   nd = nd + 1
-  local d = kept(death_tables, nd)
-  d.square = square(i)
-  d.killer = by
+  local d = death_tables[nd]
+  if not d then
+    d = {}
+    death_tables[nd] = d
+  end
+  if i <= cur_n then
+    d.square = cur_acts[i].square
+  else
+    d.square = cur_next + i - cur_n - 1
+  end
+  if count == 1 then
+    d.killer = candidates[1]
+  else
+    d.killer = candidates[cur_game.pick(count) + 1]
+  end
   d.collision = collision
   d.own = own
   deaths[nd] = d
@@ -132,21 +120,19 @@ return {
   resolve = function(game, acts, next_id)
     round = round + 1
     local n = #acts
-    cur_acts, cur_n, cur_next = acts, n, next_id
+    cur_acts, cur_n, cur_next, cur_game = acts, n, next_id, game
     local now, teams, nb, nd = round, game.teams(), 0, 0
     local held, first, after, attacked, hit, dest, births = held, first, after, attacked, hit, dest, births
     local nattacked, ncrowded = 0, 0
 
     -- 1. Moves go to their target; replication places the child in the
     --    target cell; attacks mark their target. Every square of the round
-    --    stands in a cell: acts in id order, then newborns.
-    local i, to = 0, 0
-    while true do
-      i = i + 1
-      if i <= n then
-        local a = acts[i]
-        local action = a.action
-        to = a.cell
+    --    stands in a cell: acts in id order, then newborns (the same
+    --    standing code twice: a call per square costs more than the copy).
+    for i = 1, n do
+      local a = acts[i]
+      local action, to = a.action, a.cell
+      if action ~= "wait" then
         if action == "move" then
           to = a.target
         elseif action == "attack" then
@@ -164,29 +150,48 @@ return {
           by[target] = now
         elseif action == "replicate" then
           nb = nb + 1
-          local b = kept(birth_tables, nb)
+          local b = birth_tables[nb]
+          if not b then
+            b = {}
+            birth_tables[nb] = b
+          end
           b.parent = a.square
           b.cell = a.target
           b.class = a.child
           b.team = a.team
           births[nb] = b
         end
-        dest[i] = to
-      elseif i <= n + nb then
-        to = births[i - n].cell
-      else
-        break
       end
+      dest[i] = to
       local c = to + 1
       if held[c] ~= now then
-        held[c], first[c], after[i] = now, i, false
+        held[c] = now
+        first[c] = i
+        after[i] = false
       else
         local f = first[c]
         if after[f] == false then
           ncrowded = ncrowded + 1
           crowds[ncrowded] = c
         end
-        after[i], first[c] = f, i
+        after[i] = f
+        first[c] = i
+      end
+    end
+    for i = n + 1, n + nb do
+      local c = births[i - n].cell + 1
+      if held[c] ~= now then
+        held[c] = now
+        first[c] = i
+        after[i] = false
+      else
+        local f = first[c]
+        if after[f] == false then
+          ncrowded = ncrowded + 1
+          crowds[ncrowded] = c
+        end
+        after[i] = f
+        first[c] = i
       end
     end
     trim(dest, n)
@@ -195,8 +200,10 @@ return {
     -- 2. Every square standing in an attacked cell dies, own team included;
     --    the killer is one of the teams that attacked the cell.
     if nattacked > 0 then
-      for _, v in ipairs(standing(attacks, nattacked)) do
-        local c, count = cell(v), 0
+      local list, m = standing(attacks, nattacked)
+      for k = 1, m do
+        local v, c, count = list[k], 0, 0
+        if v <= n then c = dest[v] + 1 else c = births[v - n].cell + 1 end
         for t = 1, teams do
           local by = hit[t]
           if by and by[c] == now then
@@ -204,7 +211,7 @@ return {
             candidates[count] = t - 1
           end
         end
-        nd = died(nd, v, killer(game, count), false, false)
+        nd = died(nd, v, count, false, false)
       end
     end
 
@@ -212,15 +219,23 @@ return {
     --    all; the killer is one of the other teams in the cell. (A cell is
     --    attacked or not: its squares all died in 2, or none did.)
     if ncrowded > 0 then
-      for _, v in ipairs(standing(crowds, ncrowded)) do
-        local c = cell(v)
+      local list, m = standing(crowds, ncrowded)
+      for k = 1, m do
+        local v, c, mine = list[k], 0, 0
+        if v <= n then
+          c, mine = dest[v] + 1, acts[v].team
+        else
+          local b = births[v - n]
+          c, mine = b.cell + 1, b.team
+        end
         if attacked[c] ~= now then
           marks = marks + 1
-          local mark, mine, own = marks, team(v), false
+          local mark, own = marks, false
           local j = first[c]
           while j do
             if j ~= v then
-              local t = team(j)
+              local t
+              if j <= n then t = acts[j].team else t = births[j - n].team end
               there[t + 1] = mark
               if t == mine then own = true end
             end
@@ -233,19 +248,19 @@ return {
               candidates[count] = t - 1
             end
           end
-          nd = died(nd, v, killer(game, count), true, own)
+          nd = died(nd, v, count, true, own)
         end
       end
     end
-    cur_acts = nil -- the engine's, for this round only
+    cur_acts, cur_game = nil, nil -- the engine's, for this round only
     return dest, births, trim(deaths, nd)
   end,
 
   -- The battle ends when one team or none is left, or at the round limit.
   over = function(game, squares)
     local alive = 0
-    for _, n in ipairs(squares) do
-      if n > 0 then alive = alive + 1 end
+    for t = 1, #squares do
+      if squares[t] > 0 then alive = alive + 1 end
     end
     if #squares >= 2 and alive <= 1 then return true end
     return alive == 0 or game.round() >= game.rounds()
