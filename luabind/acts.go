@@ -104,3 +104,58 @@ func intactAct(t *lua.LTable, n int) bool {
 	}
 	return true
 }
+
+// engineList is a list table the engine hands a rules function each call
+// (resolve's acts, over's squares), filled again for the next call like the
+// act tables, under the same rule: it is reused only when the script left
+// it as made — no metatable, no hash part ever used. Its list part is set
+// anew each call (length and capacity n), whatever the script did to it,
+// so the table is what a fresh CreateTable(n, 0) filled with n values
+// would be, to next, # and the census (which counts the list part's
+// capacity). A list the script touched otherwise is left to it, and so is
+// its storage (it may still write to it): the next list gets storage of
+// its own.
+//
+// The storage the list part slices may be longer than this call's n (a
+// larger earlier round): at most the battle's most live squares, which
+// the engine holds in any case.
+type engineList struct {
+	t   *lua.LTable
+	buf []lua.LValue
+}
+
+// fill returns the list of vals (1 to len(vals); none nil).
+func (e *engineList) fill(L *lua.LState, vals []lua.LValue) *lua.LTable {
+	n := len(vals)
+	if !tableLayoutOK {
+		t := L.CreateTable(n, 0)
+		for i, v := range vals {
+			t.RawSetInt(i+1, v)
+		}
+		return t
+	}
+	if e.t == nil || !e.intact() {
+		e.t, e.buf = L.CreateTable(0, 0), nil
+	}
+	if cap(e.buf) < n {
+		e.buf = make([]lua.LValue, n)
+	}
+	m := (*lTable)(unsafe.Pointer(e.t))
+	if n == 0 {
+		m.array = nil
+	} else {
+		m.array = e.buf[:n:n]
+		copy(m.array, vals)
+	}
+	return e.t
+}
+
+// intact reports whether the list is as fill left it, but for its list
+// part.
+func (e *engineList) intact() bool {
+	if !tableLayoutOK || e.t.Metatable != lua.LNil {
+		return false
+	}
+	m := (*lTable)(unsafe.Pointer(e.t))
+	return m.dict == nil && m.strdict == nil && m.keys == nil && m.k2i == nil
+}

@@ -13,8 +13,23 @@ import (
 // makes it (its keys in order through next, its values, no metatable, no
 // list part), then tampers with some: a key added, one deleted, a value
 // changed, a metatable, a list entry, or nothing. A tampered table must
-// not come back as it was left.
+// not come back as it was left. The list of acts gets the same: checked
+// (its length, its keys through next, no metatable), then now and then
+// tampered with, or tampered with and kept, to be written to in the next
+// round.
 const actsRules = `
+local kept -- a tampered list, written to in the next round
+local tamper_list = {
+  function(l) l.extra = true end,
+  function(l) l.extra = true; l.extra = nil end,
+  function(l) setmetatable(l, {}) end,
+  function(l) l[#l + 1] = true end,
+  function(l) table.remove(l) end,
+  function(l) table.remove(l); l[#l + 1] = true end,
+  function(l) l[1] = nil end,
+  function(l) l[0] = true end,
+  function(l) l.extra = true; kept = l end,
+}
 local tamper = {
   function(a) a.extra = true end,
   function(a) a.cell = nil end,
@@ -28,6 +43,17 @@ return {
   place = function() return { 0 } end,
   over = function() return false end,
   resolve = function(game, acts, next_id)
+    if kept then
+      kept[1], kept = false, nil
+    end
+    local want_n, n = 20 - game.round() % 5, 0
+    for k, v in pairs(acts) do
+      n = n + 1
+      if k ~= n or type(v) ~= "table" then error("round " .. game.round() .. ": acts has key " .. tostring(k) .. " after " .. (n - 1)) end
+    end
+    if n ~= want_n or #acts ~= want_n or getmetatable(acts) ~= nil then
+      error("round " .. game.round() .. ": " .. n .. " acts and #acts " .. #acts .. " for " .. want_n .. (getmetatable(acts) and " (metatable)" or ""))
+    end
     local dest = {}
     for i, a in ipairs(acts) do
       local keys = {}
@@ -43,6 +69,8 @@ return {
       if f then f(a) end
       dest[i] = a.cell == nil and i - 1 or tonumber(a.cell) or i - 1
     end
+    local g = tamper_list[game.round() % (#tamper_list + 3)]
+    if g then g(acts) end
     return dest, {}, {}
   end,
 }`
@@ -64,8 +92,8 @@ func TestActTablesLookFresh(t *testing.T) {
 	if _, err := r.Place(8, 1, engine.NewRand(1, 1)); err != nil {
 		t.Fatal(err)
 	}
-	reused := 0
-	for round := 1; round <= 12; round++ {
+	reused, listReused := 0, 0
+	for round := 1; round <= 24; round++ {
 		next := engine.SquareID(100 * round)
 		var acts []engine.Act
 		for i := 1; i <= 20-round%5; i++ {
@@ -81,9 +109,13 @@ func TestActTablesLookFresh(t *testing.T) {
 				before[tb] = true
 			}
 		}
+		list := r.actList.t
 		var out engine.Outcome
 		if err := r.Resolve(round, acts, next, engine.NewRand(1, 2), &out); err != nil {
 			t.Fatalf("round %d: %v", round, err)
+		}
+		if list != nil && r.actList.t == list {
+			listReused++
 		}
 		for _, ts := range r.acts.tables {
 			for _, tb := range ts {
@@ -93,7 +125,7 @@ func TestActTablesLookFresh(t *testing.T) {
 			}
 		}
 	}
-	if reused == 0 {
-		t.Error("no act table was reused")
+	if reused == 0 || listReused == 0 {
+		t.Errorf("%d act tables and %d lists of acts reused; both should be", reused, listReused)
 	}
 }

@@ -33,6 +33,9 @@ type Resolver struct {
 	actNames      [4]lua.LValue
 	childNames    []lua.LValue
 	acts          actPool
+	actList       engineList // resolve's acts
+	squareList    engineList // over's squares
+	vals          []lua.LValue
 }
 
 // NewResolver loads the rules class of cat (a folder holding rules.lua) for
@@ -138,15 +141,17 @@ func (r *Resolver) ints(dst []int, v lua.LValue, what string, want int) ([]int, 
 func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID, killers *engine.Rand, out *engine.Outcome) error {
 	r.round, r.killers = round, killers
 	L := r.tm.L
-	list := L.CreateTable(len(acts), 0)
 	r.acts.start(r.size)
-	for i, a := range acts {
+	vals := r.vals[:0]
+	for _, a := range acts {
 		var child lua.LValue
 		if a.Child != engine.NoClass {
 			child = r.childNames[a.Child]
 		}
-		list.RawSetInt(i+1, r.acts.table(L, a, r.actNames[a.Action], child))
+		vals = append(vals, r.acts.table(L, a, r.actNames[a.Action], child))
 	}
+	r.vals = vals
+	list := r.actList.fill(L, vals)
 	ret, err := r.run("resolve", r.resolve, 3, list, lua.LNumber(nextID))
 	if err != nil {
 		return err
@@ -212,10 +217,12 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 func (r *Resolver) Over(round, rounds int, squares []int) (bool, error) {
 	r.round, r.rounds = round, rounds
 	L := r.tm.L
-	list := L.CreateTable(len(squares), 0)
-	for i, n := range squares {
-		list.RawSetInt(i+1, lua.LNumber(n))
+	vals := r.vals[:0]
+	for _, n := range squares {
+		vals = append(vals, r.acts.num(n))
 	}
+	r.vals = vals
+	list := r.squareList.fill(L, vals)
 	ret, err := r.run("over", r.over, 1, list)
 	if err != nil {
 		return false, err
