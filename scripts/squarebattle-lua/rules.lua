@@ -30,17 +30,15 @@ local candidates = {} -- candidates[1..count]: the teams a killer is picked from
 
 -- The lists resolve returns and the birth and death tables in them are
 -- kept too (the engine copies them out when resolve returns and keeps
--- nothing); shown[list] is how many entries the list held last round, to
--- clear what is left past this round's.
+-- nothing); shown is how many entries each list held last round, to clear
+-- what is left past this round's.
 local dest, births, deaths = {}, {}, {}
 local birth_tables, death_tables = {}, {}
-local shown = { [dest] = 0, [births] = 0, [deaths] = 0 }
+local shown_dest, shown_births, shown_deaths, shown_standers = 0, 0, 0, 0
 
--- trim clears list past its n entries and returns it.
-local function trim(list, n)
-  for k = n + 1, shown[list] do list[k] = nil end
-  shown[list] = n
-  return list
+-- trim clears list past its n entries, given that it held shown.
+local function trim(list, n, shown)
+  for k = n + 1, shown do list[k] = nil end
 end
 
 -- The round being resolved, for died (resolve itself keeps them in
@@ -51,7 +49,6 @@ local cur_acts, cur_n, cur_next, cur_game = nil, 0, 0, nil
 -- cell no square stands in adds none), in the order they stand. The list
 -- is kept from call to call: it is read before the next call.
 local standers = {}
-shown[standers] = 0
 local function standing(cells, count)
   local list, m, now = standers, 0, round
   for k = 1, count do
@@ -65,7 +62,9 @@ local function standing(cells, count)
       end
     end
   end
-  table.sort(trim(list, m))
+  trim(list, m, shown_standers)
+  shown_standers = m
+  table.sort(list)
   return list, m
 end
 
@@ -194,8 +193,9 @@ return {
         first[c] = i
       end
     end
-    trim(dest, n)
-    trim(births, nb)
+    trim(dest, n, shown_dest)
+    trim(births, nb, shown_births)
+    shown_dest, shown_births = n, nb
 
     -- 2. Every square standing in an attacked cell dies, own team included;
     --    the killer is one of the teams that attacked the cell.
@@ -253,7 +253,9 @@ return {
       end
     end
     cur_acts, cur_game = nil, nil -- the engine's, for this round only
-    return dest, births, trim(deaths, nd)
+    trim(deaths, nd, shown_deaths)
+    shown_deaths = nd
+    return dest, births, deaths
   end,
 
   -- The battle ends when one team or none is left, or at the round limit.
