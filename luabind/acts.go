@@ -90,7 +90,7 @@ func (p *actPool) table(L *lua.LState, a engine.Act, action, child lua.LValue) *
 // intactAct reports whether t holds exactly the first n act keys, as the
 // engine set them, and nothing else.
 func intactAct(t *lua.LTable, n int) bool {
-	if !tableLayoutOK || t.Metatable != lua.LNil {
+	if !tableLayoutOK || !isNil(t.Metatable) {
 		return false
 	}
 	m := (*lTable)(unsafe.Pointer(t))
@@ -153,7 +153,7 @@ func (e *engineList) fill(L *lua.LState, vals []lua.LValue) *lua.LTable {
 // intact reports whether the list is as fill left it, but for its list
 // part.
 func (e *engineList) intact() bool {
-	if !tableLayoutOK || e.t.Metatable != lua.LNil {
+	if !tableLayoutOK || !isNil(e.t.Metatable) {
 		return false
 	}
 	m := (*lTable)(unsafe.Pointer(e.t))

@@ -25,7 +25,7 @@ func fastGetTable(general instFunc) instFunc {
 		cf, r := current(L), regs(L)
 		base := cf.LocalBase
 		RA := base + argA(inst)
-		if t, ok := r.array[base+argB(inst)].(*lua.LTable); ok && t.Metatable == lua.LNil && RA < len(r.array) {
+		if t, ok := r.array[base+argB(inst)].(*lua.LTable); ok && isNil(t.Metatable) && RA < len(r.array) {
 			var v lua.LValue
 			switch k := rk(cf, r, argC(inst)).(type) {
 			case lua.LNumber:
@@ -62,7 +62,7 @@ func fastGetTable(general instFunc) instFunc {
 func fastSetTable(general instFunc) instFunc {
 	return func(L *lua.LState, inst uint32, baseframe *frame) int {
 		cf, r := current(L), regs(L)
-		if t, ok := r.array[cf.LocalBase+argA(inst)].(*lua.LTable); ok && t.Metatable == lua.LNil {
+		if t, ok := r.array[cf.LocalBase+argA(inst)].(*lua.LTable); ok && isNil(t.Metatable) {
 			switch k := rk(cf, r, argB(inst)).(type) {
 			case lua.LNumber:
 				i := int(k)
@@ -155,7 +155,7 @@ func quickLen(v lua.LValue) int {
 	case lua.LString:
 		return len(v)
 	case *lua.LTable:
-		if a := (*lTable)(unsafe.Pointer(v)).array; tableLayoutOK && len(a) > 0 && len(a) < lua.MaxArrayIndex-1 && a[len(a)-1] != lua.LNil {
+		if a := (*lTable)(unsafe.Pointer(v)).array; tableLayoutOK && len(a) > 0 && len(a) < lua.MaxArrayIndex-1 && !isNil(a[len(a)-1]) {
 			return len(a)
 		}
 	}

@@ -78,3 +78,25 @@ local ops = {}
 		}
 	}
 }
+
+// TestIsNilMatchesComparison: isNil and isFalsy answer what the runtime's
+// interface comparisons with lua.LNil and lua.LFalse answer, for a value
+// of every kind (a second LNilType value and a false LBool made anew
+// included).
+func TestIsNilMatchesComparison(t *testing.T) {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	values := []lua.LValue{
+		lua.LNil, lua.LValue(&lua.LNilType{}), lua.LFalse, lua.LTrue, lua.LBool(1 < 0),
+		lua.LNumber(0), lua.LNumber(-1), lua.LString(""), lua.LString("nil"),
+		L.NewTable(), L.NewFunction(func(*lua.LState) int { return 0 }), L.NewUserData(), L,
+	}
+	for i, v := range values {
+		if got, want := isNil(v), v == lua.LNil; got != want {
+			t.Errorf("value %d (%s): isNil %v, == LNil %v", i, v.Type(), got, want)
+		}
+		if got, want := isFalsy(v), v == lua.LNil || v == lua.LFalse; got != want {
+			t.Errorf("value %d (%s): isFalsy %v, nil or false %v", i, v.Type(), got, want)
+		}
+	}
+}

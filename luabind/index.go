@@ -35,7 +35,7 @@ func (b *budget) indexOp(op int, orig instFunc) instFunc {
 			}
 		}
 		// The common case: a table of its own, no metatable.
-		if t, ok := obj.(*lua.LTable); ok && t.Metatable == lua.LNil {
+		if t, ok := obj.(*lua.LTable); ok && isNil(t.Metatable) {
 			if s, ok := key.(lua.LString); ok && len(s) >= bytesPerInstruction/2 {
 				b.take(L, 2*int64(len(s))/bytesPerInstruction)
 			}

@@ -239,7 +239,7 @@ func forGo(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *frame
 	stack.sp--
 	*cur = &stack.array[stack.sp-1]
 	setTop(r, RA+3+C) // callR: the top above the results
-	if v := r.array[RA+3]; v != lua.LNil {
+	if v := r.array[RA+3]; !isNil(v) {
 		r.array[RA+2] = v
 		if RA+2 >= r.top {
 			r.top = RA + 3

@@ -160,7 +160,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 			case lua.OP_GETGLOBAL:
 				// A global that is there is found before any metamethod.
 				if k, ok := consts[int(inst&0x3ffff)].(lua.LString); ok && RA < len(arr) {
-					if v := cf.Fn.Env.RawGetString(string(k)); v != lua.LNil {
+					if v := cf.Fn.Env.RawGetString(string(k)); !isNil(v) {
 						arr[RA] = v
 						if RA >= r.top {
 							r.top = RA + 1
@@ -175,7 +175,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 							// A table without a metatable answers alone, nil
 							// or not; one with a metatable only when the key
 							// is there.
-							if v := t.RawGetString(string(k)); v != lua.LNil || t.Metatable == lua.LNil {
+							if v := t.RawGetString(string(k)); !isNil(v) || isNil(t.Metatable) {
 								arr[RA] = v
 								if RA >= r.top {
 									r.top = RA + 1
@@ -191,7 +191,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						if k, ok := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(lua.LString); ok {
 							// gopher-lua stores in place when the key is
 							// there or the table has no metatable.
-							if t.Metatable == lua.LNil || t.RawGetString(string(k)) != lua.LNil {
+							if isNil(t.Metatable) || !isNil(t.RawGetString(string(k))) {
 								setString(t, string(k), rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff))
 								continue
 							}
@@ -208,13 +208,13 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						var v lua.LValue
 						switch o := self.(type) {
 						case *lua.LTable:
-							if o.Metatable == lua.LNil && len(k) < bytesPerInstruction/2 {
+							if isNil(o.Metatable) && len(k) < bytesPerInstruction/2 {
 								v = o.RawGetString(string(k))
 							}
 						case lua.LString:
 							if 4*len(k) < bytesPerInstruction {
 								if idx, ok := L.GetMetaField(o, "__index").(*lua.LTable); ok {
-									if m := idx.RawGetString(string(k)); m != lua.LNil {
+									if m := idx.RawGetString(string(k)); !isNil(m) {
 										v = m
 									}
 								}
@@ -232,7 +232,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_GETTABLE:
 				if RA < len(arr) && tableLayoutOK && fast {
-					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok && t.Metatable == lua.LNil {
+					if t, ok := arr[lbase+int(inst&0x1ff)].(*lua.LTable); ok && isNil(t.Metatable) {
 						var v lua.LValue
 						handled := false
 						switch k := rkLocal(consts, arr, lbase, int(inst>>9)&0x1ff).(type) {
@@ -260,7 +260,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_SETTABLE:
 				if tableLayoutOK && fast {
-					if t, ok := arr[RA].(*lua.LTable); ok && t.Metatable == lua.LNil {
+					if t, ok := arr[RA].(*lua.LTable); ok && isNil(t.Metatable) {
 						switch k := rkLocal(consts, arr, lbase, int(inst&0x1ff)).(type) {
 						case lua.LNumber:
 							i := int(k)
@@ -329,7 +329,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_NOT:
 				if RA < len(arr) {
-					if v := arr[lbase+int(inst&0x1ff)]; v == lua.LNil || v == lua.LFalse {
+					if isFalsy(arr[lbase+int(inst&0x1ff)]) {
 						arr[RA] = lua.LTrue
 					} else {
 						arr[RA] = lua.LFalse
@@ -361,7 +361,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				}
 			case lua.OP_TEST:
 				ok := true
-				if v := arr[RA]; (v != lua.LNil && v != lua.LFalse) == ((inst>>9)&0x1ff == 0) {
+				if !isFalsy(arr[RA]) == ((inst>>9)&0x1ff == 0) {
 					cf.Pc++
 				} else if n, ok = b.nextJump(L, cf, code, n); !ok {
 					return
@@ -369,7 +369,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				continue
 			case lua.OP_TESTSET:
 				if RA < len(arr) {
-					if v := arr[lbase+int(inst&0x1ff)]; (v != lua.LNil && v != lua.LFalse) != ((inst>>9)&0x1ff == 0) {
+					if v := arr[lbase+int(inst&0x1ff)]; !isFalsy(v) != ((inst>>9)&0x1ff == 0) {
 						arr[RA] = v
 						if RA >= r.top {
 							r.top = RA + 1

@@ -205,7 +205,7 @@ func (a *numAlloc) boxLikeGopherLua(v float64) lua.LValue {
 // way RawSetString goes.
 func setString(t *lua.LTable, k string, v lua.LValue) {
 	m := (*lTable)(unsafe.Pointer(t))
-	if !tableLayoutOK || v == lua.LNil || m.strdict == nil || m.keys == nil {
+	if !tableLayoutOK || isNil(v) || m.strdict == nil || m.keys == nil {
 		t.RawSetString(k, v)
 		return
 	}
@@ -219,4 +219,24 @@ func setString(t *lua.LTable, k string, v lua.LValue) {
 		m.k2i[key] = len(m.keys)
 		m.keys = append(m.keys, key)
 	}
+}
+
+// nilWords are the two words of lua.LNil.
+var nilWords = *(*eface)(unsafe.Pointer(&lua.LNil))
+
+// isNil is v == lua.LNil. Comparing two interfaces that hold the same type
+// is a call into the runtime (ifaceeq), and the fast paths ask it of every
+// table's metatable: here it is two word compares, inlined.
+func isNil(v lua.LValue) bool {
+	e := (*eface)(unsafe.Pointer(&v))
+	return e.data == nilWords.data && e.tab == nilWords.tab
+}
+
+// isFalsy is v == lua.LNil || v == lua.LFalse, without the runtime's
+// interface comparisons (an LBool's goes on to compare the byte).
+func isFalsy(v lua.LValue) bool {
+	if b, ok := v.(lua.LBool); ok {
+		return !bool(b)
+	}
+	return isNil(v)
 }
