@@ -18,11 +18,13 @@ import (
 // keeps). A table is reused only when the script left it exactly as the
 // engine made it: no metatable, no array or other hash part, and exactly
 // the act's keys in the order the engine set them, none deleted (a
-// deleted key stays in gopher-lua's key list). Then nothing the script can
-// see in the round tells it from a fresh table: the same keys, the same
-// values, the same next order, and the same size to the census (its key
-// list has the capacity it had when it was made). Anything else gets a
-// fresh table.
+// deleted key stays in gopher-lua's key list; the list is the one the
+// engine's stores made, so no compaction by next rebuilt it: the keys in
+// it are then the engine's, as gopher-lua only ever appends to the list).
+// Then nothing the script can see in the round tells it from a fresh
+// table: the same keys, the same values, the same next order, and the same
+// size to the census (its key list has the capacity it had when it was
+// made). Anything else gets a fresh table.
 
 // actKeys are an act table's keys in the order they are set; child only
 // for a replication.
@@ -32,9 +34,16 @@ var actKeys = [...]string{"square", "team", "cell", "action", "target", "child"}
 // without a child (their key lists differ), and the boxed numbers of the
 // board's cells.
 type actPool struct {
-	tables [2][]*lua.LTable
+	tables [2][]pooledAct
 	used   [2]int
 	cells  []lua.LValue // cells[c+1] is LNumber(c), for c from -1
+}
+
+// pooledAct is an act table and its key list's storage as the engine's
+// stores left it.
+type pooledAct struct {
+	t    *lua.LTable
+	keys *lua.LValue
 }
 
 // start begins a round on a board of size × size cells.
@@ -67,42 +76,41 @@ func (p *actPool) table(L *lua.LState, a engine.Act, action, child lua.LValue) *
 	i := p.used[kind]
 	p.used[kind]++
 	if i < len(p.tables[kind]) {
-		if t := p.tables[kind][i]; intactAct(t, n) {
-			m := (*lTable)(unsafe.Pointer(t))
+		if pa := p.tables[kind][i]; intactAct(pa, n) {
+			m := (*lTable)(unsafe.Pointer(pa.t))
 			for j, k := range actKeys[:n] {
 				m.strdict[k] = vals[j]
 			}
-			return t
+			return pa.t
 		}
 	}
 	t := L.CreateTable(0, len(actKeys))
 	for j, k := range actKeys[:n] {
 		t.RawSetString(k, vals[j])
 	}
+	pa := pooledAct{t: t}
+	if tableLayoutOK {
+		pa.keys = unsafe.SliceData((*lTable)(unsafe.Pointer(t)).keys)
+	}
 	if i < len(p.tables[kind]) {
-		p.tables[kind][i] = t
+		p.tables[kind][i] = pa
 	} else {
-		p.tables[kind] = append(p.tables[kind], t)
+		p.tables[kind] = append(p.tables[kind], pa)
 	}
 	return t
 }
 
-// intactAct reports whether t holds exactly the first n act keys, as the
-// engine set them, and nothing else.
-func intactAct(t *lua.LTable, n int) bool {
-	if !tableLayoutOK || !isNil(t.Metatable) {
+// intactAct reports whether a's table holds exactly the first n act keys,
+// as the engine set them, and nothing else: n live string keys, n keys in
+// the key list, and the list the engine's stores made (gopher-lua only
+// appends to it, which would make it longer; next's compaction makes a new
+// one).
+func intactAct(a pooledAct, n int) bool {
+	if !tableLayoutOK || !isNil(a.t.Metatable) {
 		return false
 	}
-	m := (*lTable)(unsafe.Pointer(t))
-	if cap(m.array) != 0 || len(m.dict) != 0 || len(m.keys) != n || len(m.strdict) != n {
-		return false
-	}
-	for j, k := range m.keys {
-		if s, ok := k.(lua.LString); !ok || string(s) != actKeys[j] {
-			return false
-		}
-	}
-	return true
+	m := (*lTable)(unsafe.Pointer(a.t))
+	return cap(m.array) == 0 && len(m.dict) == 0 && len(m.keys) == n && len(m.strdict) == n && unsafe.SliceData(m.keys) == a.keys
 }
 
 // engineList is a list table the engine hands a rules function each call
