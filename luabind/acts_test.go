@@ -87,30 +87,10 @@ return {
 // as fresh ones, round after round, whatever the script did to last
 // round's; and the ones it left alone are reused.
 func TestActTablesLookFresh(t *testing.T) {
-	cat, err := LoadCatalog(CatalogOptions{FS: fstest.MapFS{"rules.lua": {Data: []byte(actsRules)}}, Dir: "m", Entry: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, _ := cat.classID("rules")
-	r, err := NewResolver(cat, id, []string{"c"}, true, 1_000_000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if _, err := r.Place(8, 1, engine.NewRand(1, 1)); err != nil {
-		t.Fatal(err)
-	}
+	r := placedResolver(t, actsRules)
 	reused, listReused := 0, 0
 	for round := 1; round <= 24; round++ {
-		next := engine.SquareID(100 * round)
-		var acts []engine.Act
-		for i := 1; i <= 20-round%5; i++ {
-			a := engine.Act{Square: next + engine.SquareID(i), Team: i % 3, Cell: i - 1, Action: engine.Wait, Target: -1, Child: engine.NoClass}
-			if i%2 == 0 {
-				a.Action, a.Target, a.Child = engine.Replicate, i, 0
-			}
-			acts = append(acts, a)
-		}
+		acts, next := testActs(round)
 		before := map[*lua.LTable]bool{}
 		for _, ts := range r.acts.tables {
 			for _, tb := range ts {
@@ -136,4 +116,40 @@ func TestActTablesLookFresh(t *testing.T) {
 	if reused == 0 || listReused == 0 {
 		t.Errorf("%d act tables and %d lists of acts reused; both should be", reused, listReused)
 	}
+}
+
+// placedResolver loads the rules script src as m/rules.lua and places one
+// team on an 8×8 board; it is closed when the test ends.
+func placedResolver(t *testing.T, src string) *Resolver {
+	t.Helper()
+	cat, err := LoadCatalog(CatalogOptions{FS: fstest.MapFS{"rules.lua": {Data: []byte(src)}}, Dir: "m", Entry: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := cat.classID("rules")
+	r, err := NewResolver(cat, id, []string{"c"}, true, 1_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	if _, err := r.Place(8, 1, engine.NewRand(1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// testActs are the acts the act tests hand resolve in a round, and the
+// round's next id: 20 - round%5 squares with ids from next+1, square i of
+// team i%3 on cell i-1; the even ones replicate into cell i as class c.
+func testActs(round int) ([]engine.Act, engine.SquareID) {
+	next := engine.SquareID(100 * round)
+	var acts []engine.Act
+	for i := 1; i <= 20-round%5; i++ {
+		a := engine.Act{Square: next + engine.SquareID(i), Team: i % 3, Cell: i - 1, Action: engine.Wait, Target: -1, Child: engine.NoClass}
+		if i%2 == 0 {
+			a.Action, a.Target, a.Child = engine.Replicate, i, 0
+		}
+		acts = append(acts, a)
+	}
+	return acts, next
 }

@@ -33,7 +33,9 @@ type Resolver struct {
 	actNames      [4]lua.LValue
 	childNames    []lua.LValue
 	acts          actPool
-	actList       engineList // resolve's acts
+	actList       engineList // resolve's acts, as tables
+	columns       bool       // the rules take their acts as columns (actcolumns.go)
+	actColumns    actColumns
 	squareList    engineList // over's squares
 	vals          []lua.LValue
 }
@@ -57,6 +59,10 @@ func NewResolver(cat *Catalog, rules engine.ClassID, classes []string, wrap bool
 	if r.place == nil || r.resolve == nil || r.over == nil {
 		vm.Close()
 		return nil, fmt.Errorf("%s: a rules table of the squarebattle protocol needs place, resolve and over functions", r.file)
+	}
+	if r.columns, err = actsForm(vm.cs.table, r.file); err != nil {
+		vm.Close()
+		return nil, err
 	}
 	r.game = r.gameTable()
 	vm.tm.roots = []lua.LValue{r.game}
@@ -142,16 +148,21 @@ func (r *Resolver) Resolve(round int, acts []engine.Act, nextID engine.SquareID,
 	r.round, r.killers = round, killers
 	L := r.tm.L
 	r.acts.start(r.size)
-	vals := r.vals[:0]
-	for _, a := range acts {
-		var child lua.LValue
-		if a.Child != engine.NoClass {
-			child = r.childNames[a.Child]
+	var list *lua.LTable
+	if r.columns {
+		list = r.actColumns.fill(L, &r.acts, acts, &r.actNames, r.childNames)
+	} else {
+		vals := r.vals[:0]
+		for _, a := range acts {
+			var child lua.LValue
+			if a.Child != engine.NoClass {
+				child = r.childNames[a.Child]
+			}
+			vals = append(vals, r.acts.table(L, a, r.actNames[a.Action], child))
 		}
-		vals = append(vals, r.acts.table(L, a, r.actNames[a.Action], child))
+		r.vals = vals
+		list = r.actList.fill(L, vals)
 	}
-	r.vals = vals
-	list := r.actList.fill(L, vals)
 	ret, err := r.run("resolve", r.resolve, 3, list, lua.LNumber(nextID))
 	if err != nil {
 		return err

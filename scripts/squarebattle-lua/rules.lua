@@ -43,7 +43,7 @@ end
 
 -- The round being resolved, for died (resolve itself keeps them in
 -- locals).
-local cur_acts, cur_n, cur_next, cur_game = nil, 0, 0, nil
+local cur_squares, cur_n, cur_next, cur_game = nil, 0, 0, nil
 
 -- standing lists the squares standing in the cells cells[1..count] (a
 -- cell no square stands in adds none), in the order they stand. The list
@@ -80,7 +80,7 @@ local function died(nd, i, count, collision, own)
     death_tables[nd] = d
   end
   if i <= cur_n then
-    d.square = cur_acts[i].square
+    d.square = cur_squares[i]
   else
     d.square = cur_next + i - cur_n - 1
   end
@@ -98,6 +98,9 @@ end
 return {
   name = "SquareBattle (rules in Lua)",
   protocol = "squarebattle",
+  -- resolve's acts as six lists (acts.cell[i] is act i's cell, and so
+  -- on) rather than a table per act: list entries are cheaper to read.
+  acts = "columns",
 
   -- One square per team, teams in order, each on a random empty cell: the
   -- placement stream picks an index into the list of empty cells, and the
@@ -118,8 +121,10 @@ return {
   -- deaths (in the order they happen).
   resolve = function(game, acts, next_id)
     round = round + 1
-    local n = #acts
-    cur_acts, cur_n, cur_next, cur_game = acts, n, next_id, game
+    local squares, teams_of, cells, actions, targets, children =
+      acts.square, acts.team, acts.cell, acts.action, acts.target, acts.child
+    local n = #cells
+    cur_squares, cur_n, cur_next, cur_game = squares, n, next_id, game
     local now, teams, nb, nd = round, game.teams(), 0, 0
     local held, first, after, attacked, hit, dest, births = held, first, after, attacked, hit, dest, births
     local nattacked, ncrowded = 0, 0
@@ -129,13 +134,12 @@ return {
     --    stands in a cell: acts in id order, then newborns (the same
     --    standing code twice: a call per square costs more than the copy).
     for i = 1, n do
-      local a = acts[i]
-      local action, to = a.action, a.cell
+      local action, to = actions[i], cells[i]
       if action ~= "wait" then
         if action == "move" then
-          to = a.target
+          to = targets[i]
         elseif action == "attack" then
-          local target, t = a.target + 1, a.team + 1
+          local target, t = targets[i] + 1, teams_of[i] + 1
           local by = hit[t]
           if not by then
             by = {}
@@ -154,10 +158,10 @@ return {
             b = {}
             birth_tables[nb] = b
           end
-          b.parent = a.square
-          b.cell = a.target
-          b.class = a.child
-          b.team = a.team
+          b.parent = squares[i]
+          b.cell = targets[i]
+          b.class = children[i]
+          b.team = teams_of[i]
           births[nb] = b
         end
       end
@@ -223,7 +227,7 @@ return {
       for k = 1, m do
         local v, c, mine = list[k], 0, 0
         if v <= n then
-          c, mine = dest[v] + 1, acts[v].team
+          c, mine = dest[v] + 1, teams_of[v]
         else
           local b = births[v - n]
           c, mine = b.cell + 1, b.team
@@ -235,7 +239,7 @@ return {
           while j do
             if j ~= v then
               local t
-              if j <= n then t = acts[j].team else t = births[j - n].team end
+              if j <= n then t = teams_of[j] else t = births[j - n].team end
               there[t + 1] = mark
               if t == mine then own = true end
             end
@@ -252,7 +256,7 @@ return {
         end
       end
     end
-    cur_acts, cur_game = nil, nil -- the engine's, for this round only
+    cur_squares, cur_game = nil, nil -- the engine's, for this round only
     trim(deaths, nd, shown_deaths)
     shown_deaths = nd
     return dest, births, deaths
