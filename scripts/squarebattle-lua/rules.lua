@@ -68,17 +68,24 @@ local function standing(cells, count)
   return list, m
 end
 
+-- kept returns pool[k], an empty table made the first time.
+local function kept(pool, k)
+  local t = pool[k]
+  if not t then
+    t = {}
+    pool[k] = t
+  end
+  return t
+end
+
 -- died adds square i's death to deaths (nd of them so far) and returns nd.
 -- The killer is picked among candidates[1..count] (ascending teams) with
--- the battle's seeded killer stream, only when there is a choice. (One
--- call per death: a Lua call costs as much as a dozen instructions.)
+-- the battle's seeded killer stream, only when there is a choice. (The
+-- square and the killer are found here, not by helpers of their own: a
+-- Lua call costs as much as a dozen instructions.)
 local function died(nd, i, count, collision, own)
   nd = nd + 1
-  local d = death_tables[nd]
-  if not d then
-    d = {}
-    death_tables[nd] = d
-  end
+  local d = kept(death_tables, nd)
   if i <= cur_n then
     d.square = cur_squares[i]
   else
@@ -131,58 +138,46 @@ return {
 
     -- 1. Moves go to their target; replication places the child in the
     --    target cell; attacks mark their target. Every square of the round
-    --    stands in a cell: acts in id order, then newborns (the same
-    --    standing code twice: a call per square costs more than the copy).
-    for i = 1, n do
-      local action, to = actions[i], cells[i]
-      if action ~= "wait" then
-        if action == "move" then
-          to = targets[i]
-        elseif action == "attack" then
-          local target, t = targets[i] + 1, teams_of[i] + 1
-          local by = hit[t]
-          if not by then
-            by = {}
-            hit[t] = by
+    --    stands in a cell: acts in id order, then newborns (nb grows while
+    --    the acts are read, so the loop's end is checked each time).
+    local i = 0
+    while i < n + nb do
+      i = i + 1
+      local to
+      if i <= n then
+        local action = actions[i]
+        to = cells[i]
+        if action ~= "wait" then
+          if action == "move" then
+            to = targets[i]
+          elseif action == "attack" then
+            local target, t = targets[i] + 1, teams_of[i] + 1
+            local by = hit[t]
+            if not by then
+              by = {}
+              hit[t] = by
+            end
+            if attacked[target] ~= now then
+              attacked[target] = now
+              nattacked = nattacked + 1
+              attacks[nattacked] = target
+            end
+            by[target] = now
+          elseif action == "replicate" then
+            nb = nb + 1
+            local b = kept(birth_tables, nb)
+            b.parent = squares[i]
+            b.cell = targets[i]
+            b.class = children[i]
+            b.team = teams_of[i]
+            births[nb] = b
           end
-          if attacked[target] ~= now then
-            attacked[target] = now
-            nattacked = nattacked + 1
-            attacks[nattacked] = target
-          end
-          by[target] = now
-        elseif action == "replicate" then
-          nb = nb + 1
-          local b = birth_tables[nb]
-          if not b then
-            b = {}
-            birth_tables[nb] = b
-          end
-          b.parent = squares[i]
-          b.cell = targets[i]
-          b.class = children[i]
-          b.team = teams_of[i]
-          births[nb] = b
         end
-      end
-      dest[i] = to
-      local c = to + 1
-      if held[c] ~= now then
-        held[c] = now
-        first[c] = i
-        after[i] = false
+        dest[i] = to
       else
-        local f = first[c]
-        if after[f] == false then
-          ncrowded = ncrowded + 1
-          crowds[ncrowded] = c
-        end
-        after[i] = f
-        first[c] = i
+        to = births[i - n].cell
       end
-    end
-    for i = n + 1, n + nb do
-      local c = births[i - n].cell + 1
+      local c = to + 1
       if held[c] ~= now then
         held[c] = now
         first[c] = i
