@@ -160,6 +160,12 @@ func (b *budget) coerce(L *lua.LState, v lua.LValue) (lua.LNumber, bool) {
 // instead of one a result. A block is freed once no value points into it.
 type numAlloc struct {
 	block []float64
+	// val is numberRun's shadow of the registers (vmshadow.go), here
+	// rather than on its stack so that a run does not start by clearing
+	// it: only the floats whose bits a run has set are ever read.
+	val [shadowRegs]float64
+	// hints are numberLoop's answers for the loops met lately.
+	hints [hintSlots]loopHint
 }
 
 // eface is the two words of an interface value.

@@ -111,38 +111,48 @@ func TestCoresAgreeOnGeneratedPrograms(t *testing.T) {
 	if raceEnabled {
 		chunks /= 6
 	}
+	for c := range chunks {
+		seed := uint64(20261129 + c)
+		agreeOnChunk(t, fmt.Sprintf("chunk %d (seed %d)", c, seed), generatePrograms(seed, perChunk), perChunk, 2, uint64(c*perChunk)*3,
+			func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(i), lua.LNumber(2.5), lua.LNumber(-0.5)} })
+	}
+}
+
+// agreeOnChunk loads src (a generated chunk whose table P holds perChunk
+// programs) on both cores and calls each program with args(i): once with
+// a large budget, then cuts times more with a budget that runs out
+// somewhere inside what the first call used (picked from cutSeed). The
+// records of every call and the team's log must agree.
+func agreeOnChunk(t *testing.T, what, src string, perChunk, cuts int, cutSeed uint64, args func(i int) []lua.LValue) {
+	t.Helper()
 	lim := DefaultLimits()
 	lim.Instructions = 1 << 20 / loadBudgetFactor
-	for c := range chunks {
-		src := generatePrograms(uint64(20261129+c), perChunk)
-		bothCores(t, fmt.Sprintf("chunk %d (seed %d)", c, 20261129+c), func() string {
-			var sb strings.Builder
-			cat := catalogOf(t, map[string]string{"gen.lua": src}, lim)
-			if cat.All[0].Err != nil {
-				t.Fatalf("chunk %d does not load: %v", c, cat.All[0].Err)
+	bothCores(t, what, func() string {
+		var sb strings.Builder
+		cat := catalogOf(t, map[string]string{"gen.lua": src}, lim)
+		if cat.All[0].Err != nil {
+			t.Fatalf("%s does not load: %v", what, cat.All[0].Err)
+		}
+		tm := NewTeam(TeamOptions{Catalog: cat, Entry: "-"})
+		defer tm.Close()
+		cs := tm.class(0)
+		if cs.err != "" {
+			t.Fatalf("%s: %s", what, cs.err)
+		}
+		P := cs.table.RawGetString("P").(*lua.LTable)
+		for i := 1; i <= perChunk; i++ {
+			fn := P.RawGetInt(i)
+			first := callRecord(tm, fn, 200_000, args(i)...)
+			var used int
+			fmt.Sscanf(first[strings.Index(first, "used "):], "used %d", &used)
+			fmt.Fprintf(&sb, "P[%d] %s\n", i, first)
+			for k := range uint64(cuts) {
+				fmt.Fprintf(&sb, "P[%d] cut %s\n", i, callRecord(tm, fn, cutAt(cutSeed+uint64(i*(cuts+1))+k, used), args(i)...))
 			}
-			tm := NewTeam(TeamOptions{Catalog: cat, Entry: "-"})
-			defer tm.Close()
-			cs := tm.class(0)
-			if cs.err != "" {
-				t.Fatalf("chunk %d: %s", c, cs.err)
-			}
-			P := cs.table.RawGetString("P").(*lua.LTable)
-			for i := 1; i <= perChunk; i++ {
-				fn := P.RawGetInt(i)
-				args := []lua.LValue{lua.LNumber(i), lua.LNumber(2.5), lua.LNumber(-0.5)}
-				first := callRecord(tm, fn, 200_000, args...)
-				var used int
-				fmt.Sscanf(first[strings.Index(first, "used "):], "used %d", &used)
-				fmt.Fprintf(&sb, "P[%d] %s\n", i, first)
-				for k := range uint64(2) {
-					fmt.Fprintf(&sb, "P[%d] cut %s\n", i, callRecord(tm, fn, cutAt(uint64(c*perChunk+i)*3+k, used), args...))
-				}
-			}
-			fmt.Fprintf(&sb, "log %q\n", tm.Log())
-			return sb.String()
-		})
-	}
+		}
+		fmt.Fprintf(&sb, "log %q\n", tm.Log())
+		return sb.String()
+	})
 }
 
 // TestCoresAgreeOnLua51Suite runs the files of TestLua51Suite on both
