@@ -174,3 +174,32 @@ func TestCoresAgreeOnNumberLoops(t *testing.T) {
 			func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(i % 5), lua.LNumber(1.5)} })
 	}
 }
+
+// TestCoresAgreeOnNumberLoopRefills runs long number loops whose budget
+// is refilled (every probeEvery instructions) on every instruction of the
+// body in turn: the programs differ only in how many instructions come
+// before the loop. A refill may take a census, so the shadow must be in
+// the registers then, and the run must go on from the same values.
+func TestCoresAgreeOnNumberLoopRefills(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("local P = {}\n")
+	const programs = 24
+	for j := 1; j <= programs; j++ {
+		fmt.Fprintf(&sb, "P[%d] = function(a, b)\n", j)
+		for k := range j {
+			fmt.Fprintf(&sb, "  local _ = %d\n", k)
+		}
+		sb.WriteString(`  local t = {0.5, 1.5, 2.5}
+  for i = 1, 3000 do
+    if a < i then a = a + 1.5 else a = a - 0.25 end
+    b = b + a * 0.5 - t[i % 3 + 1]
+    if b > 1e6 then b = b / 3 end
+  end
+  return a .. " " .. b
+end
+`)
+	}
+	sb.WriteString("return { name = \"Refills\", run = function() end, P = P }\n")
+	agreeOnChunk(t, "refills", sb.String(), programs, 3, 7,
+		func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(0.25), lua.LNumber(i)} })
+}
