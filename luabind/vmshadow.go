@@ -238,7 +238,7 @@ run:
 			if !whole {
 				v = arith(op, x, y)
 			}
-			if v := v; a < shadowRegs {
+			if a < shadowRegs {
 				val[a], dirty = v, dirty|bit(a)
 			} else {
 				arr[RA] = nums.box(v)
