@@ -234,8 +234,14 @@ func TestViewersSharePictures(t *testing.T) {
 	}
 	lb.d.send(command{kind: cmdPause})
 	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
-	end := lb.d.latest()
-	waitAll(t, vs, "every viewer showing the end", func(v *vtSession) bool { return v.last == end })
+	// The hall marks the battle over (its replay written) before the
+	// driver publishes the end's frame: the frame to wait for is the
+	// latest once it is the end's, not whatever was latest when the hall
+	// said so.
+	waitAll(t, vs, "every viewer showing the end", func(v *vtSession) bool {
+		l := lb.d.latest()
+		return l.end && v.last == l
+	})
 	shared := 0
 	for i, v := range vs {
 		v.mu.Lock()
