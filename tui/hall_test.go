@@ -139,6 +139,21 @@ func (s *session) waitShown(f *frame) {
 	s.waitFrame("the frame of round "+strconv.Itoa(f.snap.Round), func(g *frame) bool { return g == f })
 }
 
+// endFrame waits for the featured battle's end and returns the frame
+// that shows it. The hall hears of the end (the driver's finish, then
+// onEnd) inside the driver's tick that then publishes the end's frame, so
+// the frame that was latest when the hall said so may be the one before.
+func endFrame(t *testing.T, h *Hall) *frame {
+	t.Helper()
+	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
+	var end *frame
+	waitHall(t, "the frame of the end", func() bool {
+		end = h.currentFeatured().d.latest()
+		return end.end
+	})
+	return end
+}
+
 // TestManyViewersSeeTheSameFrames: twenty sessions watch the featured
 // battle; every one of them ends on the very frame the battle ended on,
 // and once they and the hall are gone, so are their goroutines.
@@ -149,8 +164,7 @@ func TestManyViewersSeeTheSameFrames(t *testing.T) {
 	for range 20 {
 		ss = append(ss, join(t, h, 80, 24, SessionOptions{Start: StartWatch}, nil))
 	}
-	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
-	end := h.currentFeatured().d.latest()
+	end := endFrame(t, h)
 	for i, s := range ss {
 		s.waitShown(end)
 		s.mu.Lock()
@@ -182,8 +196,7 @@ func TestStalledViewerDoesNotHoldUpTheBattle(t *testing.T) {
 	open := func() { once.Do(func() { close(gate) }) }
 	t.Cleanup(open) // before the sessions quit
 	live := join(t, h, 80, 24, SessionOptions{Start: StartWatch}, nil)
-	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
-	end := h.currentFeatured().d.latest()
+	end := endFrame(t, h)
 	live.waitShown(end)
 	stalled.mu.Lock()
 	frames := stalled.frames

@@ -233,15 +233,8 @@ func TestViewersSharePictures(t *testing.T) {
 		t.Errorf("%d shared views, want 2 (two sizes)", views)
 	}
 	lb.d.send(command{kind: cmdPause})
-	waitHall(t, "the featured battle's end", func() bool { return featuredInfo(t, h).Over })
-	// The hall marks the battle over (its replay written) before the
-	// driver publishes the end's frame: the frame to wait for is the
-	// latest once it is the end's, not whatever was latest when the hall
-	// said so.
-	waitAll(t, vs, "every viewer showing the end", func(v *vtSession) bool {
-		l := lb.d.latest()
-		return l.end && v.last == l
-	})
+	end := endFrame(t, h)
+	waitAll(t, vs, "every viewer showing the end", func(v *vtSession) bool { return v.last == end })
 	shared := 0
 	for i, v := range vs {
 		v.mu.Lock()
