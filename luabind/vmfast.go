@@ -471,16 +471,10 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 				// numbers unboxed. (Asked here, once a loop, rather than
 				// at every FORLOOP: a case that asks costs the whole
 				// loop a few percent, in the registers it takes.)
-				if pc := cf.Pc; *cur == cf && pc < len(code) && int(code[pc]>>26) == lua.OP_FORLOOP {
-					h := nums.loopHint(code, pc)
-					if !h.holds(code, pc) {
-						h.look(code, pc+1+int(code[pc]&0x3ffff)-opMaxArgSbx, pc)
-					}
-					if h.ok {
-						var ok bool
-						if b.n, ok = b.numberRun(L, cf, code, consts, r, lbase, nums, b.n); !ok {
-							return
-						}
+				if pc := cf.Pc; *cur == cf && pc < len(code) && int(code[pc]>>26) == lua.OP_FORLOOP && nums.numberLoop(code, pc) {
+					var ok bool
+					if b.n, ok = b.numberRun(L, cf, code, consts, r, lbase, nums, b.n); !ok {
+						return
 					}
 				}
 			}

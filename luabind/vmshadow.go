@@ -77,33 +77,27 @@ type loopHint struct {
 	ok   bool
 }
 
-// loopHint's slot for the numeric for loop whose FORLOOP is at pc of
-// code. The hint says whether the loop is worth running in numberRun:
-// every instruction of its body is of a kind numberRun takes, and one at
-// least is arithmetic. fastLoop asks at every turn of a loop, so the
-// answers are kept (look makes them); a hint is only ever about speed,
-// and a wrong one (two loops in one slot, or a prototype gone and
-// another in its place) changes nothing a script can see.
-func (nums *numAlloc) loopHint(code []uint32, pc int) *loopHint {
-	return &nums.hints[(uintptr(unsafe.Pointer(unsafe.SliceData(code)))>>4^uintptr(pc))&(hintSlots-1)]
-}
-
-// holds reports whether h is the hint of the loop at pc of code.
-func (h *loopHint) holds(code []uint32, pc int) bool {
-	return h.code == unsafe.SliceData(code) && h.pc == pc
-}
-
-// look makes h the hint of the loop whose body runs from from to its
-// FORLOOP at pc.
-func (h *loopHint) look(code []uint32, from, pc int) {
-	ok := from >= 0 && from <= pc
-	arith := false
-	for i := from; ok && i <= pc; i++ {
-		op := int(code[i] >> 26)
-		ok = numberOps[op]
-		arith = arith || op >= lua.OP_ADD && op <= lua.OP_POW
+// numberLoop reports whether the numeric for loop whose FORLOOP is at pc
+// of code is worth running in numberRun: every instruction of its body
+// is of a kind numberRun takes, and one at least is arithmetic. fastLoop
+// asks each time the loop starts, so the answers are kept in a small
+// table; a hint is only ever about speed, and a wrong one (two loops in
+// one slot, or a prototype gone and another in its place) changes nothing
+// a script can see.
+func (nums *numAlloc) numberLoop(code []uint32, pc int) bool {
+	first := unsafe.SliceData(code)
+	h := &nums.hints[(uintptr(unsafe.Pointer(first))>>4^uintptr(pc))&(hintSlots-1)]
+	if h.code != first || h.pc != pc {
+		from := pc + 1 + int(code[pc]&0x3ffff) - opMaxArgSbx // the body's first instruction
+		ok, arith := from >= 0 && from <= pc, false
+		for i := from; ok && i <= pc; i++ {
+			op := int(code[i] >> 26)
+			ok = numberOps[op]
+			arith = arith || op >= lua.OP_ADD && op <= lua.OP_POW
+		}
+		*h = loopHint{first, pc, ok && arith}
 	}
-	*h = loopHint{unsafe.SliceData(code), pc, ok && arith}
+	return h.ok
 }
 
 // hintSlots is the size of numAlloc's table of loop hints (a power of
