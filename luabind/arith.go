@@ -195,12 +195,20 @@ const smallLimit = 1024
 
 func (a *numAlloc) box(v float64) lua.LValue {
 	// int conversion of a number in [0, smallLimit) is exact on every
-	// machine; -0 converts to 0 and is told apart by its sign bit.
-	if v >= 0 && v < smallLimit {
-		if i := int(v); float64(i) == v && math.Float64bits(v) != 1<<63 {
-			return smallNumbers[i]
-		}
+	// machine, and of anything else (NaN, out of range) gives on each an
+	// int that either falls outside [0, smallLimit) or does not convert
+	// back to v; -0 converts to 0 and is told apart by its sign bit.
+	if i := uint(int(v)); i < smallLimit && float64(i) == v && math.Float64bits(v) != 1<<63 {
+		return smallNumbers[i]
 	}
+	return a.boxBlock(v)
+}
+
+// boxBlock is box for a number that is not a small whole one: kept out
+// of line, so that box's test for one is inlined where numbers are boxed.
+//
+//go:noinline
+func (a *numAlloc) boxBlock(v float64) lua.LValue {
 	if v != v {
 		v = negNaN // nan.go: the same sign on every machine
 	}

@@ -103,18 +103,34 @@ func cutAt(seed uint64, used int) int {
 // budget and twice more with a budget that runs out somewhere inside what
 // the first call used.
 func TestCoresAgreeOnGeneratedPrograms(t *testing.T) {
-	const perChunk = 50
+	agreeOnGenerated(t, generatedChunks{seed: 20261129, perChunk: 50, cuts: 2, cutStep: 3, raceDiv: 6, generate: generatePrograms,
+		args: func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(i), lua.LNumber(2.5), lua.LNumber(-0.5)} }})
+}
+
+// generatedChunks is a differential test over generated chunks: 60 of
+// them (ten times as many under LONG_TESTS, fewer under the race
+// detector), chunk c made by generate from seed+c, each checked by
+// agreeOnChunk with cuts budgets picked from c*perChunk*cutStep.
+type generatedChunks struct {
+	seed             uint64
+	perChunk, cuts   int
+	cutStep, raceDiv int
+	generate         func(seed uint64, n int) string
+	args             func(i int) []lua.LValue
+}
+
+func agreeOnGenerated(t *testing.T, g generatedChunks) {
+	t.Helper()
 	chunks := 60
 	if os.Getenv("LONG_TESTS") != "" {
 		chunks *= 10
 	}
 	if raceEnabled {
-		chunks /= 6
+		chunks /= g.raceDiv
 	}
 	for c := range chunks {
-		seed := uint64(20261129 + c)
-		agreeOnChunk(t, fmt.Sprintf("chunk %d (seed %d)", c, seed), generatePrograms(seed, perChunk), perChunk, 2, uint64(c*perChunk)*3,
-			func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(i), lua.LNumber(2.5), lua.LNumber(-0.5)} })
+		seed := g.seed + uint64(c)
+		agreeOnChunk(t, fmt.Sprintf("chunk %d (seed %d)", c, seed), g.generate(seed, g.perChunk), g.perChunk, g.cuts, uint64(c*g.perChunk*g.cutStep), g.args)
 	}
 }
 

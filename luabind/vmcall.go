@@ -14,11 +14,12 @@ import (
 // registers; its RETURN entry walks the open upvalues, pops through the
 // interface again and copies the results. On a player that calls small
 // helpers (BenchmarkHeavyCall/calls) the two entries were a third of the
-// samples. callLua and returnLua do the same work for the plain case, on
+// samples. leafRun (vmleaf.go: it pushes the frame only when something
+// could look at it) and returnLua do the same work for the plain case, on
 // the same data (gopher-lua's own call stack and register file), in the
 // same order, so that every frame, register and top is what gopher-lua
 // would leave:
-//   - callLua: a Lua function (not a Go function, not a value called
+//   - leafRun: a Lua function (not a Go function, not a value called
 //     through __call) with a fixed number of parameters (not vararg),
 //     called with a fixed number of arguments or with fewer than
 //     valuesPerInstruction up to the top (B=0, which movesOp charges
@@ -100,51 +101,6 @@ func openUpvalues(L *lua.LState) bool {
 	return *(**upvalue)(unsafe.Add(unsafe.Pointer(L), offUpvalues)) != nil
 }
 
-// callLua is gopher-lua's CALL of the Lua function in R(A) of cf with
-// B-1 arguments and C-1 results wanted, for the plain case above; it
-// reports false, having changed nothing, when the case is not plain.
-// On success the callee's frame is pushed and current.
-func callLua(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *frame, RA, B, C int) bool {
-	fn, ok := r.array[RA].(*lua.LFunction)
-	if !ok || fn.IsG || fn.Proto.IsVarArg != 0 || stack.sp >= len(stack.array) {
-		return false
-	}
-	proto := fn.Proto
-	nargs := B - 1
-	lbase := RA + 1
-	np := int(proto.NumParameters)
-	used := int(proto.NumUsedRegisters)
-	if lbase+max(np, nargs, used) > len(r.array) {
-		return false // the register file must grow: gopher-lua's job
-	}
-	sp := stack.sp
-	// Field by field: a frame built whole and copied in is read back in
-	// wider loads than it was written with, a stall on every call.
-	newcf := &stack.array[sp]
-	newcf.Idx, newcf.Fn, newcf.Parent = sp, fn, cf
-	newcf.Pc, newcf.Base, newcf.LocalBase, newcf.ReturnBase = 0, RA, lbase, RA
-	newcf.NArgs, newcf.NRet, newcf.TailCall = nargs, C-1, 0
-	stack.sp++
-	// initCallFrame, not vararg: missing arguments are nil, and so is
-	// every register the function uses beyond its parameters.
-	if nargs < np {
-		for i := nargs; i < np; i++ {
-			r.array[lbase+i] = lua.LNil
-		}
-		nargs = np
-		r.top = lbase + np
-	}
-	if nargs < used {
-		nargs = used
-	}
-	for i := np; i < nargs; i++ {
-		r.array[lbase+i] = lua.LNil
-	}
-	r.top = lbase + used
-	*cur = newcf
-	return true
-}
-
 // returnLua is gopher-lua's RETURN of B-1 values from R(A) of cf (B=0:
 // every value up to the top), for the plain case above. It reports whether it did the return, and if so
 // whether the main loop must hand control back (the frame returned to is
@@ -167,21 +123,7 @@ func returnLua(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *f
 	}
 	stack.sp--
 	islast := baseframe == &stack.array[stack.sp] || stack.sp == 0
-	// copyReturnValues: B-1 values from RA to the return base, nils for
-	// the results wanted beyond them; the top just above the results.
-	limit := r.top
-	for i := 0; i < n; i++ {
-		if src := RA + i; (B != 0 && i >= B-1) || src >= limit {
-			r.array[regv+i] = lua.LNil
-		} else {
-			r.array[regv+i] = r.array[src]
-		}
-	}
-	old := r.top
-	r.top = regv + n
-	for i := r.top; i < old; i++ {
-		r.array[i] = nil // a few slots: cheaper than clear's call into the runtime
-	}
+	copyResults(r, RA, B, regv, n)
 	var next *frame
 	if stack.sp > 0 {
 		next = &stack.array[stack.sp-1]

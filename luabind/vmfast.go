@@ -425,12 +425,20 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						break
 					}
 					B = moved + 1
-				} else if fn, ok := arr[RA].(*lua.LFunction); ok && fn == concat {
-					break
 				}
 				b.n = n
-				if stack != nil && callLua(L, cur, stack, r, cf, RA, B, int(inst>>9)&0x1ff) {
-					break frameLoop
+				if stack != nil {
+					// A Lua callee first (vmleaf.go); the builtin is a
+					// Go function, which leafRun declines.
+					if how := b.leafRun(L, cur, stack, r, cf, RA, B, int(inst>>9)&0x1ff, nums, n); how == leafReturned {
+						n = b.n
+						continue
+					} else if how == leafPushed {
+						break frameLoop
+					}
+				}
+				if fn, ok := arr[RA].(*lua.LFunction); ok && fn == concat && inst&0x1ff != 0 {
+					break
 				}
 				if callOp(L, inst, baseframe) == 1 {
 					b.noteReturn(cf)

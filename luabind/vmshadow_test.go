@@ -3,7 +3,6 @@ package luabind
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -24,14 +23,25 @@ import (
 // has more than 64 locals before its loop, so that registers past the
 // shadow's reach are used too.
 
-// numberLoopGen writes the programs.
-type numberLoopGen struct {
-	r     *rand.Rand
-	sb    strings.Builder
-	loops int // loop indexes in scope: i1..iN
+// chunkWriter is what the generators of differential tests write with.
+type chunkWriter struct {
+	r  *rand.Rand
+	sb strings.Builder
 }
 
-func (g *numberLoopGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+func (g *chunkWriter) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
+
+func (g *chunkWriter) line(ind int, format string, args ...any) {
+	g.sb.WriteString(strings.Repeat("  ", ind))
+	fmt.Fprintf(&g.sb, format, args...)
+	g.sb.WriteByte('\n')
+}
+
+// numberLoopGen writes the programs.
+type numberLoopGen struct {
+	chunkWriter
+	loops int // loop indexes in scope: i1..iN
+}
 
 // operand is a value numberRun may find in a register or a constant.
 func (g *numberLoopGen) operand() string {
@@ -54,12 +64,6 @@ func (g *numberLoopGen) num(d int) string {
 	}
 	op := g.pick("+", "-", "*", "/", "%", "^", "+", "-", "*", "%")
 	return fmt.Sprintf("(%s %s %s)", g.num(d-1), op, g.num(d-1))
-}
-
-func (g *numberLoopGen) line(ind int, format string, args ...any) {
-	g.sb.WriteString(strings.Repeat("  ", ind))
-	fmt.Fprintf(&g.sb, format, args...)
-	g.sb.WriteByte('\n')
 }
 
 func (g *numberLoopGen) body(ind, n int) {
@@ -115,7 +119,7 @@ func (g *numberLoopGen) body(ind, n int) {
 
 // generateNumberLoops writes n programs into one chunk's P.
 func generateNumberLoops(seed uint64, n int) string {
-	g := &numberLoopGen{r: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))}
+	g := &numberLoopGen{chunkWriter: chunkWriter{r: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))}}
 	g.sb.WriteString(`local P = {}
 local u = 2.25
 local meta = setmetatable({}, { __index = function(_, k) return 3 end, __add = function() return 1 end })
@@ -160,19 +164,8 @@ end
 // each program whole, then stopped by the budget at ten points inside
 // what it used.
 func TestCoresAgreeOnNumberLoops(t *testing.T) {
-	const perChunk = 40
-	chunks := 60
-	if os.Getenv("LONG_TESTS") != "" {
-		chunks *= 10
-	}
-	if raceEnabled {
-		chunks /= 5
-	}
-	for c := range chunks {
-		seed := uint64(20261129_2 + c)
-		agreeOnChunk(t, fmt.Sprintf("chunk %d (seed %d)", c, seed), generateNumberLoops(seed, perChunk), perChunk, 10, uint64(c*perChunk)*11,
-			func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(i % 5), lua.LNumber(1.5)} })
-	}
+	agreeOnGenerated(t, generatedChunks{seed: 20261129_2, perChunk: 40, cuts: 10, cutStep: 11, raceDiv: 5, generate: generateNumberLoops,
+		args: func(i int) []lua.LValue { return []lua.LValue{lua.LNumber(i % 5), lua.LNumber(1.5)} }})
 }
 
 // TestCoresAgreeOnNumberLoopRefills runs long number loops whose budget
