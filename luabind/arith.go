@@ -204,10 +204,7 @@ func (a *numAlloc) box(v float64) lua.LValue {
 	return a.boxBlock(v)
 }
 
-// boxBlock is box for a number that is not a small whole one: kept out
-// of line, so that box's test for one is inlined where numbers are boxed.
-//
-//go:noinline
+// boxBlock is box for a number that is not a small whole one.
 func (a *numAlloc) boxBlock(v float64) lua.LValue {
 	if v != v {
 		v = negNaN // nan.go: the same sign on every machine

@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"math"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -83,6 +84,7 @@ func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *regis
 		end = 0
 	}
 	pc := 0
+	var v float64 // an arithmetic result, to box
 	for pc < end {
 		inst := code[pc]
 		if n--; n < 0 {
@@ -169,32 +171,33 @@ func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *regis
 			}
 		case lua.OP_ADD:
 			if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-				setReg(r, A, nums.box(float64(x)+float64(y)))
-				continue
+				v = float64(x) + float64(y)
+				goto boxed
 			}
 		case lua.OP_SUB:
 			if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-				setReg(r, A, nums.box(float64(x)-float64(y)))
-				continue
+				v = float64(x) - float64(y)
+				goto boxed
 			}
 		case lua.OP_MUL:
 			if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-				setReg(r, A, nums.box(float64(x)*float64(y)))
-				continue
+				v = float64(x) * float64(y)
+				goto boxed
 			}
 		case lua.OP_DIV:
 			if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-				setReg(r, A, nums.box(float64(x)/float64(y)))
-				continue
+				v = float64(x) / float64(y)
+				goto boxed
 			}
 		case lua.OP_MOD, lua.OP_POW:
 			if x, y, ok := numbers(consts, arr, lbase, inst); ok {
-				v, ok := intMod(op, x, y)
-				if !ok {
-					v = arith(op, float64(x), float64(y))
+				var ok bool
+				if v, ok = modPow2(op, x, y); !ok {
+					if v, ok = intMod(op, x, y); !ok {
+						v = arith(op, float64(x), float64(y))
+					}
 				}
-				setReg(r, A, nums.box(v))
-				continue
+				goto boxed
 			}
 		case lua.OP_NOT:
 			if isFalsy(arr[lbase+int(inst&0x1ff)]) {
@@ -263,6 +266,13 @@ func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *regis
 		pc--
 		n++
 		break
+	boxed:
+		// An arithmetic result: a small whole number without a call.
+		if s, ok := smallNumber(v); ok {
+			setReg(r, A, s)
+		} else {
+			setReg(r, A, nums.box(v))
+		}
 	}
 	// callLua's frame, at the instruction fastLoop takes next.
 	sp := stack.sp
@@ -283,6 +293,27 @@ func setReg(r *registry, i int, v lua.LValue) {
 	if i >= r.top {
 		r.top = i + 1
 	}
+}
+
+// smallNumber is box(v) when v is a small whole number (not -0), and
+// small enough to be inlined where box is not.
+func smallNumber(v float64) (lua.LValue, bool) {
+	if i := uint(int(v)); i < smallLimit && float64(i) == v && math.Float64bits(v) != 1<<63 {
+		return smallNumbers[i], true
+	}
+	return nil, false
+}
+
+// modPow2 is x % y (op is MOD) when y is a power of two and x a whole
+// number below 2^52 in magnitude: the low bits, which are the floored
+// remainder in two's complement whatever x's sign (intMod's first case,
+// small enough to be inlined).
+func modPow2(op int, x, y lua.LNumber) (float64, bool) {
+	const bound = 1 << 52
+	if a, d := int64(x), int64(y); op == lua.OP_MOD && x > -bound && x < bound && lua.LNumber(a) == x && d > 0 && d&(d-1) == 0 && lua.LNumber(d) == y {
+		return float64(a & (d - 1)), true
+	}
+	return 0, false
 }
 
 // quickGet is t[k] for a table without a metatable when fastLoop's
