@@ -30,10 +30,12 @@ import (
 // operand a case does not take (a metatable, a string operand, a register
 // past the end of the register file, a long key), goes to the dispatch
 // table entry as before. Calls of Lua functions with a fixed number of
-// arguments, and returns of a fixed number of results, go straight to
-// gopher-lua's entries (the wrappers in front of them only act on B=0 and
-// on the concatenation builtin); after any instruction that went to the
-// table the loop reloads its frame, since a call or a return changes it.
+// arguments, and returns of a fixed number of results, are done here
+// (vmcall.go; a small callee runs without a frame while it can,
+// vmleaf.go) or go straight to gopher-lua's entries (the wrappers in
+// front of them only act on B=0 and on the concatenation builtin); after
+// a call or a return that changed the frame, and after any instruction
+// that went to the table, the loop reloads its frame.
 //
 // The count is the same: one instruction before each instruction, taken
 // exactly where countedLoop takes it, so that a budget runs out on the
