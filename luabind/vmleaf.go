@@ -304,6 +304,15 @@ func smallNumber(v float64) (lua.LValue, bool) {
 	return nil, false
 }
 
+// smallWhole is boxLikeGopherLua(v) when v is a small whole number, -0
+// included (gopher-lua boxes it as 0), and small enough to be inlined.
+func smallWhole(v float64) (lua.LValue, bool) {
+	if i := uint(int(v)); i < smallLimit && float64(i) == v {
+		return smallNumbers[i], true
+	}
+	return nil, false
+}
+
 // modPow2 is x % y (op is MOD) when y is a power of two and x a whole
 // number below 2^52 in magnitude: the low bits, which are the floored
 // remainder in two's complement whatever x's sign (intMod's first case,

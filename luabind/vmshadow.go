@@ -429,7 +429,10 @@ run:
 			// the loop's time).
 			cf.Pc, n = cf.Pc+1, n-1
 			init += step
-			v := nums.boxLikeGopherLua(float64(init))
+			v, small := smallWhole(float64(init))
+			if !small {
+				v = nums.boxLikeGopherLua(float64(init))
+			}
 			arr[RA] = v
 			if RA >= r.top {
 				r.top = RA + 1
