@@ -205,14 +205,26 @@ func TestViewersSharePictures(t *testing.T) {
 	lb.d.send(command{kind: cmdPause})
 	waitHall(t, "the pause", func() bool { return lb.d.latest().paused })
 	paused := lb.d.latest()
-	waitAll(t, vs, "every viewer on the paused frame", func(v *vtSession) bool {
-		return v.last == paused && v.pic != nil && v.pic.f == paused
+	// Each viewer's picture and bar are taken in the same look that finds
+	// it on the paused frame: a session may still repaint after that (a
+	// late window change, a message that goes), which forgets its picture
+	// until the next one comes.
+	pics, bars := make([]*picture, len(vs)), make([]*picture, len(vs))
+	waitHall(t, "every viewer on the paused frame", func() bool {
+		for i, v := range vs {
+			v.mu.Lock()
+			ok := v.last == paused && v.pic != nil && v.pic.f == paused
+			pics[i], bars[i] = v.pic, v.bar
+			v.mu.Unlock()
+			if !ok {
+				return false
+			}
+		}
+		return true
 	})
 	bySize, barBySize := map[int]*picture{}, map[int]*picture{}
-	for i, v := range vs {
-		v.mu.Lock()
-		pic, bar := v.pic, v.bar
-		v.mu.Unlock()
+	for i := range vs {
+		pic, bar := pics[i], bars[i]
 		if first, ok := bySize[pic.w]; ok && first != pic {
 			t.Errorf("viewer %d shows a picture of its own, not the one its size shares", i)
 		}
