@@ -477,8 +477,11 @@ func TestTCPRefusedBound(t *testing.T) {
 		}()
 	}
 	defer func() { listening = nil }()
-	start := time.Now()
-	b, err := Start(Options{Command: []string{faultBot, "noconnect"}, Transport: TCP, InitTimeout: time.Minute})
+	// The deadline is far: each refusal may read the process table, which
+	// on a loaded machine under the race detector took over 50 ms, and
+	// what is asserted is the reason Start gave up (the refusals, not the
+	// deadline), never a time.
+	b, err := Start(Options{Command: []string{faultBot, "noconnect"}, Transport: TCP, InitTimeout: 5 * time.Minute})
 	close(stop)
 	<-done
 	if err == nil {
@@ -487,9 +490,6 @@ func TestTCPRefusedBound(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "refused "+strconv.Itoa(maxRefused)) {
 		t.Fatalf("Start: %v, want it to give up after %d refusals", err, maxRefused)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Fatalf("Start gave up after %v", d)
 	}
 }
 
