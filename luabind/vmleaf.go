@@ -20,7 +20,7 @@ import (
 // upvalues.
 //
 // So fastLoop's CALL first offers a Lua callee to leafRun. leafRun sets up
-// the callee's registers exactly as callLua does but pushes no frame, and
+// the callee's registers exactly as gopher-lua's CALL does but pushes no frame, and
 // runs the callee's instructions in a loop of its own, with its pc in a
 // local, for as long as they are of the kinds it takes (loads, moves,
 // upvalues and globals read, table reads and stores, arithmetic and
@@ -31,7 +31,7 @@ import (
 //
 // Before anything else — an instruction or an operand it does not take,
 // an instruction the budget has no count left for — leafRun leaves that
-// instruction untaken and uncounted, pushes the frame callLua would have
+// instruction untaken and uncounted, pushes the frame the CALL would have
 // pushed, with the pc at that instruction, and hands it to fastLoop,
 // which takes it as it takes any other. So whatever could look at the
 // frame finds the one it would have found, the registers and their top
@@ -41,13 +41,13 @@ import (
 
 // How leafRun ended.
 const (
-	leafDeclined = iota // nothing changed: the call is callLua's or gopher-lua's
+	leafDeclined = iota // nothing changed: the call is gopher-lua's
 	leafReturned        // the callee returned; the caller goes on
 	leafPushed          // the callee's frame is pushed and current, for fastLoop
 )
 
 // leafRun calls the Lua function in R(A) of cf (RA, with B-1 arguments
-// and C-1 results wanted, as callLua takes them) without a frame while it
+// and C-1 results wanted, as gopher-lua's CALL takes them) without a frame while it
 // can, starting with the count n; the count it returns is in b.n.
 func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *registry, cf *frame, RA, B, C int, nums *numAlloc, n int64) int {
 	fn, ok := r.array[RA].(*lua.LFunction)
@@ -62,12 +62,12 @@ func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *regis
 	arr := r.array
 	// Inside, no instruction can name a register past the end of the
 	// register file, and none needs checking; near the end the frame is
-	// pushed at once, as callLua pushed it.
+	// pushed at once, as the CALL pushes it.
 	inside := lbase+0x100 <= len(arr) && nargs <= 0xff
 	if !inside && lbase+max(np, nargs, used) > len(arr) {
 		return leafDeclined
 	}
-	// callLua's set-up of the registers: missing arguments, and every
+	// The CALL's set-up of the registers (initCallFrame): missing arguments, and every
 	// register the function uses beyond its parameters, are nil.
 	// (Arguments beyond the parameters too.)
 	for i := min(nargs, np); i < max(nargs, np, used); i++ {
@@ -78,7 +78,7 @@ func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *regis
 	tables := tableLayoutOK && fastPaths
 	// With upvalues open on the callee's registers (none can be: nothing
 	// in the caller's frame is there; but should one be), its return
-	// would close them: the frame is pushed at once, as callLua pushed it.
+	// would close them: the frame is pushed at once, as the CALL pushes it.
 	end := len(code)
 	if !inside || openFrom(L, lbase) {
 		end = 0
@@ -274,7 +274,7 @@ func (b *budget) leafRun(L *lua.LState, cur **frame, stack *frameStack, r *regis
 			setReg(r, A, nums.box(v))
 		}
 	}
-	// callLua's frame, at the instruction fastLoop takes next.
+	// The CALL's frame, at the instruction fastLoop takes next.
 	sp := stack.sp
 	f := &stack.array[sp]
 	f.Idx, f.Fn, f.Parent = sp, fn, cf
