@@ -2,6 +2,9 @@ package luabind
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
 )
@@ -34,8 +37,10 @@ var safeMath = []string{
 // strings, so returning MOVE and returning "move" are the same thing.
 var directionNames = [8]string{"NW", "N", "NE", "E", "SE", "S", "SW", "W"}
 
-var actionConstants = map[string]string{
-	"WAIT": "wait", "MOVE": "move", "ATTACK": "attack", "REPLICATE": "replicate",
+// They are set in this order, which is the order pairs(_G) visits them in:
+// a list, not a map, so that the order is the same in every state.
+var actionConstants = [...]struct{ name, value string }{
+	{"WAIT", "wait"}, {"MOVE", "move"}, {"ATTACK", "attack"}, {"REPLICATE", "replicate"},
 }
 
 // openLibraries loads the standard libraries into a fresh state, strips what
@@ -66,6 +71,7 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	protectStringMetatable(L, strlib)
 
 	tablib := g.RawGetString("table").(*lua.LTable)
+	sortKeys(tablib)
 	tm.wrapTables(L, tablib)
 	base.RawSetString("table", tablib)
 
@@ -86,8 +92,8 @@ func (tm *Team) openLibraries(L *lua.LState) *lua.LTable {
 	for i, name := range directionNames {
 		base.RawSetString(name, lua.LNumber(i+1))
 	}
-	for name, value := range actionConstants {
-		base.RawSetString(name, lua.LString(value))
+	for _, c := range actionConstants {
+		base.RawSetString(c.name, lua.LString(c.value))
 	}
 	base.RawSetString("EMPTY", lua.LNumber(-1))
 	base.RawSetString("WALL", lua.LNumber(-2))
@@ -219,4 +225,27 @@ func (tm *Team) luaRandomSeed(L *lua.LState) int {
 	n := tm.mathIntArg(L, 1) // not Go's conversion: 1e300 differs by machine
 	tm.rng.Seed(tm.seed^uint64(int64(n)), teamStream(tm.index))
 	return 0
+}
+
+// sortKeys puts the keys of a table whose keys are all strings in sorted
+// order, the order pairs visits them in. gopher-lua registers a library
+// from a Go map, whose order changes from one run to the next, and a
+// script can see the order: one that walks table's functions would play
+// differently from the same seed. Only the order moves (the keys slice
+// permuted in place, its index map renumbered), so the table holds the
+// same entries in the same storage and the memory census counts the same.
+func sortKeys(t *lua.LTable) {
+	if !tableLayoutOK {
+		return
+	}
+	m := (*lTable)(unsafe.Pointer(t))
+	for _, k := range m.keys {
+		if _, ok := k.(lua.LString); !ok {
+			return
+		}
+	}
+	slices.SortFunc(m.keys, func(a, b lua.LValue) int { return strings.Compare(string(a.(lua.LString)), string(b.(lua.LString))) })
+	for i, k := range m.keys {
+		m.k2i[k] = i
+	}
 }
