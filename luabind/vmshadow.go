@@ -1,6 +1,7 @@
 package luabind
 
 import (
+	"math"
 	"math/bits"
 	"unsafe"
 
@@ -414,6 +415,31 @@ run:
 		case lua.OP_FORLOOP:
 			if RA+3 >= len(arr) {
 				break run
+			}
+			if a+3 < shadowRegs && dirty&(bit(a+1)|bit(a+2)) == 0 {
+				// A turn that goes on keeps the index in the shadow: the
+				// body reads it as a float, and it is boxed only if it is
+				// still there when numberRun stops. box gives what
+				// gopher-lua's boxing gives for any number but -0 and NaN,
+				// and a turn that goes on has no NaN (it compares false).
+				// Nor, from Lua source, -0: that needs an index of -0 and
+				// a step of -0, and FORPREP leaves -0 only with a step of
+				// +0; a -0 goes the boxed way below all the same.
+				init, ok1 := lua.LNumber(val[a&(shadowRegs-1)]), true
+				if dirty&bit(a) == 0 {
+					init, ok1 = arr[RA].(lua.LNumber)
+				}
+				limit, ok2 := arr[RA+1].(lua.LNumber)
+				step, ok3 := arr[RA+2].(lua.LNumber)
+				if next := init + step; ok1 && ok2 && ok3 && ((step > 0 && next <= limit) || (step <= 0 && next >= limit)) && math.Float64bits(float64(next)) != 1<<63 {
+					cf.Pc, n = cf.Pc+1+int(inst&0x3ffff)-opMaxArgSbx, n-1
+					val[a&(shadowRegs-1)], val[(a+3)&(shadowRegs-1)] = float64(next), float64(next)
+					dirty |= bit(a) | bit(a+3)
+					if RA+3 >= r.top {
+						r.top = RA + 4
+					}
+					continue
+				}
 			}
 			if m := dirty & (0xf << a); m != 0 {
 				nums.flush(arr, lbase, m)
