@@ -2,6 +2,7 @@ package luabind
 
 import (
 	"slices"
+	"strings"
 	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
@@ -42,6 +43,24 @@ const objectVisits = 15
 
 // shareMin is the length from which strings are counted once by range.
 const shareMin = 64
+
+// ownString is s as a string of the team's own: a copy when it is long
+// enough for the census to count it by range. Counting by range makes the
+// census depend on which strings share bytes, so a string that comes into
+// a team from outside its Lua state (another state's, the Go side's, one
+// decoded from a worker's pipe) must not bring its sharing with it: in
+// this process a string repeated in a rule mod's view, or the name of a
+// player fielded twice, is one string, where a worker process decodes
+// every occurrence into bytes of its own, and gcinfo() and the memory
+// bound would differ from the same seed. Every such string is therefore
+// given storage of its own where it enters the state, the same in every
+// process; a short one is counted per reference anyway and kept as it is.
+func ownString(s string) lua.LString {
+	if len(s) >= shareMin {
+		return lua.LString(strings.Clone(s))
+	}
+	return lua.LString(s)
+}
 
 // stateBytes stands for a Lua state's fixed overhead (call frames,
 // registry, base tables), counted once per census.

@@ -178,7 +178,9 @@ func fromPlainShared(L *lua.LState, v any, shared map[*plainTable]*lua.LTable, b
 }
 
 // fromPlainIn builds v in L; a table found in kept is reused, and a table
-// built is added to kept when it is constant or all is set.
+// built is added to kept when it is constant or all is set. Each long
+// string gets bytes of its own (ownString), so that the copy is the same
+// to the census whether v was copied in this process or decoded.
 func fromPlainIn(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, all bool, built *int64) lua.LValue {
 	switch x := v.(type) {
 	case nil:
@@ -196,11 +198,17 @@ func fromPlainIn(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, all boo
 		}
 		for i, k := range x.keys {
 			val := x.vals[i]
-			if _, ok := val.(*plainTable); ok {
-				val = fromPlainIn(L, val, kept, all, built)
+			switch v := val.(type) {
+			case *plainTable:
+				val = fromPlainIn(L, v, kept, all, built)
+			case lua.LString:
+				val = ownString(string(v)) // census.go: not the sender's bytes
 			}
-			if _, ok := k.(*plainTable); ok {
-				k = fromPlainIn(L, k, kept, all, built)
+			switch kk := k.(type) {
+			case *plainTable:
+				k = fromPlainIn(L, kk, kept, all, built)
+			case lua.LString:
+				k = ownString(string(kk))
 			}
 			t.RawSet(k.(lua.LValue), val.(lua.LValue))
 		}
@@ -208,6 +216,8 @@ func fromPlainIn(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, all boo
 			kept[x] = t
 		}
 		return t
+	case lua.LString:
+		return ownString(string(x))
 	case lua.LValue:
 		return x
 	case bool:
@@ -217,7 +227,7 @@ func fromPlainIn(L *lua.LState, v any, kept map[*plainTable]*lua.LTable, all boo
 	case int:
 		return lua.LNumber(x)
 	case string:
-		return lua.LString(x)
+		return ownString(x)
 	}
 	return lua.LNil
 }

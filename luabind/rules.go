@@ -554,7 +554,7 @@ func (r *Rules) luaOption(L *lua.LState) int {
 	case bool:
 		L.Push(lua.LBool(x))
 	case string:
-		L.Push(lua.LString(x))
+		L.Push(ownString(x)) // not shared with another option's (census.go)
 	}
 	return 1
 }

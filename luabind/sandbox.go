@@ -143,7 +143,7 @@ func (tm *Team) luaStats(L *lua.LState) int {
 			e.RawSetString("collisions", lua.LNumber(s.Collisions))
 			e.RawSetString("timeouts", lua.LNumber(s.Timeouts))
 			e.RawSetString("errors", lua.LNumber(s.Errors))
-			e.RawSetString("player", lua.LString(tm.facts.Players[i]))
+			e.RawSetString("player", tm.playerName(i))
 			t.RawSetInt(i, e)
 		}
 		tm.statsTable, tm.statsStamp = t, tm.phaseStamp
@@ -151,6 +151,22 @@ func (tm *Team) luaStats(L *lua.LState) int {
 	}
 	L.Push(tm.statsTable)
 	return 1
+}
+
+// playerName is the display name of team i as the team's own string,
+// made once per battle: in this process the names are the engine's, one
+// string for a player fielded twice, where a worker decodes each name
+// into bytes of its own (ownString, census.go).
+func (tm *Team) playerName(i int) lua.LValue {
+	players := tm.facts.Players
+	if len(tm.players) != len(players) || len(players) > 0 && tm.playersFrom != unsafe.SliceData(players) {
+		tm.players = make([]lua.LValue, len(players))
+		for j, name := range players {
+			tm.players[j] = ownString(name)
+		}
+		tm.playersFrom = unsafe.SliceData(players)
+	}
+	return tm.players[i]
 }
 
 // luaClasses returns a fresh sorted list of every class id, for players

@@ -88,8 +88,12 @@ type Team struct {
 	phaseStamp int
 	statsTable *lua.LTable
 	statsStamp int
-	patterns   patternCache
-	graves     keyGraves // tables compacted during the call (nextkeys.go)
+	// players are the display names stats gives, made from
+	// playersFrom (facts.Players) by playerName.
+	players     []lua.LValue
+	playersFrom *string
+	patterns    patternCache
+	graves      keyGraves // tables compacted during the call (nextkeys.go)
 
 	inRun  bool
 	become engine.ClassID
@@ -179,7 +183,7 @@ func (tm *Team) boot() {
 	}
 	tm.killers = make([]lua.LValue, len(tm.opts.Killers))
 	for i, k := range tm.opts.Killers {
-		tm.killers[i] = lua.LString(k)
+		tm.killers[i] = ownString(k) // not shared with other teams' (census.go)
 	}
 	for i := range 8 {
 		tm.view.RawSetInt(i+1, tm.nums[1])
