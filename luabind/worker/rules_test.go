@@ -157,3 +157,56 @@ func TestInstructionsAlikeBehindWall(t *testing.T) {
 		t.Fatal("no call counted any instruction: the rules did not see the counts")
 	}
 }
+
+// TestGCInfoAlikeBehindWall: a player's memory is counted the same in
+// this process and in a worker, so gcinfo() and the memory bound agree.
+// The rules show each player one long string two hundred times over; in
+// this process that is one string, where a worker decodes two hundred, and
+// the census once counted them that way (luabind.ownString). The player
+// keeps every view and allocates enough for censuses to run; the rules
+// keep what gcinfo() answered as the score.
+func TestGCInfoAlikeBehindWall(t *testing.T) {
+	const rules = `local s = string.rep("x", 1000)
+return {
+  name = "Mem", columns = {"kb"},
+  turns = function(game)
+    if asked == game.round() then return nil end
+    asked = game.round()
+    local calls = {}
+    for t = 0, game.teams() - 1 do
+      local v = {}
+      for i = 1, 200 do v[i] = s end
+      calls[#calls + 1] = {team = t, view = v}
+    end
+    return calls
+  end,
+  resolve = function(game, calls, answers, used)
+    for i = 1, #calls do if answers[i] then game.score(calls[i].team, "kb", answers[i]) end end
+  end,
+}`
+	files := fstest.MapFS{
+		"rules.lua": {Data: []byte(rules)},
+		"a.lua": {Data: []byte(`return { name = "A", run = function(view, memory)
+  keep = keep or {}
+  keep[#keep + 1] = view
+  local x = {} for i = 1, 2000 do x[i] = i end
+  return gcinfo()
+end }`)},
+		"b.lua": {Data: []byte(`return { name = "B", run = function() return 0 end }`)},
+	}
+	lim := luabind.DefaultLimits()
+	lim.MemoryBytes = 2 << 20
+	g, err := luabind.LoadGame(files, "scripts/mem", lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plainPool(t, Options{Size: 2})
+	o := engine.ModOptions{Size: 8, Rounds: 20, Seed: 11, Workers: 1}
+	here, there := modBattle(t, g, o, nil, nil), modBattle(t, g, o, p.Seat, p)
+	for here.Step() && there.Step() {
+		a, b := here.Snapshot().Teams[0].Values[0], there.Snapshot().Teams[0].Values[0]
+		if a != b {
+			t.Fatalf("round %d: gcinfo() gave %d KiB in this process, %d behind the wall", here.Round(), a, b)
+		}
+	}
+}
