@@ -397,7 +397,7 @@ func (b *budget) fastLoop(L *lua.LState, baseframe *frame, plain loopFunc, ops *
 						if RA >= r.top {
 							r.top = RA + 1
 						}
-						if (step > 0 && init <= limit) || (step <= 0 && init >= limit) {
+						if forGoesOn(init, limit, step) {
 							cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
 							arr[RA+3] = v
 							if RA+3 >= r.top {

@@ -105,6 +105,12 @@ func (nums *numAlloc) numberLoop(code []uint32, pc int) bool {
 // two).
 const hintSlots = 32
 
+// forGoesOn reports whether a numeric for loop takes another turn with
+// its index at i: FORLOOP's test, shared by every core's FORLOOP.
+func forGoesOn(i, limit, step lua.LNumber) bool {
+	return (step > 0 && i <= limit) || (step <= 0 && i >= limit)
+}
+
 // shadowNum reads operand x (an RK index) as a number: a constant, a
 // shadowed register, or a boxed number.
 func shadowNum(consts, arr []lua.LValue, lbase int, x uint, dirty uint64, val *[shadowRegs]float64) (float64, bool) {
@@ -431,7 +437,7 @@ run:
 				}
 				limit, ok2 := arr[RA+1].(lua.LNumber)
 				step, ok3 := arr[RA+2].(lua.LNumber)
-				if next := init + step; ok1 && ok2 && ok3 && ((step > 0 && next <= limit) || (step <= 0 && next >= limit)) && math.Float64bits(float64(next)) != 1<<63 {
+				if next := init + step; ok1 && ok2 && ok3 && forGoesOn(next, limit, step) && math.Float64bits(float64(next)) != 1<<63 {
 					cf.Pc, n = cf.Pc+1+int(inst&0x3ffff)-opMaxArgSbx, n-1
 					val[a&(shadowRegs-1)], val[(a+3)&(shadowRegs-1)] = float64(next), float64(next)
 					dirty |= bit(a) | bit(a+3)
@@ -463,7 +469,7 @@ run:
 			if RA >= r.top {
 				r.top = RA + 1
 			}
-			if (step > 0 && init <= limit) || (step <= 0 && init >= limit) {
+			if forGoesOn(init, limit, step) {
 				cf.Pc += int(inst&0x3ffff) - opMaxArgSbx
 				arr[RA+3] = v
 				if RA+3 >= r.top {
