@@ -70,9 +70,13 @@ func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 	}
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriterSize(out, 64<<10)
+	idler, _ := in.(interface{ setIdle(bool) })
 	var f []byte
 	var err error
 	for {
+		if idler != nil {
+			idler.setIdle(s.idle())
+		}
 		f, err = readFrame(r, f, maxFrameIn)
 		if err != nil {
 			break
@@ -91,6 +95,12 @@ func Serve(in io.Reader, out io.Writer, o ServeOptions) error {
 		return nil
 	}
 	return err
+}
+
+// idle reports that the worker holds no team, rules or slot: its next
+// request may be long in coming (see rawFile).
+func (s *server) idle() bool {
+	return s.solo.team == nil && s.rules == nil && len(s.slots) == 0
 }
 
 // handle answers one request.
