@@ -94,7 +94,55 @@ func (p Params) Check() error {
 	if len(p.Players) < minPlayers {
 		return &ParamError{"players", fmt.Sprintf("%s needs at least %d players (got %d)", p.Format, minPlayers, len(p.Players))}
 	}
+	// The schedule is built whole (Schedule), from numbers that a results
+	// file may state: it is held to its bounds before it is made, in
+	// arithmetic that cannot overflow.
+	if battles, seats, ok := p.size(); !ok || battles > MaxBattles || seats > MaxSeats {
+		return &ParamError{"games", fmt.Sprintf("%d games of %d players make more than %d battles or %d seats in all (a tournament's bound)",
+			p.Games, len(p.Players), MaxBattles, MaxSeats)}
+	}
 	return nil
+}
+
+// A tournament's schedule is held whole in memory, a Game and its seats
+// for every battle: these bound it (a few hundred megabytes at most).
+const (
+	// MaxBattles bounds the battles of one tournament.
+	MaxBattles = 1 << 20
+	// MaxSeats bounds the seats of all its battles added up (every
+	// battle seats one, two or every player).
+	MaxSeats = 1 << 24
+)
+
+// size is how many battles and seats in all the schedule has, and false
+// when either passes MaxSeats (so that nothing overflows on the way).
+func (p Params) size() (battles, seats int, ok bool) {
+	n, g := len(p.Players), p.Games
+	if g < 1 || n < 1 || g > MaxSeats || n > MaxSeats {
+		return 0, 0, false
+	}
+	perGame, seatsPer := 0, 0 // battles per game, seats per battle
+	switch p.Format {
+	case RoundRobin:
+		if n > 1<<12 { // n(n-1) past MaxSeats
+			return 0, 0, false
+		}
+		perGame, seatsPer = n*(n-1), 2
+	case KOTH:
+		perGame, seatsPer = 1, n
+	case Solo:
+		perGame, seatsPer = n, 1
+	default:
+		return 0, 0, false
+	}
+	if perGame > MaxSeats/g {
+		return 0, 0, false
+	}
+	battles = perGame * g
+	if seatsPer > MaxSeats/max(battles, 1) {
+		return 0, 0, false
+	}
+	return battles, battles * seatsPer, true
 }
 
 // Game is one battle of the schedule.

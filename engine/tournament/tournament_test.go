@@ -394,6 +394,47 @@ func TestDecode(t *testing.T) {
 			}
 		})
 	}
+	// A results file states the schedule's size: one past the bounds is
+	// refused before the schedule is made, whatever its numbers.
+	huge := []struct {
+		name        string
+		format      Format
+		games       int
+		players     int
+		wantRefused bool
+	}{
+		{"koth of 10^12 games", KOTH, 1_000_000_000_000, 2, true},
+		{"roundrobin of 2^62 games", RoundRobin, 1 << 62, 2, true},
+		{"roundrobin whose battles overflow", RoundRobin, 1 << 40, 1 << 13, true},
+		{"solo of MaxInt games", Solo, int(^uint(0) >> 1), 3, true},
+		{"koth past MaxBattles", KOTH, MaxBattles + 1, 2, true},
+		{"koth past MaxSeats", KOTH, MaxBattles, 17, true},
+		{"koth at MaxBattles", KOTH, MaxBattles, 2, false},
+		{"roundrobin at the battles' bound", RoundRobin, MaxBattles / (16 * 15), 16, false},
+	}
+	for _, tc := range huge {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &File{Version: FileVersion, Params: params(tc.format, tc.games, tc.players), Shard: Whole}
+			var buf bytes.Buffer
+			if err := f.Encode(&buf); err != nil {
+				t.Fatal(err)
+			}
+			err := f.Params.Check()
+			if !tc.wantRefused {
+				if err != nil {
+					t.Fatalf("refused at the bound: %v", err)
+				}
+				return
+			}
+			if err == nil || !errors.Is(err, ErrBadParams) || !strings.HasPrefix(err.Error(), "games: ") {
+				t.Fatalf("Check: %v, want a games error", err)
+			}
+			_, err = Decode("x.json", &buf)
+			if err == nil || !errors.Is(err, ErrBadFile) || !strings.HasPrefix(err.Error(), "x.json: games: ") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Decode: %v, want one line naming x.json and games", err)
+			}
+		})
+	}
 	if _, err := Decode("junk.json", strings.NewReader("{")); err == nil || !strings.HasPrefix(err.Error(), "junk.json: not a results file") {
 		t.Errorf("junk: %v", err)
 	}
