@@ -131,6 +131,16 @@ func (t *Timeline) First() int { return t.keys[0].round }
 // Last is the newest round added.
 func (t *Timeline) Last() int { return t.cur.round }
 
+// Alive is how many squares (a rule mod's units) the teams hold together
+// after the last round added, as their totals count them.
+func (t *Timeline) Alive() int {
+	n := 0
+	for _, s := range t.cur.stats {
+		n += max(0, s.Squares)
+	}
+	return n
+}
+
 // Ended reports whether End was called: the battle is over at Last.
 func (t *Timeline) Ended() bool { return t.ended }
 

@@ -177,7 +177,7 @@ func TestHostileRounds(t *testing.T) {
 		{"33 problems again", lines("{\"r\":1,\"p\":["+problem+"]}\n", "{\"r\":2,\"p\":["+repeated(33, problem)+"]}\n"), 3, 1, "a replay keeps at most 32 such"},
 		{"a problem of no team", lines("{\"r\":1,\"p\":[{\"team\":5,\"kind\":2}]}\n"), 2, 0, "a problem of team 5"},
 		{"10M cell changes, compressed", gzipped(lines("{\"r\":1,\"c\":[" + repeated(10<<20, "1,0") + "]}\n")), 2, 0, "a line longer than"},
-		{"a million cell changes", lines("{\"r\":1,\"c\":[" + repeated(1<<20, "1,0") + "]}\n"), 2, 0, "cell 100 is out of range"},
+		{"a million cell changes", lines("{\"r\":1,\"c\":[" + repeated(1<<20, "1,0") + "]}\n"), 2, 0, "2097152 numbers of cell changes (c) in one round (at most 200"},
 		{"100 MiB of spaces, compressed", gzipped(lines("{\"r\":1," + strings.Repeat(" ", 100<<20) + "}\n")), 2, 0, "a line longer than"},
 		{"a 65 MiB line", lines("{\"r\":1," + strings.Repeat(" ", 65<<20) + "}\n"), 2, 0, "a line longer than 67108864 bytes"},
 	}

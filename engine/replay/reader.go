@@ -125,7 +125,12 @@ func Read(r io.Reader, name string) (*Replay, error) {
 			}
 			continue
 		}
-		rd = round{}
+		sh := scanShape(line)
+		if err := h.roundBounds(&sh, rep.Timeline.Alive(), len(seen)); err != nil {
+			rep.Damage = fail(n, "%v; the battle plays up to round %d", err, rep.Timeline.Last())
+			return rep, nil
+		}
+		rd = sh.sized()
 		if err := json.Unmarshal(line, &rd); err != nil {
 			rep.Damage = fail(n, "unreadable round: %v; the battle plays up to round %d", err, rep.Timeline.Last())
 			return rep, nil
