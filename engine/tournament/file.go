@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -126,8 +127,18 @@ func (e *FileError) Unwrap() error { return ErrBadFile }
 // shard, once, with the schedule's seed and team count. name is the file
 // as shown in errors.
 func Decode(name string, r io.Reader) (*File, error) {
+	// The decoder would hold the whole file too; the shape is read from
+	// it before anything is decoded (see scanFile).
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &FileError{name, err.Error()}
+	}
+	sh := scanFile(data)
+	if err := sh.check(); err != nil {
+		return nil, &FileError{name, err.Error()}
+	}
 	var f File
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		return nil, &FileError{name, "not a results file: " + err.Error()}
