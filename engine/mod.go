@@ -312,6 +312,10 @@ func (e *RulesError) Unwrap() error { return e.Err }
 // maxModSize bounds a rule mod board's side.
 const maxModSize = 1 << 14
 
+// MaxColumns bounds a rule mod's score columns: a mod that names more is
+// refused when it loads, and replays and results files hold it too.
+const MaxColumns = 64
+
 // askSize runs the rules' Size on bd, a board of side 0, and checks the
 // side they chose.
 func askSize(rules Rules, bd *Board) (int, error) {

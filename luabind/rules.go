@@ -131,7 +131,11 @@ func (r *Rules) Info() (RulesInfo, error) {
 	}
 	switch cols := t.RawGetString("columns").(type) {
 	case *lua.LTable:
-		for i, n := 1, listLen(cols); i <= n; i++ {
+		n := listLen(cols)
+		if n > engine.MaxColumns {
+			return info, fmt.Errorf("%s: columns: %d names, at most %d", file, n, engine.MaxColumns)
+		}
+		for i := 1; i <= n; i++ {
 			s, ok := listAt(cols, i).(lua.LString)
 			// A column name is a table heading and a key of
 			// game.score: printable, or it is refused rather than escaped.

@@ -45,13 +45,17 @@ func TestScriptTextSafe(t *testing.T) {
 }
 
 // TestRulesTextSafe: a rule mod's title is escaped; column, option and
-// entry names that would need escaping are refused.
+// entry names that would need escaping are refused, and so are more
+// columns than a replay or a results file holds.
 func TestRulesTextSafe(t *testing.T) {
 	for _, c := range []struct{ decl, want string }{
 		{`name = "Game\27[31m", columns = { "score" }`, ""},
 		{`columns = { "sco\27[2Jre" }`, "columns[1] must be a name of printable characters"},
 		{`options = { ["a\rb"] = 1 }`, "options: names must be strings of printable characters"},
 		{`entry = "ru\27n"`, "entry must be a name of printable characters"},
+		{`name = "Game\27[31m", columns = (function() local c = {} for i = 1, 64 do c[i] = "c" .. i end return c end)()`, ""},
+		{`columns = (function() local c = {} for i = 1, 65 do c[i] = "c" .. i end return c end)()`, "columns: 65 names, at most 64"},
+		{`columns = (function() local c = {} for i = 1, 1000 do c[i] = 1 end return c end)()`, "columns: 1000 names, at most 64"},
 	} {
 		fsys := fstest.MapFS{"rules.lua": &fstest.MapFile{Data: []byte(`return { ` + c.decl + `, turns = function() end, resolve = function() end }`)}}
 		g, err := LoadGame(fsys, "g", DefaultLimits())

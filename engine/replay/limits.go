@@ -33,7 +33,7 @@ const (
 	// and the bots' own).
 	MaxClasses = 4096
 	// MaxColumns bounds a rule mod's score columns.
-	MaxColumns = 64
+	MaxColumns = engine.MaxColumns
 	// MaxText bounds each text of the header (names, speeches, class ids
 	// and files, the program, the game, column names) in bytes, as
 	// decoded: far above what the program writes (a name is at most 64

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // A results file is decoded by encoding/json into lists of structs, and an
@@ -24,9 +26,6 @@ const (
 	teamMembers   = 8 // squares, survived, births, kills, deaths, collisions, timeouts, errors
 	playerMembers = 2 // id, name
 )
-
-// MaxColumns bounds a rule mod's score columns (as replays do).
-const MaxColumns = 64
 
 // fileShape is what scanFile counts in a results file.
 type fileShape struct {
@@ -221,8 +220,8 @@ func (sh *fileShape) check() error {
 		return fmt.Errorf("%s: not what this program writes", sh.thin)
 	case sh.players > MaxSeats:
 		return fmt.Errorf("%d players (a tournament seats at most %d)", sh.players, MaxSeats)
-	case sh.columns > MaxColumns || sh.mostValues > MaxColumns:
-		return fmt.Errorf("%d score columns (at most %d)", max(sh.columns, sh.mostValues), MaxColumns)
+	case sh.columns > engine.MaxColumns || sh.mostValues > engine.MaxColumns:
+		return fmt.Errorf("%d score columns (at most %d)", max(sh.columns, sh.mostValues), engine.MaxColumns)
 	case sh.results > MaxBattles:
 		return fmt.Errorf("%d results (a tournament plays at most %d battles)", sh.results, MaxBattles)
 	case sh.teams > MaxSeats:

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // TestHostileShapes: a results file's lists are counted, and their
@@ -51,7 +53,7 @@ func TestHostileShapes(t *testing.T) {
 		{"a long s in a key", file(`[{"game":0,"seed":1,"rounds":1,"teamſ":[` + many(`{}`, n) + `]}]`), "a team's result with 0 members"},
 		{"results before params", []byte(`{"version":1,"results":[{"game":0,"seed":1,"rounds":1,"teams":[` + team + `]}],"params":{"format":"koth","games":1,"players":[` + many(`{}`, n) + `]}}`), "a player with 0 members"},
 		{"empty players", []byte(`{"version":1,"params":{"format":"koth","games":1,"players":[` + many(`{}`, n) + `]}}`), "a player with 0 members"},
-		{"too many columns", []byte(`{"version":1,"params":{"format":"koth","games":1,"columns":[` + many(`"x"`, MaxColumns+1) + `]}}`), "65 score columns"},
+		{"too many columns", []byte(`{"version":1,"params":{"format":"koth","games":1,"columns":[` + many(`"x"`, engine.MaxColumns+1) + `]}}`), "65 score columns"},
 		{"too many values", file(`[{"game":0,"seed":1,"rounds":1,"teams":[` + strings.Replace(team, `"errors":0`, `"errors":0,"values":[`+many(`0`, n)+`]`, 1) + `]}]`), "score columns (at most 64)"},
 		{"teams nested in a key the file does not have", []byte(`{"version":1,"other":{"teams":[` + many(`{}`, 4) + `]}}`), "unknown field"},
 	}
@@ -85,10 +87,10 @@ func TestShapeBounds(t *testing.T) {
 		sh   fileShape
 		want string
 	}{
-		{fileShape{players: 4, columns: MaxColumns, results: MaxBattles, teams: MaxSeats, mostValues: MaxColumns}, ""},
+		{fileShape{players: 4, columns: engine.MaxColumns, results: MaxBattles, teams: MaxSeats, mostValues: engine.MaxColumns}, ""},
 		{fileShape{players: MaxSeats + 1}, "players"},
-		{fileShape{columns: MaxColumns + 1}, "score columns"},
-		{fileShape{mostValues: MaxColumns + 1}, "score columns"},
+		{fileShape{columns: engine.MaxColumns + 1}, "score columns"},
+		{fileShape{mostValues: engine.MaxColumns + 1}, "score columns"},
 		{fileShape{results: MaxBattles + 1}, "results (a tournament plays at most"},
 		{fileShape{teams: MaxSeats + 1}, "teams' results"},
 		{fileShape{thin: "a result with 0 members (it has at least 3)"}, "not what this program writes"},
