@@ -75,7 +75,9 @@ func (tm *Team) strFormat(L *lua.LState) int {
 			piece = pad(piece[:0], sp, false, "", []byte{fmtChar(L, arg)})
 			piece = cutAtNul(piece)
 		case 'e', 'E', 'f', 'g', 'G':
-			piece = fmtFloat(piece[:0], sp, conv, numberArg(L, arg))
+			f := numberArg(L, arg)
+			tm.charge(L, floatWork(sp, conv, f))
+			piece = fmtFloat(piece[:0], sp, conv, f)
 		case 'q':
 			s := strArg(L, arg)
 			meter.add(L, len(s)+2) // before the scan for escapes
@@ -369,6 +371,42 @@ func fmtFloat(dst []byte, sp fmtSpec, conv byte, f float64) []byte {
 		}
 	}
 	return pad(dst, sp, sp.zero, signOf(sp, neg), body)
+}
+
+// floatWork is what fmtFloat's conversion of f costs beyond the bytes it
+// writes, in instructions, charged before it is done. strconv prints up to
+// 18 significant digits with a fixed-size algorithm (Ryū); for more, and
+// for every %f, it falls back to exact decimal arithmetic whose work grows
+// with the square of the binary exponent: %.99e of 2^-1022 or %f of 1e308
+// took 6-36 µs for a result of about a hundred bytes, so a format string
+// of "%.99e"s ran 400 times longer than its count said. The charge is one
+// instruction per 512 of the exponent squared (2,250 for the smallest
+// subnormal), and one per 16 digits of precision.
+func floatWork(sp fmtSpec, conv byte, f float64) int64 {
+	if math.IsInf(f, 0) || f != f || f == 0 {
+		return 0
+	}
+	prec := sp.prec
+	if prec < 0 {
+		prec = 6
+	}
+	switch conv {
+	case 'e', 'E':
+		if prec+1 <= 18 {
+			return 0
+		}
+	case 'g', 'G':
+		// %g prints at most max(prec, 1) digits, in %e or in %f form;
+		// the %f form is used only when the number is below 10^prec.
+		if prec <= 18 {
+			return 0
+		}
+	}
+	_, e := math.Frexp(f)
+	if f := math.Abs(f); f < 0x1p-1022 {
+		e -= 52 // a subnormal's digits reach as far down as its last bit
+	}
+	return int64(e)*int64(e)/512 + int64(prec)/16
 }
 
 // expForm is C's %.{prec}e of a non-negative finite number; '#' keeps the

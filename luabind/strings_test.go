@@ -300,3 +300,59 @@ func TestStringIteratorAndCacheMemory(t *testing.T) {
 		t.Errorf("pattern cache: %d entries, %d bytes", n, b)
 	}
 }
+
+// TestFormatFloatWork: a float conversion that strconv does with exact
+// decimal arithmetic (every %f, %e and %g past 18 digits) is charged by
+// the number's binary exponent before it is done (floatWork), so that a
+// format string of such conversions runs out of budget after about as
+// many of them as the budget's plain instructions would take; the fast
+// conversions cost nothing more than their bytes.
+func TestFormatFloatWork(t *testing.T) {
+	src := `local function many(f, x, n)
+	  local args = {}
+	  for i = 1, n do args[i] = x end
+	  return function() return string.format(string.rep(f, n), unpack(args)) end
+	end
+	return { name = "X", run = function() end,
+	  e99tiny = many("%.99e", 2^-1022, 40),
+	  e18big = many("%.18e", 1e300, 40),
+	  fbig = many("%f", 1e308, 40),
+	  fnegbig = many("%99.99f", -1.7976931348623157e308, 40),
+	  gsub = many("%.30g", 5e-324, 40),
+	  one = function() return string.format("%.99e", 2^-1022) end,
+	  honestf = many("%.2f", 123.456, 40),
+	  honestg = many("%.14g", 2^-1022, 40),
+	  honeste = many("%.17e", 1e300, 40),
+	  special = many("%.99f", 1/0, 40),
+	}`
+	lim := DefaultLimits()
+	tm, tbl := stringTeam(t, src, lim)
+	tests := []struct {
+		name             string
+		fault            engine.Fault
+		minUsed, maxUsed int
+	}{
+		{"e99tiny", engine.FaultTimeout, 0, 0},
+		{"e18big", engine.FaultTimeout, 0, 0},
+		{"fbig", engine.FaultTimeout, 0, 0},
+		{"fnegbig", engine.FaultTimeout, 0, 0},
+		{"gsub", engine.FaultTimeout, 0, 0},
+		{"one", engine.NoFault, 2000, 2500},
+		{"honestf", engine.NoFault, 0, 100},
+		{"honestg", engine.NoFault, 0, 100},
+		{"honeste", engine.NoFault, 0, 100},
+		{"special", engine.NoFault, 0, 100},
+	}
+	for _, tc := range tests {
+		f, msg, used := callField(tm, tbl, tc.name, lim.Instructions)
+		switch {
+		case f != tc.fault:
+			t.Errorf("%s: fault %v (%s), want %v", tc.name, f, msg, tc.fault)
+		case tc.fault == engine.FaultTimeout && !strings.Contains(msg, "instruction budget"):
+			t.Errorf("%s: %q, want the budget's error", tc.name, msg)
+		case tc.fault == engine.NoFault && (used < tc.minUsed || used > tc.maxUsed):
+			t.Errorf("%s: %d instructions, want %d to %d", tc.name, used, tc.minUsed, tc.maxUsed)
+		}
+		t.Logf("%s: %d instructions %s", tc.name, used, msg)
+	}
+}
