@@ -49,7 +49,7 @@ func (tm *Team) openBase(L *lua.LState, base *lua.LTable) {
 	} {
 		base.RawSetString(f.name, f.fn)
 	}
-	openPCall(L, base, tm.charge)
+	openPCall(L, base, tm)
 }
 
 // luaGetMetatable is getmetatable(v): v's metatable, or its __metatable

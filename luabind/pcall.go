@@ -71,7 +71,16 @@ func checkPCallLayout() (uvs, flag uintptr, ok bool) {
 type protector struct {
 	calls   []protected
 	handler *lua.LFunction
-	charge  func(L *lua.LState, n int64)
+	tm      *Team
+}
+
+func (p *protector) charge(L *lua.LState, n int64) { p.tm.charge(L, n) }
+
+// chargeQuietly charges n instructions without raising, for the handlers,
+// which must not raise (stackroom.go): false when the budget is spent (or
+// the memory bound tripped), and the next instruction will stop the call.
+func (p *protector) chargeQuietly(n int64) bool {
+	return p.tm.budget.charge(n) && !p.tm.memTripped
 }
 
 // caughtErrorCost is what catching an error is charged, in instructions:
@@ -87,11 +96,11 @@ type protected struct {
 
 // openPCall puts the project's pcall and xpcall into base when the layout
 // check passed.
-func openPCall(L *lua.LState, base *lua.LTable, charge func(L *lua.LState, n int64)) {
+func openPCall(L *lua.LState, base *lua.LTable, tm *Team) {
 	if !pcallOK {
 		return
 	}
-	p := &protector{charge: charge}
+	p := &protector{tm: tm}
 	p.handler = L.NewFunction(p.handle)
 	base.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int {
 		v := checkAny(L, 1)
@@ -160,17 +169,34 @@ func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.L
 	outer := *flag
 	defer func() { *flag = outer }()
 	for range maxHandlerErrors {
+		if p.tm.budget.spent || p.tm.memTripped {
+			return v // the call stops at its next instruction
+		}
+		if p.tm.lastRoom(L) {
+			return errorInHandling // no room left for h (stackroom.go)
+		}
+		if stackFull(L) { // h's frame does not fit: the overflow is h's error
+			p.tm.widenStack(L)
+			v = lua.LString(reword(L, current(L), overflowMessage(L)))
+			if !p.chargeQuietly(caughtErrorCost) {
+				return v
+			}
+			continue
+		}
 		p.calls = append(p.calls, protected{base: regs(L).top})
 		L.Push(h)
 		L.Push(v)
 		err := L.PCall(1, 1, p.handler)
 		p.calls = p.calls[:len(p.calls)-1]
+		p.tm.narrowStack(L)
 		if err == nil {
 			r := L.Get(-1)
 			L.Pop(1)
 			return r
 		}
-		p.charge(L, caughtErrorCost)
+		if !p.chargeQuietly(caughtErrorCost) {
+			return v
+		}
 		if ae, ok := err.(*lua.ApiError); ok {
 			v = ae.Object
 		} else {
@@ -201,6 +227,9 @@ func (p *protector) handle(L *lua.LState) int {
 // arguments, and returns as pcall does: true and the results, or false and
 // the error (passed through handler when there is one).
 func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction, xpcall bool) int {
+	if stackFull(L) {
+		return p.overflowed(L, handler, xpcall)
+	}
 	cf := *(**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 	flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
 	outer := *flag
@@ -208,6 +237,7 @@ func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction, xpcal
 	err := L.PCall(nargs, lua.MultRet, p.handler)
 	p.calls = p.calls[:len(p.calls)-1]
 	*flag = outer // an outer protected call's handler is still there
+	p.tm.narrowStack(L)
 	if err != nil {
 		p.charge(L, caughtErrorCost)
 		L.Push(lua.LFalse)
@@ -220,6 +250,27 @@ func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction, xpcal
 	}
 	L.Insert(lua.LTrue, 1)
 	return L.GetTop()
+}
+
+// overflowed is call when the called function's frame does not fit on
+// the call stack: what PCall would return, without PCall, whose handler
+// would not fit either (stackroom.go). The error is gopher-lua's stack
+// overflow, raised from the pcall's frame, reworded and passed through
+// xpcall's handler as handle does.
+func (p *protector) overflowed(L *lua.LState, handler *lua.LFunction, xpcall bool) int {
+	p.tm.widenStack(L)
+	v := lua.LValue(lua.LString(reword(L, current(L), overflowMessage(L))))
+	if xpcall {
+		flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
+		outer := *flag
+		v = p.handled(L, handler, v)
+		*flag = outer
+	}
+	p.tm.narrowStack(L)
+	p.charge(L, caughtErrorCost)
+	L.Push(lua.LFalse)
+	L.Push(v)
+	return 2
 }
 
 // closeUpvalues closes the open upvalues of registers idx and above, as

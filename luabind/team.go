@@ -157,12 +157,14 @@ func (tm *Team) boot() {
 	}
 	L := lua.NewState(lua.Options{
 		SkipOpenLibs:        true,
-		CallStackSize:       tm.limits.CallDepth,
+		CallStackSize:       stackSize(tm.limits.CallDepth),
 		RegistrySize:        1024 * 4,
 		RegistryMaxSize:     1024 * 64,
 		IncludeGoStackTrace: false,
 	})
 	tm.L = L
+	tm.cutStack(L) // stackroom.go
+	L.Panic = tm.raisePanic
 	tm.catch = newCatcher(L)
 	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
@@ -271,6 +273,7 @@ func (tm *Team) class(id engine.ClassID) *classState {
 	L.Push(tm.concat)
 	L.Push(tm.length)
 	err := tm.catch.pcall(L, 2, 1)
+	tm.narrowStack(L)
 	if err != nil {
 		msg := tm.errorText(err)
 		if tm.budget.spent && !tm.memTripped {
@@ -435,6 +438,7 @@ func (tm *Team) callWithin(nargs, nret, limit int) (engine.Fault, string, int) {
 	tm.trace = ""
 	tm.payCensus()
 	err := tm.catch.pcall(tm.L, nargs, nret)
+	tm.narrowStack(tm.L)
 	used := int64(limit) - tm.budget.remaining()
 	if err != nil {
 		tm.trace = strings.Join(tm.catch.trace, "\n")

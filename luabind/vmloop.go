@@ -147,11 +147,28 @@ func (b *budget) install(L *lua.LState) {
 	slot := (*loopFunc)(unsafe.Add(unsafe.Pointer(L), offMainLoop))
 	plain := *slot // mainLoopWithContext, for calls of Go functions
 	if oldCore.Load() {
-		*slot = func(L *lua.LState, baseframe *frame) { b.countedLoop(L, baseframe, plain, ops) }
+		*slot = func(L *lua.LState, baseframe *frame) {
+			if b.team != nil {
+				L.Panic = b.team.raisePanic
+			}
+			b.countedLoop(L, baseframe, plain, ops)
+		}
 		return
 	}
+	// Every call enters here, a Go function's too: the team's panic
+	// function is put back after a protected call set gopher-lua's
+	// (stackroom.go).
+	var raise func(*lua.LState)
+	if b.team != nil {
+		raise = b.team.raisePanic
+	}
 	nums := &numAlloc{}
-	*slot = func(L *lua.LState, baseframe *frame) { b.fastLoop(L, baseframe, plain, ops, nums) }
+	*slot = func(L *lua.LState, baseframe *frame) {
+		if raise != nil {
+			L.Panic = raise
+		}
+		b.fastLoop(L, baseframe, plain, ops, nums)
+	}
 }
 
 // countedLoop runs Lua code from the current frame until baseframe
