@@ -14,8 +14,9 @@ import (
 // Plan chooses the next battle of a game and stores it as Queued.
 //
 // Matchmaking, after Halite's: first the player that most needs a battle —
-// the fewest battles since its current version (a new version is rated
-// first), then the longest idle; a player on probation counts its battles
+// one whose last stallAfter battles did not all fail, then the fewest
+// battles since its current version (a new version is rated first), then
+// the longest idle; a player on probation counts its battles
 // ProbationSlowdown times over. Then its opponents, drawn near it in the
 // rating order: each is the k-th nearest remaining player, k drawn from a
 // half-normal of standard deviation Spread, so most battles are between
@@ -92,8 +93,17 @@ func (l *Ladder) planTx(tx Tx, g Game, available func(Player) bool) (Battle, err
 	return b, tx.SetMeta(metaPlanned, strconv.FormatInt(n+1, 10))
 }
 
+// stallAfter is how many battles in a row a version may fail (Failed)
+// before it gives the first seat up to every player whose battles did
+// not: a version whose battles can never be played would otherwise keep
+// the fewest battles and take the first seat of every battle planned.
+const stallAfter = 2
+
 // need orders players by how much they need a battle: lower first.
 func (l *Ladder) need(a, b Player) int {
+	if c := cmp.Compare(b2i(a.Failed >= stallAfter), b2i(b.Failed >= stallAfter)); c != 0 {
+		return c
+	}
 	na, nb := a.SinceVersion, b.SinceVersion
 	if l.onProbation(a) {
 		na = na*l.slowdown + l.slowdown
@@ -159,3 +169,10 @@ func (l *Ladder) onProbation(p Player) bool {
 
 // OnProbation is onProbation for callers (a player's page says so).
 func (l *Ladder) OnProbation(p Player) bool { return l.onProbation(p) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

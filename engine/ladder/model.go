@@ -37,6 +37,13 @@ type Player struct {
 	// Problem is the first problem of the battle that put the player on
 	// probation, "file:line: message".
 	Problem string
+	// Failed counts the battles of the current version given up or
+	// failed (rated for nobody) since its last rated battle, as Settle
+	// passes them in plan order. Matchmaking seats first a player whose
+	// last battles did not all fail, so a version whose battles always
+	// fail cannot hold the first seat of every battle planned (its
+	// SinceVersion never grows).
+	Failed int
 	// Retired players (deleted uploads, bots gone for good) keep their
 	// history but play no more.
 	Retired bool

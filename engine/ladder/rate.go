@@ -217,6 +217,7 @@ func (l *Ladder) rate(b *Battle, players map[PlayerID]*Player) ([]RatingChange, 
 		p.Rating = s.After
 		p.Battles++
 		p.SinceVersion++
+		p.Failed = 0
 		if s.Place == 1 {
 			p.Wins++
 		}
@@ -261,9 +262,15 @@ func (l *Ladder) Rerate(ctx context.Context, game string) (int, error) {
 		}
 		var events []event
 		players := map[PlayerID]*Player{}
+		type failedOf struct {
+			version VersionID
+			n       int
+		}
+		failed := map[PlayerID]failedOf{}
 		for i := range list {
 			p := &list[i]
 			players[p.ID] = p
+			failed[p.ID] = failedOf{p.Version, p.Failed}
 			vs, err := tx.Versions(p.ID)
 			if err != nil {
 				return err
@@ -328,6 +335,11 @@ func (l *Ladder) Rerate(ctx context.Context, game string) (int, error) {
 			}
 		}
 		for _, p := range list {
+			// Failed is matchmaking's, not an event of the sequence:
+			// the current version keeps the count it had.
+			if was, ok := failed[p.ID]; ok && was.version == p.Version {
+				p.Failed = was.n
+			}
 			if err := tx.SavePlayer(&p); err != nil {
 				return err
 			}

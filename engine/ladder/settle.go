@@ -158,6 +158,9 @@ func (l *Ladder) Settle(ctx context.Context, available func(Player) bool, then f
 				}
 				out.Done = append(out.Done, b)
 			case Failed:
+				if err := l.failedTx(tx, b); err != nil {
+					return err
+				}
 				out.Done = append(out.Done, b)
 			}
 			window = window[1:]
@@ -167,6 +170,30 @@ func (l *Ladder) Settle(ctx context.Context, available func(Player) bool, then f
 		}
 	})
 	return out, err
+}
+
+// failedTx counts a failed battle, as Settle passes it, for each player
+// whose current version sat in it (Player.Failed).
+func (l *Ladder) failedTx(tx Tx, b Battle) error {
+	seen := map[PlayerID]bool{}
+	for _, s := range b.Seats {
+		if seen[s.Player] {
+			continue
+		}
+		seen[s.Player] = true
+		p, err := tx.Player(s.Player)
+		if err != nil {
+			return err
+		}
+		if p.Version != s.Version {
+			continue
+		}
+		p.Failed++
+		if err := tx.SavePlayer(&p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // planNext plans a battle of the game whose turn it is, or of the next

@@ -31,6 +31,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("RatingAt", func(t *testing.T) { testRatingAt(t, open(t)) })
 	t.Run("View", func(t *testing.T) { testView(t, open(t)) })
 	t.Run("Settle", func(t *testing.T) { testSettle(t, open) })
+	t.Run("Broken", func(t *testing.T) { testBroken(t, open) })
 }
 
 func update(t *testing.T, s ladder.Store, fn func(ladder.Tx) error) {
@@ -51,7 +52,7 @@ func testPlayers(t *testing.T, s ladder.Store) {
 	defer s.Close()
 	at := time.Date(2026, 11, 28, 10, 0, 0, 123456789, time.UTC)
 	p := ladder.Player{Game: "snake", Name: "slither", Owner: "ann", Display: "Slither ☃", Rating: openskill.Rating{Mu: 25.000000000000004, Sigma: math.Nextafter(8, 9)},
-		Battles: 3, Wins: 1, SinceVersion: 2, LastBattle: at, Recent: 0xfffffffe, RecentN: 32, Problem: "a.lua:1: x"}
+		Battles: 3, Wins: 1, SinceVersion: 2, LastBattle: at, Recent: 0xfffffffe, RecentN: 32, Problem: "a.lua:1: x", Failed: 4}
 	update(t, s, func(tx ladder.Tx) error {
 		if err := tx.SavePlayer(&p); err != nil {
 			return err

@@ -145,3 +145,125 @@ func testSettle(t *testing.T, open Open) {
 		}
 	}
 }
+
+// testBroken: players whose battles can never be played (their source
+// does not load: the battle is Failed; or it takes its worker down: the
+// battle is given up) do not take the first seat of every battle planned,
+// which left the other players without a rated battle for good. Every
+// healthy player keeps being rated, most battles are, and Rerate keeps
+// the failed count of the current version.
+func testBroken(t *testing.T, open Open) {
+	cases := []struct {
+		name        string
+		teams       int
+		broken      int
+		serverFault bool // given up after MaxTries, not Failed at once
+	}{
+		{"one broken, duels", 2, 1, false},
+		{"one broken, three teams", 3, 1, false},
+		{"three broken, three teams", 3, 3, false},
+		{"one given up, three teams", 3, 1, true},
+		{"two given up, duels", 2, 2, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			store := open(t)
+			defer store.Close()
+			clock := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+			l, err := ladder.New(ladder.Options{Store: store, Games: []ladder.Game{{Teams: tc.teams}}, Seed: 7, Ahead: 4,
+				Now: func() time.Time { clock = clock.Add(time.Second); return clock }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const healthy, battles = 6, 60
+			bad := map[ladder.PlayerID]bool{}
+			for i := range healthy + tc.broken {
+				name := fmt.Sprintf("p%d", i)
+				if i >= healthy {
+					name = fmt.Sprintf("bad%d", i)
+				}
+				p, err := l.Enter(ctx, "", name, "", "", []byte(name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				bad[p.ID] = i >= healthy
+			}
+			var queue []ladder.Battle
+			var done []ladder.Battle
+			settle := func() {
+				s, err := l.Settle(ctx, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				queue = append(queue, s.Planned...)
+				done = append(done, s.Done...)
+			}
+			settle()
+			for steps := 0; len(done) < battles; steps++ {
+				if len(queue) == 0 || steps > 10*battles {
+					t.Fatalf("nothing to play after %d battles settled", len(done))
+				}
+				b, err := l.Start(ctx, queue[0].ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				queue = queue[1:]
+				broken := slices.ContainsFunc(b.Seats, func(s ladder.Seat) bool { return bad[s.Player] })
+				switch {
+				case broken:
+					again, err := l.Fail(ctx, b.ID, "bad.lua:1: cannot load", tc.serverFault)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if again.State == ladder.Queued {
+						queue = append([]ladder.Battle{again}, queue...)
+					}
+				default:
+					if _, err := l.Record(ctx, b.ID, SettleOutcome(b), nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+				settle()
+			}
+			rated := 0
+			for _, b := range done[:battles] {
+				if b.State == ladder.Done {
+					rated++
+				}
+			}
+			// Before the fix, every battle after the first few seated a
+			// broken player first and failed: a handful of 60 were rated.
+			t.Logf("%d of %d battles rated", rated, battles)
+			if rated < battles/3 {
+				t.Errorf("%d of %d battles rated", rated, battles)
+			}
+			players, err := l.Players(ctx, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[ladder.PlayerID]int{}
+			for _, p := range players {
+				if !bad[p.ID] && p.Battles < 5 {
+					t.Errorf("%s: %d battles rated of %d", p.Name, p.Battles, battles)
+				}
+				if bad[p.ID] && p.Failed < 2 {
+					t.Errorf("%s: failed count %d", p.Name, p.Failed)
+				}
+				want[p.ID] = p.Failed
+			}
+			if _, err := l.Rerate(ctx, ""); err != nil {
+				t.Fatal(err)
+			}
+			again, err := l.Players(ctx, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range again {
+				if p.Failed != want[p.ID] {
+					t.Errorf("%s: failed count %d after Rerate, %d before", p.Name, p.Failed, want[p.ID])
+				}
+			}
+		})
+	}
+}
