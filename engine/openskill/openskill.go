@@ -145,8 +145,11 @@ func (m *Model) Tau() float64 { return m.tau }
 // teams, and neither argument is modified.
 //
 // It refuses fewer than 2 or more than MaxTeams teams, an empty team or one
-// of more than MaxPlayers players, a place slice of another length, and a
-// rating that is not finite or has σ ≤ 0.
+// of more than MaxPlayers players, a place slice of another length, a
+// rating that is not finite or has σ ≤ 0, and ratings so far out of range
+// that the update itself is not finite (σ² overflowing, σ² underflowing to
+// 0 without τ, a team's μ summing past the largest float64): it never
+// returns a rating that is NaN, infinite or has σ ≤ 0.
 func (m *Model) Rate(teams [][]Rating, place []int) ([][]Rating, error) {
 	k := len(teams)
 	if k < 2 || k > MaxTeams {
@@ -261,6 +264,9 @@ func (m *Model) Rate(teams [][]Rating, place []int) ([][]Rating, error) {
 			sigma := float64(p.Sigma * math.Sqrt(shrink))
 			if m.limitSigma {
 				sigma = math.Min(sigma, teams[i][j].Sigma)
+			}
+			if math.IsNaN(mu) || math.IsInf(mu, 0) || math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma <= 0 {
+				return nil, fmt.Errorf("%w: team %d player %d: μ=%v σ=%v is out of the range the update can take", ErrInput, i+1, j+1, teams[i][j].Mu, teams[i][j].Sigma)
 			}
 			out[i][j] = Rating{Mu: mu, Sigma: sigma}
 		}

@@ -276,7 +276,8 @@ func TestNotModified(t *testing.T) {
 }
 
 // FuzzRate: whatever finite ratings and places come in, what comes out is
-// finite, σ stays positive and, with LimitSigma, never grows.
+// finite, σ stays positive and, with LimitSigma, never grows; ratings too
+// far out for the update are refused with ErrInput.
 func FuzzRate(f *testing.F) {
 	f.Add(uint64(1), 4, 25.0, 8.0, 3.0)
 	f.Add(uint64(2), 16, 1e6, 1e-6, 1e3)
@@ -286,7 +287,7 @@ func FuzzRate(f *testing.F) {
 			return
 		}
 		for _, v := range []float64{mu, sigma, spread} {
-			if math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > 1e12 {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return
 			}
 		}
@@ -304,6 +305,9 @@ func FuzzRate(f *testing.F) {
 		}
 		for _, m := range []*Model{Default(), must(New(Options{LimitSigma: true}))} {
 			got, err := m.Rate(teams, place)
+			if errors.Is(err, ErrInput) && (math.Abs(mu)+math.Abs(spread) > 1e300 || sigma > 1e150) {
+				continue // too far out for the update: refused, never NaN
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,5 +345,65 @@ func BenchmarkRate16(b *testing.B) {
 		if _, err := m.RateSolo(ratings, place); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestExtremes: ratings far out of the usual range either rate to finite
+// ratings with σ > 0 or are refused with ErrInput, never NaN. Before, the
+// refused ones came back as {NaN NaN} with no error.
+func TestExtremes(t *testing.T) {
+	noTau := must(New(Options{NoTau: true}))
+	wide := func(n int, r Rating) []Rating {
+		out := make([]Rating, n)
+		for i := range out {
+			out[i] = r
+		}
+		return out
+	}
+	cases := []struct {
+		name   string
+		m      *Model
+		teams  [][]Rating
+		refuse bool
+	}{
+		{"σ² overflows", Default(), [][]Rating{{{Mu: 25, Sigma: 1e200}}, {{Mu: 25, Sigma: 1}}}, true},
+		{"σ² underflows, no τ", noTau, [][]Rating{{{Mu: 25, Sigma: 1e-170}}, {{Mu: 25, Sigma: 1e-170}}}, true},
+		{"one σ² underflows, no τ", noTau, [][]Rating{{{Mu: 25, Sigma: 1e-300}}, {{Mu: 25, Sigma: 8}}}, true},
+		{"team μ overflows", Default(), [][]Rating{wide(MaxPlayers, Rating{Mu: 1e307, Sigma: 1}), wide(MaxPlayers, Rating{Mu: 1e307, Sigma: 1})}, true},
+		{"μ ±1e300", Default(), [][]Rating{{{Mu: 1e300, Sigma: 1}}, {{Mu: -1e300, Sigma: 1}}}, false},
+		{"μ near the largest float64", Default(), [][]Rating{{{Mu: 1.7e308, Sigma: 1}}, {{Mu: 1.7e308, Sigma: 1}}}, false},
+		{"σ tiny, with τ", Default(), [][]Rating{{{Mu: 25, Sigma: 1e-300}}, {{Mu: 25, Sigma: 8}}}, false},
+		{"64 teams of 64 at the start", Default(), func() [][]Rating {
+			out := make([][]Rating, MaxTeams)
+			for i := range out {
+				out[i] = wide(MaxPlayers, Default().NewRating())
+			}
+			return out
+		}(), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			place := make([]int, len(tc.teams))
+			for i := range place {
+				place[i] = len(place) - i
+			}
+			got, err := tc.m.Rate(tc.teams, place)
+			if tc.refuse {
+				if !errors.Is(err, ErrInput) {
+					t.Fatalf("err = %v, ratings %v; want ErrInput", err, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				for j, g := range got[i] {
+					if math.IsNaN(g.Mu) || math.IsInf(g.Mu, 0) || math.IsNaN(g.Sigma) || math.IsInf(g.Sigma, 0) || g.Sigma <= 0 {
+						t.Fatalf("team %d player %d: %v", i+1, j+1, g)
+					}
+				}
+			}
+		})
 	}
 }
