@@ -75,6 +75,7 @@ func (l *Ladder) Finish(ctx context.Context, id BattleID, o Outcome) (Battle, er
 		}
 		for i := range b.Seats {
 			b.Seats[i].Result = o.Results[i]
+			b.Seats[i].Result.Problem = cleanText(o.Results[i].Problem)
 		}
 		b.Rounds, b.Replay = o.Rounds, o.Replay
 		if err := l.rateTx(tx, &b, l.now()); err != nil {
@@ -150,7 +151,7 @@ func (l *Ladder) Fail(ctx context.Context, id BattleID, reason string, serverFau
 			out = b
 			return nil
 		}
-		b.Error = reason
+		b.Error = cleanText(reason)
 		if serverFault && b.Tries < l.tries {
 			b.State = Queued
 		} else {

@@ -68,6 +68,7 @@ func (l *Ladder) Record(ctx context.Context, id BattleID, o Outcome, then func(T
 		}
 		for i := range b.Seats {
 			b.Seats[i].Result = o.Results[i]
+			b.Seats[i].Result.Problem = cleanText(o.Results[i].Problem)
 		}
 		b.State, b.Rounds, b.Replay = Played, o.Rounds, o.Replay
 		if err := tx.SaveBattle(&b); err != nil {

@@ -216,6 +216,9 @@ func (l *Ladder) Visit(ctx context.Context, viewer string) (Visit, error) {
 	if viewer == "" || len(viewer) > maxViewer {
 		return Visit{}, fmt.Errorf("ladder: a viewer's key must be 1 to %d bytes", maxViewer)
 	}
+	if err := checkText("viewer", viewer); err != nil {
+		return Visit{}, err
+	}
 	var prev Visit
 	err := l.store.Update(ctx, func(tx Tx) error {
 		v, err := tx.Meta(visitPrefix + viewer)

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("View", func(t *testing.T) { testView(t, open(t)) })
 	t.Run("Settle", func(t *testing.T) { testSettle(t, open) })
 	t.Run("Broken", func(t *testing.T) { testBroken(t, open) })
+	t.Run("Text", func(t *testing.T) { testText(t, open) })
 }
 
 func update(t *testing.T, s ladder.Store, fn func(ladder.Tx) error) {

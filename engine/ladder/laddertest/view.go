@@ -230,3 +230,92 @@ func containsAll(s string, subs ...string) bool {
 	}
 	return true
 }
+
+// testText: text every store keeps alike. Names, owners, display names
+// and viewers' keys that PostgreSQL cannot store (not UTF-8, a NUL byte)
+// are refused by the ladder with an error naming them, whatever the store;
+// a seat's problem and a failed battle's reason, which a script writes,
+// are cleaned and clipped to ladder.MaxText instead, so that recording or
+// settling a battle never fails for its text. Before, SQLite and the
+// memory store kept such names and PostgreSQL failed the transaction.
+func testText(t *testing.T, open Open) {
+	ctx := context.Background()
+	s := open(t)
+	defer s.Close()
+	l, err := ladder.New(ladder.Options{Store: s, Games: []ladder.Game{{Teams: 2}}, Seed: 3, Ahead: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := []struct {
+		key                  string
+		name, owner, display string
+	}{
+		{"name", "a\x00b", "", ""},
+		{"name", "\xff", "", ""},
+		{"owner", "p", "ann\x00", ""},
+		{"display name", "p", "", "D\xc3"},
+	}
+	for _, tc := range refused {
+		if _, err := l.Enter(ctx, "", tc.name, tc.owner, tc.display, []byte("x")); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("Enter(%q, %q, %q): %v; want an error naming the %s", tc.name, tc.owner, tc.display, err, tc.key)
+		}
+	}
+	if _, err := l.Visit(ctx, "SHA256:\xff"); err == nil || !strings.Contains(err.Error(), "viewer") {
+		t.Errorf("Visit of a key that is not UTF-8: %v", err)
+	}
+	for _, n := range []string{"ann/snow ☃", "bob"} {
+		if _, err := l.Enter(ctx, "", n, "ann", "Snow ☃ "+n, []byte(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := strings.Repeat("é", 3*ladder.MaxText)
+	problems := []struct{ in, want string }{
+		{"a.lua:1: \x00\xff end", "a.lua:1: \uFFFD\uFFFD end"},
+		{"ok ☃", "ok ☃"},
+		{long, long[:ladder.MaxText-len("…")-1] + "…"},
+	}
+	var queue []ladder.Battle
+	settle := func() {
+		s, err := l.Settle(ctx, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		queue = append(queue, s.Planned...)
+	}
+	settle()
+	for _, pr := range problems {
+		if len(queue) < 2 {
+			t.Fatalf("%d battles planned", len(queue))
+		}
+		b, next := queue[0], queue[1]
+		queue = queue[2:]
+		if _, err := l.Start(ctx, b.ID); err != nil {
+			t.Fatal(err)
+		}
+		o := ladder.Outcome{Results: []tournament.TeamResult{{Squares: 1, Errors: 1, Problem: pr.in}, {Squares: 2, Problem: pr.in}}}
+		if _, err := l.Record(ctx, b.ID, o, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.Battle(ctx, b.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, seat := range got.Seats {
+			if seat.Result.Problem != pr.want {
+				t.Errorf("battle %d seat %d: problem %q (%d bytes), want %q", b.ID, i, seat.Result.Problem, len(seat.Result.Problem), pr.want)
+			}
+		}
+		// Failing the next battle with the same text.
+		if _, err := l.Start(ctx, next.ID); err != nil {
+			t.Fatal(err)
+		}
+		failed, err := l.Fail(ctx, next.ID, pr.in, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if failed.Error != pr.want {
+			t.Errorf("battle %d: failed with %q, want %q", next.ID, failed.Error, pr.want)
+		}
+		settle()
+	}
+}
