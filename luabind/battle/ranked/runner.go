@@ -141,8 +141,26 @@ func (r *Runner) work(ctx context.Context) {
 			}
 			continue
 		}
-		if done, err := r.Play(ctx, b); err == nil && done.State == ladder.Queued {
+		done, err := r.Play(ctx, b)
+		switch {
+		case err == nil && done.State == ladder.Queued:
 			r.queue(done) // the server's failure: played again
+		case err != nil && ctx.Err() == nil:
+			// The ladder could not be told (the database away, a
+			// replay upload failing): the battle stays Queued or
+			// Playing, and Settle rates in plan order, so left alone it
+			// would hold every later battle back until a restart. It
+			// is played again after a pause; each try counts, so one
+			// that never goes through is given up after MaxTries.
+			select {
+			case <-ctx.Done():
+			case <-time.After(r.o.Idle):
+			}
+			if again, err := r.o.Ladder.Battle(ctx, b.ID); err == nil && (again.State == ladder.Queued || again.State == ladder.Playing) {
+				r.queue(again)
+			} else if err != nil && ctx.Err() == nil {
+				r.queue(b)
+			}
 		}
 		r.Settle(ctx)
 	}

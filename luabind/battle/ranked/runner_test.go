@@ -2,6 +2,7 @@ package ranked_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"math"
 	"os"
@@ -399,5 +400,73 @@ func TestRunnerFaultyPlayer(t *testing.T) {
 		if s.ID == p.ID && !s.Probation {
 			t.Error("the leaderboard does not show the probation")
 		}
+	}
+}
+
+// TestRunnerStoreHiccup: a battle whose outcome the ladder could not take
+// (the database away for a moment, a replay upload failing) is played
+// again by the running runner, not left Playing until the next restart:
+// the ladder settles in plan order, so one battle left behind stopped
+// every battle after it. Before, each variant stalled after the first
+// failure.
+func TestRunnerStoreHiccup(t *testing.T) {
+	cases := []struct {
+		name    string
+		workers int
+		fails   map[ladder.BattleID]int // how often recording battle ID fails
+	}{
+		{"first battle, once", 1, map[ladder.BattleID]int{1: 1}},
+		{"first battle, twice, two workers", 2, map[ladder.BattleID]int{1: 2}},
+		{"two battles, three workers", 3, map[ladder.BattleID]int{2: 1, 3: 1}},
+		{"every try", 1, map[ladder.BattleID]int{2: 1000}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+			// A liveness guard, not a measure: the bug was a stall.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var mu sync.Mutex
+			var done []ladder.Battle
+			const n = 6
+			r, err := ranked.New(ranked.Options{Ladder: a.l, Games: []ranked.Game{a.game}, Replays: a.replays, Workers: tc.workers,
+				Idle: 5 * time.Millisecond,
+				Recorded: func(_ ladder.Tx, b ladder.Battle) error {
+					mu.Lock()
+					defer mu.Unlock()
+					if tc.fails[b.ID] > 0 {
+						tc.fails[b.ID]--
+						return errors.New("the database went away")
+					}
+					return nil
+				},
+				Finished: func(b ladder.Battle) {
+					mu.Lock()
+					defer mu.Unlock()
+					if done = append(done, b); len(done) >= n {
+						cancel()
+					}
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Run(ctx); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(done) < n {
+				t.Fatalf("%d battles settled, want %d: the runner stalled", len(done), n)
+			}
+			for _, b := range done {
+				want := ladder.Done
+				if tc.fails[b.ID] > 0 {
+					want = ladder.Failed // given up after MaxTries
+				}
+				if b.State != want {
+					t.Errorf("battle %d: %s (%s), want %s", b.ID, b.State, b.Error, want)
+				}
+			}
+		})
 	}
 }
