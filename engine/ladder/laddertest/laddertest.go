@@ -33,6 +33,7 @@ func Run(t *testing.T, open Open) {
 	t.Run("Settle", func(t *testing.T) { testSettle(t, open) })
 	t.Run("Broken", func(t *testing.T) { testBroken(t, open) })
 	t.Run("Text", func(t *testing.T) { testText(t, open) })
+	t.Run("PlayerBattles", func(t *testing.T) { testPlayerBattles(t, open(t)) })
 }
 
 func update(t *testing.T, s ladder.Store, fn func(ladder.Tx) error) {

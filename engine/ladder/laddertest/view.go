@@ -319,3 +319,82 @@ func testText(t *testing.T, open Open) {
 		settle()
 	}
 }
+
+// testPlayerBattles: a player's battles, with every other filter and a
+// limit, are those of all battles that seat the player, in the same
+// order, once each even when it sits twice in one. The SQL stores read
+// them from the player's seats (newest first) rather than from every
+// battle the player sat in.
+func testPlayerBattles(t *testing.T, s ladder.Store) {
+	defer s.Close()
+	var ps []ladder.Player
+	games := []string{"", "paint"}
+	states := []ladder.State{ladder.Done, ladder.Failed, ladder.Queued}
+	update(t, s, func(tx ladder.Tx) error {
+		for i := range 4 {
+			p := ladder.Player{Name: fmt.Sprint("p", i)}
+			if err := tx.SavePlayer(&p); err != nil {
+				return err
+			}
+			ps = append(ps, p)
+		}
+		for i := range 60 {
+			b := ladder.Battle{Game: games[i%2], State: states[i%3], Seq: int64(1000 - i)}
+			b.Seats = []ladder.Seat{{Player: ps[i%3].ID}, {Player: ps[(i+1)%3].ID}}
+			if i%7 == 0 {
+				b.Seats = append(b.Seats, ladder.Seat{Player: ps[i%3].ID}) // seated twice
+			}
+			if i == 11 {
+				b.Seats = append(b.Seats, ladder.Seat{Player: ps[3].ID}) // once, long ago
+			}
+			if err := tx.SaveBattle(&b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	paint := "paint"
+	queries := []struct {
+		name string
+		q    ladder.BattleQuery
+	}{
+		{"all", ladder.BattleQuery{}},
+		{"last 5", ladder.BattleQuery{Limit: 5}},
+		{"done, last 3", ladder.BattleQuery{States: []ladder.State{ladder.Done}, Limit: 3}},
+		{"paint, queued or failed", ladder.BattleQuery{Game: &paint, States: []ladder.State{ladder.Queued, ladder.Failed}}},
+		{"after 30", ladder.BattleQuery{After: 30, Limit: 4}},
+		{"by seq", ladder.BattleQuery{BySeq: true, Limit: 6}},
+	}
+	view(t, s, func(tx ladder.Tx) error {
+		for _, tc := range queries {
+			all := tc.q
+			all.Limit = 0
+			every, err := tx.Battles(all)
+			if err != nil {
+				return err
+			}
+			for _, p := range ps {
+				var want []ladder.BattleID
+				for _, b := range every {
+					if slices.ContainsFunc(b.Seats, func(s ladder.Seat) bool { return s.Player == p.ID }) && (tc.q.Limit == 0 || len(want) < tc.q.Limit) {
+						want = append(want, b.ID)
+					}
+				}
+				q := tc.q
+				q.Player = p.ID
+				got, err := tx.Battles(q)
+				if err != nil {
+					return err
+				}
+				var ids []ladder.BattleID
+				for _, b := range got {
+					ids = append(ids, b.ID)
+				}
+				if !slices.Equal(ids, want) {
+					t.Errorf("%s, player %s: %v, want %v", tc.name, p.Name, ids, want)
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -253,6 +253,11 @@ func (t *txn) SaveBattle(b *ladder.Battle) error {
 
 const battleCols = `id, game, seed, config, state, tries, created, started, finished, seq, rounds, replay, error`
 
+// prefixed qualifies each column of a comma-separated list: "b.id, b.game".
+func prefixed(prefix, cols string) string {
+	return prefix + strings.ReplaceAll(cols, ", ", ", "+prefix)
+}
+
 func scanBattle(row interface{ Scan(...any) error }) (ladder.Battle, error) {
 	var b ladder.Battle
 	var seed, created, started, finished int64
@@ -305,38 +310,54 @@ func (t *txn) Battle(id ladder.BattleID) (ladder.Battle, error) {
 func (t *txn) Battles(q ladder.BattleQuery) ([]ladder.Battle, error) {
 	var where []string
 	var args []any
+	// SQLite numbers $n parameters in the order they first appear in the
+	// text: each condition takes its argument as it is written.
 	arg := func(v any) string {
 		args = append(args, v)
 		return fmt.Sprintf("$%d", len(args))
 	}
+	query := `SELECT ` + battleCols + ` FROM battles`
+	col := func(c string) string { return c }
+	order := " ORDER BY id DESC"
+	if q.BySeq {
+		order = " ORDER BY seq"
+	}
+	if q.Player != 0 {
+		// Driven by the player's seats (seats_player: player, battle),
+		// newest first, so that a player's last n battles read about n
+		// battles, not every battle the player ever sat in (the
+		// replays' pruning asks it of every player after each battle;
+		// a player's page of its own). The slot test keeps one row of a
+		// player seated twice.
+		query = `SELECT ` + prefixed("b.", battleCols) + ` FROM seats s JOIN battles b ON b.id = s.battle`
+		where = append(where, "s.player = "+arg(q.Player),
+			"s.slot = (SELECT min(slot) FROM seats s2 WHERE s2.battle = s.battle AND s2.player = s.player)")
+		col = func(c string) string { return "b." + c }
+		order = " ORDER BY s.battle DESC"
+		if q.BySeq {
+			order = " ORDER BY b.seq"
+		}
+	}
 	if q.Game != nil {
-		where = append(where, "game = "+arg(*q.Game))
+		where = append(where, col("game")+" = "+arg(*q.Game))
 	}
 	if q.BySeq {
-		where = append(where, "state = 'done'")
+		where = append(where, col("state")+" = 'done'")
 	}
 	if len(q.States) > 0 {
 		var marks []string
 		for _, s := range q.States {
 			marks = append(marks, arg(string(s)))
 		}
-		where = append(where, "state IN ("+strings.Join(marks, ", ")+")")
+		where = append(where, col("state")+" IN ("+strings.Join(marks, ", ")+")")
 	}
 	if q.After != 0 {
-		where = append(where, "id > "+arg(q.After))
+		where = append(where, col("id")+" > "+arg(q.After))
 	}
-	if q.Player != 0 {
-		where = append(where, "id IN (SELECT battle FROM seats WHERE player = "+arg(q.Player)+")")
-	}
-	query := `SELECT ` + battleCols + ` FROM battles`
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
-	if q.BySeq {
-		query += " ORDER BY seq"
-	} else {
-		query += " ORDER BY id DESC"
-	}
+	query += order
 	if q.Limit > 0 {
 		query += fmt.Sprintf(" LIMIT %d", q.Limit)
 	}
