@@ -438,3 +438,31 @@ func rankOf(board []Standing, id PlayerID) int {
 	}
 	return 0
 }
+
+// TestSpreadExtremes: however wide Options.Spread is, opponents are
+// players of the pool. Before, a draw times a Spread past the range of
+// int converted to a negative index and Plan panicked.
+func TestSpreadExtremes(t *testing.T) {
+	for _, spread := range []float64{1e-300, 0.5, 1e18, 1e300, math.MaxFloat64, math.Inf(1), math.NaN()} {
+		t.Run(fmt.Sprint(spread), func(t *testing.T) {
+			l, err := New(Options{Store: NewMemory(), Games: []Game{{Teams: 4}}, Seed: 5, Spread: spread})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enter(t, l, 6)
+			for range 5 {
+				b, err := l.Plan(context.Background(), "", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen := map[PlayerID]bool{}
+				for _, s := range b.Seats {
+					if s.Player == 0 || seen[s.Player] {
+						t.Fatalf("seats %+v", b.Seats)
+					}
+					seen[s.Player] = true
+				}
+			}
+		})
+	}
+}

@@ -149,7 +149,12 @@ func (l *Ladder) pick(r *rand.Rand, pool []Player, n int) []Player {
 	}
 	picked := []Player{first}
 	for len(picked) < n {
-		k := min(int(math.Abs(r.NormFloat64())*l.spread), len(others)-1)
+		// Compared as floats: a wide Spread (or an unlucky draw times
+		// it) past the range of int would convert to a negative index.
+		k := len(others) - 1
+		if f := math.Abs(r.NormFloat64()) * l.spread; f < float64(k) {
+			k = int(f)
+		}
 		picked = append(picked, others[k])
 		others = slices.Delete(others, k, k+1)
 	}
