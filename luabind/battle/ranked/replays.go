@@ -16,16 +16,20 @@ import (
 
 // Replays keeps the ladder's replays as files in one folder, named by
 // battle (L123.sbr), within a disk budget: once the files hold more than
-// Budget bytes the oldest go first, except the replays of each player's
-// Keep most recent battles, which stay whatever the budget. A pruned
-// battle keeps its result; its Replay is emptied in the ladder.
+// Budget bytes the oldest go first, down to seven eighths of it, except
+// the replays of each player's Keep most recent battles and of battles not
+// yet settled, which stay whatever the budget. A pruned battle keeps its
+// result; its Replay is emptied in the ladder.
 type Replays struct {
 	dir    string
 	budget int64
 	keep   int
 
-	mu    sync.Mutex // guards total and serialises pruning
+	mu    sync.Mutex // guards total and limit, and serialises pruning
 	total int64
+	// limit is the total past which the next replay added prunes: the
+	// budget, or more when the replays that must stay hold more.
+	limit int64
 }
 
 // OpenReplays opens (making it if need be) the folder dir.
@@ -33,7 +37,7 @@ func OpenReplays(dir string, budget int64, keep int) (*Replays, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	r := &Replays{dir: dir, budget: budget, keep: keep}
+	r := &Replays{dir: dir, budget: budget, keep: keep, limit: budget}
 	files, err := r.files()
 	if err != nil {
 		return nil, err
@@ -114,15 +118,20 @@ func (r *Replays) Added(ctx context.Context, l *ladder.Ladder, id ladder.BattleI
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.total += info.Size()
-	if r.total <= r.budget {
+	if r.total <= r.limit {
 		return 0, nil
 	}
 	return r.prune(ctx, l)
 }
 
 // prune deletes the oldest replays nobody's recent battles need until the
-// total is within the budget. r.mu is held.
+// total is an eighth of the budget below it, so that the next pruning,
+// which asks the ladder for every player's recent battles, comes after
+// that much more rather than after every battle. When the replays that
+// must stay hold more than the budget, the next pruning waits for an
+// eighth of the budget past what they hold. r.mu is held.
 func (r *Replays) prune(ctx context.Context, l *ladder.Ladder) (int, error) {
+	low := r.budget - r.budget/8
 	kept, err := r.protected(ctx, l)
 	if err != nil {
 		return 0, err
@@ -137,7 +146,7 @@ func (r *Replays) prune(ctx context.Context, l *ladder.Ladder) (int, error) {
 	}
 	n := 0
 	for _, f := range files {
-		if total <= r.budget {
+		if total <= low {
 			break
 		}
 		if kept[f.id] {
@@ -153,6 +162,7 @@ func (r *Replays) prune(ctx context.Context, l *ladder.Ladder) (int, error) {
 		n++
 	}
 	r.total = total
+	r.limit = max(r.budget, total+r.budget/8)
 	return n, nil
 }
 
@@ -160,6 +170,16 @@ func (r *Replays) prune(ctx context.Context, l *ladder.Ladder) (int, error) {
 // recent.
 func (r *Replays) protected(ctx context.Context, l *ladder.Ladder) (map[ladder.BattleID]bool, error) {
 	kept := map[ladder.BattleID]bool{}
+	// A battle not yet settled may be writing or have just recorded its
+	// replay: it is not the oldest, but pruning reaches it when every
+	// older replay must stay.
+	unsettled, err := l.Battles(ctx, ladder.BattleQuery{States: []ladder.State{ladder.Queued, ladder.Playing, ladder.Played}})
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range unsettled {
+		kept[b.ID] = true
+	}
 	if r.keep <= 0 {
 		return kept, nil
 	}

@@ -3,6 +3,7 @@ package ranked_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/ladder"
 	"github.com/squarebattle/squarebattle/engine/replay"
+	"github.com/squarebattle/squarebattle/engine/tournament"
 	"github.com/squarebattle/squarebattle/luabind/battle/ranked"
 	"github.com/squarebattle/squarebattle/scripts"
 )
@@ -465,6 +467,108 @@ func TestRunnerStoreHiccup(t *testing.T) {
 				}
 				if b.State != want {
 					t.Errorf("battle %d: %s (%s), want %s", b.ID, b.State, b.Error, want)
+				}
+			}
+		})
+	}
+}
+
+// TestReplaysBudget: pruning, which asks the ladder for every player's
+// recent battles, runs once per eighth of the budget rather than after
+// every battle once the budget is reached; it stays within the budget,
+// keeps each player's Keep most recent replays and never takes the replay
+// of a battle not yet settled. Before, every battle past the budget
+// pruned (passes = battles), and a battle still being recorded lost its
+// replay when every older one had to stay.
+func TestReplaysBudget(t *testing.T) {
+	const size = 100 // bytes a replay
+	cases := []struct {
+		name       string
+		budget     int64
+		keep       int
+		battles    int
+		maxPasses  int
+		overBudget bool // the kept replays alone exceed it
+	}{
+		{"roomy", 40 * size, 1, 120, 120 / 4, false},
+		{"tight", 10 * size, 1, 60, 60 / 2, false},
+		{"keep two", 40 * size, 2, 120, 120 / 4, false},
+		{"kept exceed the budget", 2 * size, 3, 40, 40, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			l, err := ladder.New(ladder.Options{Store: ladder.NewMemory(), Games: []ladder.Game{{Teams: 2}}, Seed: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 5 {
+				if _, err := l.Enter(ctx, "", fmt.Sprint("p", i), "", "", []byte(fmt.Sprint(i))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reps, err := ranked.OpenReplays(filepath.Join(t.TempDir(), "replays"), tc.budget, tc.keep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			write := func(id ladder.BattleID) {
+				if err := os.WriteFile(reps.Path(id), make([]byte, size), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// A battle being played all along, its replay written early.
+			held, err := l.Plan(ctx, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Start(ctx, held.ID); err != nil {
+				t.Fatal(err)
+			}
+			write(held.ID)
+			passes := 0
+			for range tc.battles {
+				b, err := l.Plan(ctx, "", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := l.Start(ctx, b.ID); err != nil {
+					t.Fatal(err)
+				}
+				write(b.ID)
+				o := ladder.Outcome{Results: []tournament.TeamResult{{Squares: int(b.Seed % 3)}, {Squares: 1}}, Replay: ranked.ReplayID(b.ID)}
+				if _, err := l.Finish(ctx, b.ID, o); err != nil {
+					t.Fatal(err)
+				}
+				n, err := reps.Added(ctx, l, b.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n > 0 {
+					passes++
+				}
+			}
+			if passes == 0 || passes > tc.maxPasses {
+				t.Errorf("%d pruning passes for %d battles, want 1 to %d", passes, tc.battles, tc.maxPasses)
+			}
+			if !tc.overBudget && reps.Total() > tc.budget {
+				t.Errorf("%d bytes kept, budget %d", reps.Total(), tc.budget)
+			}
+			if _, err := os.Stat(reps.Path(held.ID)); err != nil {
+				t.Errorf("the replay of battle %d, still playing, was pruned: %v", held.ID, err)
+			}
+			players, err := l.Players(ctx, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range players {
+				recent, err := l.Battles(ctx, ladder.BattleQuery{Player: p.ID, States: []ladder.State{ladder.Done}, Limit: tc.keep})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range recent {
+					if _, err := os.Stat(reps.Path(b.ID)); err != nil || b.Replay == "" {
+						t.Errorf("%s's recent battle %d lost its replay (%v, %q)", p.Name, b.ID, err, b.Replay)
+					}
 				}
 			}
 		})
