@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,18 +15,21 @@ import (
 
 // peer is the bot's end of a link over pipes.
 type peer struct {
-	in  *bufio.Reader  // what the server sent
-	out *io.PipeWriter // what the bot sends
-	l   *Link
+	in      *bufio.Reader  // what the server sent
+	out     *io.PipeWriter // what the bot sends
+	l       *Link
+	writing chan struct{} // closed when the link's first write begins
 }
 
 func newPeer(t *testing.T, o Options) *peer {
 	t.Helper()
 	toBot, fromServer := io.Pipe()
 	toServer, fromBot := io.Pipe()
-	l := NewLink(toServer, fromServer, func() { toServer.Close(); fromServer.Close(); toBot.Close(); fromBot.Close() }, o)
+	writing := make(chan struct{})
+	w := &enteredWriter{w: fromServer, entered: writing}
+	l := NewLink(toServer, w, func() { toServer.Close(); fromServer.Close(); toBot.Close(); fromBot.Close() }, o)
 	t.Cleanup(l.Close)
-	return &peer{in: bufio.NewReader(toBot), out: fromBot, l: l}
+	return &peer{in: bufio.NewReader(toBot), out: fromBot, l: l, writing: writing}
 }
 
 func (p *peer) say(line string) { go io.WriteString(p.out, line+"\n") }
@@ -205,8 +209,8 @@ func TestStuckWriteEndsLink(t *testing.T) {
 	}
 	sent := make(chan error, 1)
 	go func() { sent <- c.Send([]byte(`{"type":"round","round":1}`)) }()
-	time.Sleep(5 * time.Millisecond)
-	c.Close() // the battle gives up before the timeout
+	<-p.writing // a Close before the write leaves nothing to time out
+	c.Close()   // the battle gives up before the timeout
 	if err := <-sent; !errors.Is(err, bot.ErrClosed) {
 		t.Fatalf("Send after Close: %v", err)
 	}
@@ -220,6 +224,18 @@ func TestStuckWriteEndsLink(t *testing.T) {
 	}
 }
 
+// enteredWriter closes entered when its first write begins.
+type enteredWriter struct {
+	w       io.Writer
+	entered chan struct{}
+	once    sync.Once
+}
+
+func (e *enteredWriter) Write(p []byte) (int, error) {
+	e.once.Do(func() { close(e.entered) })
+	return e.w.Write(p)
+}
+
 // TestResultOfAbandonedSend: a battle that closed its Conn while its
 // message was being written leaves the write's result behind; the next
 // battle's Send is not confused by it.
@@ -228,7 +244,7 @@ func TestResultOfAbandonedSend(t *testing.T) {
 	c, _ := p.l.Claim()
 	sent := make(chan error, 1)
 	go func() { sent <- c.Send([]byte(`{"type":"round","round":1}`)) }()
-	time.Sleep(5 * time.Millisecond)
+	<-p.writing // the writer holds the message: Close abandons its Send only
 	c.Close()
 	<-sent
 	if got := p.hear(t); !strings.Contains(got, `"round":1`) { // the write completes now
