@@ -166,16 +166,18 @@ func Hash(src []byte) string {
 // keeps its μ and gets the start σ back (its battles so far stay in its
 // history). A source equal to the current version's changes nothing.
 // display and owner are updated either way; a retired player comes back.
-// name, owner and display must be UTF-8 without NUL bytes (text.go).
+// name and owner must be UTF-8 without NUL bytes; display is made so
+// (text.go).
 func (l *Ladder) Enter(ctx context.Context, game, name, owner, display string, src []byte) (Player, error) {
 	if _, err := l.game(game); err != nil {
 		return Player{}, err
 	}
-	for _, f := range []struct{ key, s string }{{"name", name}, {"owner", owner}, {"display name", display}} {
+	for _, f := range []struct{ key, s string }{{"name", name}, {"owner", owner}} {
 		if err := checkText(f.key, f.s); err != nil {
 			return Player{}, err
 		}
 	}
+	display = validText(display)
 	hash := Hash(src)
 	var out Player
 	err := l.store.Update(ctx, func(tx Tx) error {
