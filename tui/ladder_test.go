@@ -109,13 +109,16 @@ func TestLadderPage(t *testing.T) {
 }
 
 // hostileFixture has players whose names and owners are 10,000
-// characters of controls, escapes, invisible and wide characters.
+// characters of controls, escapes, invisible and wide characters. The
+// ladder refuses a name or owner that is not UTF-8 (engine/ladder's
+// text.go), so only the display name has bytes that are not.
 func hostileFixture(t *testing.T) *ladderFixture {
 	long := strings.Repeat("A\x1b[2J\x1b]0;pwned\x07\n\r\t\u202e\u200b\xff", 10000/22+1)[:10000]
+	utf8Long := strings.ToValidUTF8(long, "\u0085")
 	ps := []fixturePlayer{
 		{name: "explorer", display: "Explorer", strength: 3},
 		{name: "long", display: long, strength: 5},
-		{name: "evil." + long, owner: "evil\x1b[31m" + long, display: "Ex\u200bplorer", strength: 4},
+		{name: "evil." + utf8Long, owner: "evil\x1b[31m" + utf8Long, display: "Ex\u200bplorer", strength: 4},
 		{name: "zalgo", display: "Z" + strings.Repeat("\u0301", 5000) + "algo", strength: 2},
 		{name: "wide", display: strings.Repeat("忍者", 5000), owner: "忍" + strings.Repeat("\u200d", 100), strength: 1},
 		{name: "rtl", display: "\u202eregrolpxE", strength: 0},
