@@ -86,8 +86,16 @@ func playEcho(t *testing.T, rounds int, timing Timing, args ...string) modResult
 		}
 		h := Hello{Game: "echo", Kind: KindCalls, Seed: 1, Team: team, Teams: 2, Size: 4, Rounds: rounds,
 			Players: []string{"a", "b"}, Classes: classes, Constants: map[string]any{}, Columns: []string{"score"}}
-		_, gerr := Greet(conn, h, timing)
-		callers = append(callers, NewCaller(conn, classes[team], testCodec, timing, gerr))
+		tm := timing
+		if team == 1 {
+			// The honest team starts with the usual time to say ready:
+			// a short Init meant for team 0's fault ("noready") would
+			// fault it too on a loaded machine, where starting a process
+			// can take longer.
+			tm.Init = max(tm.Init, testTiming().Init)
+		}
+		_, gerr := Greet(conn, h, tm)
+		callers = append(callers, NewCaller(conn, classes[team], testCodec, tm, gerr))
 	}
 	opts := func(c0, c1 engine.Caller) engine.ModOptions {
 		return engine.ModOptions{Size: 4, Rounds: rounds, Seed: 1, Workers: 2, Columns: []string{"score"}, Classes: classes,

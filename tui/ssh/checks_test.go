@@ -57,7 +57,17 @@ func TestCheckSlots(t *testing.T) {
 						started <- i
 					}
 				}()
-				time.Sleep(10 * time.Millisecond) // in order
+				// In order: the next asks once this one holds its place
+				// or waits in the queue (no sleep that a loaded machine
+				// could outlast).
+				for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+					if r, w := c.counts(); r+w == i+1 {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("request %d neither started nor waits", i)
+					}
+				}
 			}
 			var got []int
 			for range tt.now {
@@ -76,10 +86,16 @@ func TestCheckSlots(t *testing.T) {
 				mu.Unlock()
 				rel()
 				rel() // twice is once
+				// One that should start has all the time it needs; that
+				// none starts is seen over 200 ms.
+				wait := 10 * time.Second
+				if tt.then[k] < 0 {
+					wait = 200 * time.Millisecond
+				}
 				next := -1
 				select {
 				case next = <-started:
-				case <-time.After(200 * time.Millisecond):
+				case <-time.After(wait):
 				}
 				if next != tt.then[k] {
 					t.Fatalf("after releasing %d, %d started; want %d", i, next, tt.then[k])
