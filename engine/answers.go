@@ -171,7 +171,7 @@ func admitProblem(p *Problem, round, team, classes int) {
 	if p.Kind != FaultTimeout && p.Kind != FaultError {
 		p.Kind = FaultError
 	}
-	p.Message = clipText(SafeText(p.Message), MaxAnswerText)
+	p.Message = ClipText(SafeText(p.Message), MaxAnswerText)
 }
 
 // addProblem adds p to r unless r holds MaxAnswerProblems already.

@@ -79,7 +79,7 @@ func (t *Timeline) checkAnswers(l *RoundLog) error {
 			q := p
 			admitProblem(&q, l.Round, a.Team, classes)
 			if q != p {
-				return bad("team %d: a problem the engine would not record (%q)", a.Team, clipText(SafeText(p.Message), 64))
+				return bad("team %d: a problem the engine would not record (%q)", a.Team, ClipText(SafeText(p.Message), 64))
 			}
 		}
 	}

@@ -174,7 +174,7 @@ func admitBackstop(e *Backstop, round, team, classes int, st *Stats) bool {
 	if e.Class < NoClass || int(e.Class) >= classes {
 		e.Class = NoClass
 	}
-	e.Message = clipText(SafeText(e.Message), MaxBackstopText)
+	e.Message = ClipText(SafeText(e.Message), MaxBackstopText)
 	switch e.Kind {
 	case BackstopTimeout:
 		st.Timeouts++
@@ -187,9 +187,9 @@ func admitBackstop(e *Backstop, round, team, classes int, st *Stats) bool {
 	return true
 }
 
-// clipText cuts s to at most n bytes on a character boundary, marking the
+// ClipText cuts s to at most n bytes on a character boundary, marking the
 // cut with an ellipsis.
-func clipText(s string, n int) string {
+func ClipText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/squarebattle/squarebattle/engine"
 )
 
 // Text the ladder keeps must read back the same from every store:
@@ -45,14 +47,5 @@ func validText(s string) string {
 // cleanText makes s valid (validText) and at most MaxText bytes, cut at a
 // character and marked with "…".
 func cleanText(s string) string {
-	s = validText(s)
-	if len(s) <= MaxText {
-		return s
-	}
-	const more = "…"
-	cut := MaxText - len(more)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + more
+	return engine.ClipText(validText(s), MaxText)
 }
