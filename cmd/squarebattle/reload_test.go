@@ -72,10 +72,10 @@ func TestHotReload(t *testing.T) {
 	within("a removed script disappears", hasNot("zapper"))
 
 	// The next battle uses the edited script: Explorer, rewritten to stay put,
-	// is still on its starting cell after a few rounds.
-	write("explorer.lua", `return { name = "Explorer", run = function() return WAIT end }`)
-	time.Sleep(3 * settle) // let the reload land; the lobby looks the same
-	within("explorer listed", has("Explorer"))
+	// is still on its starting cell after a few rounds. Its new name shows
+	// when the reload has landed.
+	write("explorer.lua", `return { name = "Explorer II", run = function() return WAIT end }`)
+	within("the edited explorer listed", has("Explorer II"))
 	b, err := src.NewBattle(tui.Setup{Players: []string{"explorer"}, Size: 8, Rounds: 5, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
