@@ -457,6 +457,11 @@ func TestTCPFastExit(t *testing.T) {
 // TestTCPRefusedBound: an impostor that connects without end gives up
 // Start after maxRefused connections, rather than at the deadline.
 func TestTCPRefusedBound(t *testing.T) {
+	var dialErrs atomic.Int64
+	var firstErr atomic.Value
+	defer func() {
+		t.Logf("%d dials failed (with those after Start closed its port), the first: %v", dialErrs.Load(), firstErr.Load())
+	}()
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	listening = func(addr string) {
@@ -468,11 +473,18 @@ func TestTCPRefusedBound(t *testing.T) {
 					return
 				default:
 				}
-				if c, err := net.Dial("tcp", addr); err == nil {
-					c.Close()
-				} else {
-					return
+				c, err := net.DialTimeout("tcp", addr, time.Second)
+				if err != nil {
+					// A machine loaded by other tests may refuse a
+					// dial now and then (its ports or backlog); the
+					// impostor only pauses, as a real one would.
+					if dialErrs.Add(1) == 1 {
+						firstErr.Store(err.Error())
+					}
+					time.Sleep(10 * time.Millisecond)
+					continue
 				}
+				c.Close()
 			}
 		}()
 	}
