@@ -56,7 +56,7 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 		}
 		user = bound
 	}
-	trip, err := pingClient(sess, 5*time.Second)
+	trip, err := pingClient(sess, s.o.Limits.Write)
 	if err != nil {
 		return fail(exitFailure, "the connection does not answer: %v", err)
 	}
@@ -78,30 +78,61 @@ type BotLinkFunc func(ctx context.Context, user, name string, in io.Reader, out 
 // pingClient measures the network round trip to a session's client: a
 // global request that wants a reply (OpenSSH's keepalive, which every
 // client answers, if only to refuse it). A client that does not answer
-// within wait is an error; the request's goroutine then ends with the
-// connection.
+// within wait (serve.write_timeout) is an error. The request waits for its reply on a goroutine
+// that ends only with the reply or the connection, so a connection has at
+// most one keepalive in flight (its door's): every bot command on it
+// waits for that one, however many a client that never answers sends.
 func pingClient(sess gssh.Session, wait time.Duration) (time.Duration, error) {
 	c, ok := sess.Context().Value(gssh.ContextKeyConn).(gossh.Conn)
 	if !ok {
 		return 0, errors.New("no connection")
 	}
-	done := make(chan error, 1)
-	start := time.Now()
-	go func() {
-		_, _, err := c.SendRequest("keepalive@openssh.com", true, nil)
-		done <- err
-	}()
+	cd, _ := sess.Context().Value(ctxDoorKey{}).(*connDoor)
+	if cd == nil { // not admitted by connect: cannot happen
+		return 0, errors.New("no connection")
+	}
+	p := cd.keepalive(c)
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	select {
-	case err := <-done:
-		if err != nil {
-			return 0, err
+	case <-p.done:
+		if p.err != nil {
+			return 0, p.err
 		}
-		return time.Since(start), nil
+		return p.trip, nil
 	case <-t.C:
 		return 0, fmt.Errorf("no reply to a keepalive within %v", wait)
 	}
+}
+
+// ping is one keepalive sent on a connection: done is closed when its
+// reply came (trip is then the round trip) or the connection ended (err).
+type ping struct {
+	done chan struct{}
+	trip time.Duration
+	err  error
+}
+
+// keepalive returns the connection's keepalive in flight, sending one
+// when there is none.
+func (d *connDoor) keepalive(c gossh.Conn) *ping {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.ping != nil {
+		return d.ping
+	}
+	p := &ping{done: make(chan struct{})}
+	d.ping = p
+	start := time.Now()
+	go func() {
+		_, _, err := c.SendRequest("keepalive@openssh.com", true, nil)
+		p.trip, p.err = time.Since(start), err
+		d.mu.Lock()
+		d.ping = nil
+		d.mu.Unlock()
+		close(p.done)
+	}()
+	return p
 }
 
 // fmtTrip is a round trip for people: milliseconds, with a tenth under

@@ -81,6 +81,7 @@ type connDoor struct {
 	handshake *time.Timer // from accept to the first command
 	idle      *time.Timer // while it holds no channel after a command
 	gone      bool
+	ping      *ping // the keepalive in flight (botcmd.go), nil when none
 }
 
 type ctxDoorKey struct{}
