@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/squarebattle/squarebattle/engine"
+	"github.com/squarebattle/squarebattle/engine/names"
 )
 
 // MaxNameBytes bounds the name a bot gives itself in ready, as a Lua
@@ -30,7 +31,8 @@ const unflushed = "the bot may not have flushed its output: flush after every li
 // Greeting is what a bot answered hello with.
 type Greeting struct {
 	// Name is the name the bot gave itself, made safe to show and cut to
-	// MaxNameBytes ("" when it gave none).
+	// MaxNameBytes ("" when it gave none, or one that reads as another
+	// team's: see readyName).
 	Name string
 	// Protocol is the protocol it chose among those hello offered: 1
 	// unless it asked for another.
@@ -99,7 +101,7 @@ func greet(conn Conn, h Hello, t Timing, offer []int) (Greeting, error) {
 	if len(m.Name) > 0 && string(m.Name) != "null" && json.Unmarshal(m.Name, &name) != nil {
 		return Greeting{}, fmt.Errorf(`%w: "name" is %s, not a string`, ErrNotReady, clip(m.Name))
 	}
-	g := Greeting{Name: cutName(engine.SafeText(name)), Protocol: Protocol}
+	g := Greeting{Name: readyName(name, h), Protocol: Protocol}
 	if len(m.Protocol) > 0 && string(m.Protocol) != "null" {
 		p, ok := wholeNumber(m.Protocol)
 		if !ok || !offered(offer, p) {
@@ -117,6 +119,37 @@ func offered(offer []int, p int64) bool {
 		}
 	}
 	return false
+}
+
+// readyName is the name a bot gave itself in ready as other people will
+// read it: every character that does not show (a zero-width space or
+// joiner, a tag character, a bidi mark) written as a visible escape
+// (names.Visible), so that nothing hides in it, made safe to print and cut
+// to MaxNameBytes. A name that reads as another team's name in hello
+// (names.Key: whatever its case, look-alike letters or invisible
+// characters) would make two teams one on the scoreboard and in the
+// replay: it is "" then, and the bot keeps the name it was listed by.
+func readyName(name string, h Hello) string {
+	// At most MaxNameBytes of the name, fewer when its escapes would make
+	// it longer (an escape is cut whole, never in its middle).
+	raw := cutName(name)
+	shown := engine.SafeText(names.Visible(raw, 0))
+	for len(shown) > MaxNameBytes {
+		_, n := utf8.DecodeLastRuneInString(raw)
+		raw = raw[:len(raw)-n]
+		shown = engine.SafeText(names.Visible(raw, 0))
+	}
+	if shown == "" {
+		return ""
+	}
+	k := names.Key(name)
+	own := h.Team >= 0 && h.Team < len(h.Players) && names.Key(h.Players[h.Team]) == k
+	for i, p := range h.Players {
+		if i != h.Team && !own && names.Key(p) == k {
+			return ""
+		}
+	}
+	return shown
 }
 
 // cutName cuts a name to MaxNameBytes on a character boundary.

@@ -208,3 +208,46 @@ func TestHandshake(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyName: the name a bot gives itself in ready shows every
+// character it holds (nothing invisible hides in it, nothing steers the
+// terminal), is cut to MaxNameBytes, and may not read as another team's
+// name (case, look-alike letters, invisible characters): then the bot
+// keeps the name it was listed by ("").
+func TestReadyName(t *testing.T) {
+	players := []string{"Explorer", "mybot", "Wanderer"} // the bot is team 1
+	for _, tc := range []struct {
+		name, ready string
+		want        string
+	}{
+		{"plain", `{"type":"ready","name":"My Bot"}`, "My Bot"},
+		{"its own listed name", `{"type":"ready","name":"MyBot"}`, "MyBot"},
+		{"none", `{"type":"ready"}`, ""},
+		{"another team's", `{"type":"ready","name":"Explorer"}`, ""},
+		{"another team's, other case", `{"type":"ready","name":"EXPLORER"}`, ""},
+		{"another team's, zero-width space", `{"type":"ready","name":"Expl\u200borer"}`, ""},
+		{"another team's, Cyrillic", `{"type":"ready","name":"\u0415x\u0440lorer"}`, ""},
+		{"another team's, full width", `{"type":"ready","name":"\uff37anderer"}`, ""},
+		{"another team's, tag characters", `{"type":"ready","name":"Wanderer\udb40\udc41"}`, ""},
+		{"zero-width space", `{"type":"ready","name":"Ze\u200bd"}`, `Ze\u200bd`},
+		{"word joiner and soft hyphen", `{"type":"ready","name":"a\u2060b\u00adc"}`, `a\u2060b\u00adc`},
+		{"bidi override", `{"type":"ready","name":"\u202egnirts"}`, `\u202egnirts`},
+		{"escape", `{"type":"ready","name":"\u001b[2Jx"}`, `\x1b[2Jx`},
+		{"long", `{"type":"ready","name":"` + strings.Repeat("é", 100) + `"}`, strings.Repeat("é", 32)},
+		{"long and invisible", `{"type":"ready","name":"` + strings.Repeat("\u200b", 40) + `"}`, strings.Repeat(`\u200b`, 10)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conn := &scriptConn{ready: tc.ready}
+			g, err := Handshake(conn, Hello{Kind: KindSquares, Team: 1, Players: players}, testTiming())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Name != tc.want {
+				t.Errorf("name %q, want %q", g.Name, tc.want)
+			}
+			if len(g.Name) > MaxNameBytes || !engine.IsSafeText(g.Name) {
+				t.Errorf("name %q: longer than %d bytes or unsafe", g.Name, MaxNameBytes)
+			}
+		})
+	}
+}
