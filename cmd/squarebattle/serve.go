@@ -178,6 +178,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		WaitRated:      a.ladder.waitRated,
 		LadderAdmin:    a.ladder.admin,
 		BotLink:        a.bots.link,
+		BotNames:       a.bots.namesOf,
 		BotClock:       *a.bots.timing(),
 		HostKey:        host,
 		Store:          store,

@@ -92,6 +92,21 @@ func (h *botHub) ids() []string {
 	return out
 }
 
+// namesOf lists the NAMEs of user's known bots (tui/ssh's
+// Options.BotNames: they count among the user's players, and no upload
+// takes one).
+func (h *botHub) namesOf(user string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, r := range h.known {
+		if r.User == user {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
 // isBot says whether id is a known bot.
 func (h *botHub) isBot(id string) bool {
 	h.mu.Lock()

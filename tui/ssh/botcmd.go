@@ -56,6 +56,20 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 		}
 		user = bound
 	}
+	// The name is reserved while the bot links: no submit takes it
+	// meanwhile, nor does the bot take one being submitted, and a new
+	// bot counts under serve.players_per_user with the uploads.
+	release, err := s.held.holdBot(s.o.Store, user, name, s.o.Limits.PlayersPerUser, s.botNames(user))
+	if err != nil {
+		re := err.(*reserveError)
+		log.Warn("bot refused", "event", "limit", "reason", re.reason)
+		status := exitFailure
+		if re.reason != "players per user" {
+			status = exitBadInput
+		}
+		return fail(status, "%s", re.msg)
+	}
+	defer release()
 	trip, err := pingClient(sess, s.o.Limits.Write)
 	if err != nil {
 		return fail(exitFailure, "the connection does not answer: %v", err)
@@ -67,6 +81,14 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 	status := s.o.BotLink(ctx, user, name, sess, sess, sess.Stderr(), func() { sess.Close() })
 	log.Info("bot gone", "event", "bot", "player", user+"."+name, "status", status)
 	return status, ""
+}
+
+// botNames are the names of user's remote bots (Options.BotNames).
+func (s *Server) botNames(user string) []string {
+	if s.o.BotNames == nil {
+		return nil
+	}
+	return s.o.BotNames(user)
 }
 
 // BotLinkFunc serves one bot connection of user's player name: in and out

@@ -6,9 +6,11 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -97,6 +99,130 @@ func TestBotPingBounded(t *testing.T) {
 			}
 			// One keepalive may still wait for its reply.
 			waitGoroutines(t, base+1)
+		})
+	}
+}
+
+// fakeHub stands in for serve's bot hub: a bot's name is kept from its
+// first link on (BotNames); a link lasts until its stdin ends.
+type fakeHub struct {
+	mu    sync.Mutex
+	known map[string][]string // user -> bot names
+}
+
+func (h *fakeHub) link(ctx context.Context, user, name string, in io.Reader, out io.Writer, notes io.Writer, end func()) int {
+	h.mu.Lock()
+	if !slices.Contains(h.known[user], name) {
+		h.known[user] = append(h.known[user], name)
+	}
+	h.mu.Unlock()
+	io.WriteString(notes, "linked\n")
+	io.Copy(io.Discard, in)
+	return 0
+}
+
+func (h *fakeHub) names(user string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.known[user])
+}
+
+// TestBotsAmongPlayers: a user's remote bots are players of the user: they
+// count under serve.players_per_user with the uploads, whichever came
+// first, and a bot and an upload never share a name, also when the one
+// is still under way (a submit in its check, a bot linking) when the
+// other comes.
+func TestBotsAmongPlayers(t *testing.T) {
+	type step struct {
+		cmd  string // "bot NAME", "submit NAME", "hold bot NAME" (linked until the end), "hold submit NAME" (in its check until the end)
+		want int    // exit status
+		msg  string // in the output
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"bots first, then uploads past the limit", []step{
+			{"bot one", 0, "linked"}, {"bot two", 0, "linked"},
+			{"submit luaa", exitFailure, "serve.players_per_user"},
+		}},
+		{"uploads first, then a bot past the limit", []step{
+			{"submit luaa", 0, "upload stored"}, {"submit luab", 0, "upload stored"},
+			{"bot one", exitFailure, "serve.players_per_user"},
+		}},
+		{"one of each, then either past the limit", []step{
+			{"bot one", 0, "linked"}, {"submit luaa", 0, "upload stored"},
+			{"bot two", exitFailure, "serve.players_per_user"},
+			{"submit luab", exitFailure, "serve.players_per_user"},
+			{"bot one", 0, "linked"}, {"submit luaa", 0, "upload stored"},
+		}},
+		{"an upload named as a bot", []step{
+			{"bot one", 0, "linked"}, {"submit one", exitBadInput, "remote bot of yours"},
+		}},
+		{"a bot named as an upload", []step{
+			{"submit one", 0, "upload stored"}, {"bot one", exitBadInput, "uploaded Lua player"},
+		}},
+		{"a submit while the bot of its name links", []step{
+			{"hold bot one", 0, ""}, {"submit one", exitBadInput, "remote bot of yours"},
+		}},
+		{"a bot while the submit of its name is checked", []step{
+			{"hold submit one", 0, ""}, {"bot one", exitBadInput, "being submitted"},
+		}},
+		{"bots and submits under way count", []step{
+			{"hold bot one", 0, ""}, {"hold submit luaa", 0, ""},
+			{"bot two", exitFailure, "serve.players_per_user"},
+			{"submit luab", exitFailure, "serve.players_per_user"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hub := &fakeHub{known: map[string][]string{}}
+			checking := make(chan struct{})
+			unblock := make(chan struct{})
+			ts := startServer(t, func(o *Options) {
+				o.Limits.PlayersPerUser = 2
+				o.BotLink, o.BotNames = hub.link, hub.names
+				o.Check = func(ctx context.Context, id string, src []byte, stdout, stderr io.Writer) int {
+					if strings.Contains(string(src), "hold") {
+						checking <- struct{}{}
+						select {
+						case <-unblock:
+						case <-ctx.Done():
+						}
+					}
+					return testCheck(ctx, id, src, stdout, stderr)
+				}
+			})
+			c := dial(t, ts.addr, "alice", newKey(t))
+			var held []*rawChan
+			for _, st := range tc.steps {
+				if what, ok := strings.CutPrefix(st.cmd, "hold "); ok {
+					rc := openRaw(t, c)
+					rc.exec(what)
+					held = append(held, rc)
+					if strings.HasPrefix(what, "bot ") {
+						for !strings.Contains(rc.text(), "linked") {
+							time.Sleep(time.Millisecond)
+						}
+					} else {
+						rc.ch.Write([]byte("function hold() end"))
+						rc.ch.CloseWrite()
+						<-checking
+					}
+					continue
+				}
+				var stdin []byte
+				if strings.HasPrefix(st.cmd, "submit ") {
+					stdin = []byte("function run() end")
+				}
+				out, errOut, status := run(t, c, st.cmd, stdin)
+				if status != st.want || !strings.Contains(out+errOut, st.msg) {
+					t.Errorf("%s: status %d, output %q; want %d and %q", st.cmd, status, out+errOut, st.want, st.msg)
+				}
+			}
+			close(unblock)
+			for _, rc := range held {
+				rc.ch.Close()
+			}
 		})
 	}
 }

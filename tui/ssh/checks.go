@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 
 	gssh "github.com/gliderlabs/ssh"
@@ -124,11 +125,14 @@ func (c *checkSlots) counts() (running, waiting int) {
 func (s *Server) Checks() (running, waiting int) { return s.checks.counts() }
 
 // reservations are the submits under way: the user names first submits
-// claim (by key), and the player names submits would add (by user).
+// claim (by key), and the player names submits would add (by user); and
+// the bot commands under way (by user), whose names an upload may not
+// take while they link, nor they an upload's.
 type reservations struct {
 	mu      sync.Mutex
 	claims  map[string]claim          // user name -> the key claiming it, and how many submits
 	players map[string]map[string]int // user -> player name -> submits under way
+	bots    map[string]map[string]int // user -> bot name -> bot commands under way
 }
 
 type claim struct {
@@ -137,7 +141,7 @@ type claim struct {
 }
 
 func newReservations() *reservations {
-	return &reservations{claims: map[string]claim{}, players: map[string]map[string]int{}}
+	return &reservations{claims: map[string]claim{}, players: map[string]map[string]int{}, bots: map[string]map[string]int{}}
 }
 
 // reserveError says why a submit was refused (msg, for the client) and
@@ -149,8 +153,10 @@ func (e *reserveError) Error() string { return e.msg }
 // hold reserves, for a submit by key of user's player name, the user name
 // (when claiming says the key has none bound yet) and a place under limit
 // players (unless user holds or is submitting name already), or says
-// why not. The returned release gives both back once the submit is over.
-func (r *reservations) hold(store *Store, key, user, name string, claiming bool, limit int) (func(), error) {
+// why not. bots are the names of user's remote bots (Options.BotNames):
+// they count under limit like uploads, and an upload may not take one.
+// The returned release gives both back once the submit is over.
+func (r *reservations) hold(store *Store, key, user, name string, claiming bool, limit int, bots []string) (func(), error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if claiming {
@@ -161,17 +167,11 @@ func (r *reservations) hold(store *Store, key, user, name string, claiming bool,
 			return nil, &reserveError{fmt.Sprintf("user name %s is being claimed by another key's submit; log in as another name (ssh OTHER@HOST)", user), "name being claimed"}
 		}
 	}
-	mine := r.players[user]
-	if !store.Has(user, name) && mine[name] == 0 {
-		n := store.Count(user)
-		for other := range mine {
-			if !store.Has(user, other) {
-				n++
-			}
-		}
-		if n >= limit {
-			return nil, &reserveError{fmt.Sprintf("you hold or are submitting %d players, this server's limit (serve.players_per_user); submit under one of their names to replace it", limit), "players per user"}
-		}
+	if slices.Contains(bots, name) || r.bots[user][name] > 0 {
+		return nil, &reserveError{fmt.Sprintf("%s.%s is a remote bot of yours (ssh HOST bot %s); give the upload another name", user, name, name), "bot name"}
+	}
+	if err := r.room(store, user, name, limit, bots); err != nil {
+		return nil, err
 	}
 	if claiming {
 		c := r.claims[user]
@@ -179,9 +179,69 @@ func (r *reservations) hold(store *Store, key, user, name string, claiming bool,
 		c.n++
 		r.claims[user] = c
 	}
+	release := r.take(r.players, user, name)
+	return func() {
+		release()
+		if claiming {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if c := r.claims[user]; c.n <= 1 {
+				delete(r.claims, user)
+			} else {
+				c.n--
+				r.claims[user] = c
+			}
+		}
+	}, nil
+}
+
+// holdBot reserves, for a bot command of user's bot name, the name while
+// the bot links (no upload takes it meanwhile) and a place under limit
+// players (0: bots are not counted), or says why not.
+func (r *reservations) holdBot(store *Store, user, name string, limit int, bots []string) (func(), error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if store.Has(user, name) || r.players[user][name] > 0 {
+		return nil, &reserveError{fmt.Sprintf("%s.%s is an uploaded Lua player of yours, or being submitted; give the bot another name", user, name), "upload name"}
+	}
+	if limit > 0 {
+		if err := r.room(store, user, name, limit, bots); err != nil {
+			return nil, err
+		}
+	}
+	return r.take(r.bots, user, name), nil
+}
+
+// room says whether user may add player name under limit: the names user
+// holds (uploads and bots) and is adding (submits and bot commands under
+// way) count once each; a name among them is no new one. r.mu is held.
+func (r *reservations) room(store *Store, user, name string, limit int, bots []string) error {
+	held := map[string]bool{}
+	for _, n := range store.Names(user) {
+		held[n] = true
+	}
+	for _, b := range bots {
+		held[b] = true
+	}
+	for n := range r.players[user] {
+		held[n] = true
+	}
+	for n := range r.bots[user] {
+		held[n] = true
+	}
+	if !held[name] && len(held) >= limit {
+		return &reserveError{fmt.Sprintf("you hold or are submitting %d players, this server's limit (serve.players_per_user); submit under one of their names to replace it", limit), "players per user"}
+	}
+	return nil
+}
+
+// take counts one more reservation of user's name in m; the returned
+// release gives it back, once. r.mu is held.
+func (r *reservations) take(m map[string]map[string]int, user, name string) func() {
+	mine := m[user]
 	if mine == nil {
 		mine = map[string]int{}
-		r.players[user] = mine
+		m[user] = mine
 	}
 	mine[name]++
 	var once sync.Once
@@ -189,23 +249,15 @@ func (r *reservations) hold(store *Store, key, user, name string, claiming bool,
 		once.Do(func() {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			if claiming {
-				if c := r.claims[user]; c.n <= 1 {
-					delete(r.claims, user)
-				} else {
-					c.n--
-					r.claims[user] = c
-				}
-			}
-			mine := r.players[user]
+			mine := m[user]
 			if mine[name]--; mine[name] <= 0 {
 				delete(mine, name)
 			}
 			if len(mine) == 0 {
-				delete(r.players, user)
+				delete(m, user)
 			}
 		})
-	}, nil
+	}
 }
 
 // waitForCheck holds a place for the session's check, telling the client

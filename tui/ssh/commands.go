@@ -172,7 +172,7 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 	pid := PlayerInfo{User: user, Name: name}.ID()
 	what = "upload of " + pid
 	// Reserved before the work, by the key (checks.go).
-	release, err := s.held.hold(s.o.Store, id.fingerprint, user, name, id.user == "", s.o.Limits.PlayersPerUser)
+	release, err := s.held.hold(s.o.Store, id.fingerprint, user, name, id.user == "", s.o.Limits.PlayersPerUser, s.botNames(user))
 	if err != nil {
 		re := err.(*reserveError)
 		log.Warn("upload refused", "event", "limit", "reason", re.reason)

@@ -61,6 +61,11 @@ type Options struct {
 	LadderAdmin func(ctx context.Context, args []string, out, errw io.Writer) int
 	// BotLink, when not nil, serves `ssh HOST bot NAME` (botcmd.go).
 	BotLink BotLinkFunc
+	// BotNames, when not nil, lists the names of user's remote bots (the
+	// ones it ever linked, connected or not): each counts under
+	// Limits.PlayersPerUser like an upload, and an upload may not take
+	// one's name. The names of bot commands under way count too.
+	BotNames func(user string) []string
 	// BotClock is the clock remote bots play under (serve.bots), which
 	// the bot command states to the bot's author with the network round
 	// trip it measures.

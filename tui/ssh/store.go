@@ -224,6 +224,19 @@ func (s *Store) Count(user string) int {
 	return n
 }
 
+// Names are the names of the players user holds, in no order.
+func (s *Store) Names(user string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, p := range s.players {
+		if p.User == user {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
 // Has reports whether user holds a player called name.
 func (s *Store) Has(user, name string) bool {
 	s.mu.Lock()
