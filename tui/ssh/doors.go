@@ -40,6 +40,8 @@ import (
 //   - stdin is read from x/crypto as it arrives into an inbox that holds
 //     at most what the command takes (inputFor), so what a channel holds
 //     is bytes the server means to read, never a window of tiny packets;
+//   - what the client sends as extended data (its own "stderr", which no
+//     command reads) is read and thrown away as it arrives (dropExtended);
 //   - the session's idle and lifetime clocks start when the channel opens.
 
 // inboxSlack is what a terminal session may hold of unread input, and a
@@ -182,6 +184,7 @@ func (s *Server) sessionChannel(_ *gssh.Server, conn *gossh.ServerConn, nc gossh
 	}
 	d := &doorSession{Channel: ch, s: s, conn: conn, ctx: ctx, cd: cd, log: log, opened: time.Now(), done: make(chan struct{})}
 	d.in = newInbox(ch, s.o.Limits.ScriptBytes+inboxSlack, d.overflow)
+	go dropExtended(ch)
 	d.serve(reqs)
 }
 
@@ -546,6 +549,22 @@ func parseUint32(in []byte) (uint32, []byte, bool) {
 		return 0, nil, false
 	}
 	return binary.BigEndian.Uint32(in), in[4:], true
+}
+
+// dropExtended reads what the client sends on a channel as extended data
+// (SSH_MSG_CHANNEL_EXTENDED_DATA, a client's "stderr"; no client sends it
+// on a session, and no command reads it) and throws it away, until the
+// channel ends. x/crypto keeps every such packet, unread, for the
+// channel's life, up to its 2 MiB window: a client sending one-byte
+// packets made it hold about 48 bytes of heap per byte, some 100 MB a
+// channel.
+func dropExtended(ch gossh.Channel) {
+	buf := make([]byte, 1024)
+	for {
+		if _, err := ch.Stderr().Read(buf); err != nil {
+			return
+		}
+	}
 }
 
 // inbox reads a channel's stdin as it arrives (so x/crypto never holds a

@@ -632,3 +632,70 @@ func TestInputBoundsNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestExtendedDataDoor: what a client sends as extended data (its own
+// "stderr", which no command reads) is thrown away as it comes, whatever
+// the channel runs or before it runs anything: a flood of one-byte
+// packets, which x/crypto would keep a packet at a time up to the
+// channel's 2 MiB window, costs no lasting memory, and the session still
+// works and ends as usual.
+func TestExtendedDataDoor(t *testing.T) {
+	const packets = 150_000 // kept, about 7 MB of heap
+	tests := []struct {
+		name   string
+		pty    bool
+		cmd    string // "-": none
+		finish func(t *testing.T, rc *rawChan)
+	}{
+		{"before a command", false, "-", func(t *testing.T, rc *rawChan) { rc.ch.Close(); rc.waitStatus(t) }},
+		{"a terminal", true, "", func(t *testing.T, rc *rawChan) {
+			rc.ch.Write([]byte("q"))
+			if st := rc.waitStatus(t); st != 0 {
+				t.Errorf("the terminal after the flood: status %d, output %q", st, rc.text())
+			}
+		}},
+		{"a submit reading its upload", false, "submit x", func(t *testing.T, rc *rawChan) {
+			rc.ch.Write([]byte("function run() end"))
+			rc.ch.CloseWrite()
+			if st := rc.waitStatus(t); st != 0 || !strings.Contains(rc.text(), "x.x is new") {
+				t.Errorf("the upload after the flood: status %d, output %q", st, rc.text())
+			}
+		}},
+		{"a bot", false, "bot b", func(t *testing.T, rc *rawChan) { rc.ch.CloseWrite(); rc.waitStatus(t) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ts := startServer(t, func(o *Options) {
+				// Far away: the flood takes its time (under -race, seconds).
+				o.Limits.Command, o.Limits.Handshake = time.Hour, time.Hour
+				o.BotLink = func(ctx context.Context, user, name string, in io.Reader, out io.Writer, notes io.Writer, end func()) int {
+					io.Copy(io.Discard, in)
+					return 0
+				}
+			})
+			c := dial(t, ts.addr, "x", newKey(t))
+			base := runtime.NumGoroutine()
+			rc := openRaw(t, c)
+			if tt.pty {
+				rc.pty(80, 24)
+			}
+			if tt.cmd != "-" && !rc.exec(tt.cmd) {
+				t.Fatal("the command was refused")
+			}
+			before := heapAfterGC()
+			one := []byte{'e'}
+			for i := 0; i < packets; i++ {
+				if _, err := rc.ch.Stderr().Write(one); err != nil {
+					t.Fatalf("packet %d: %v", i, err)
+				}
+			}
+			// A request's reply follows every packet sent before it.
+			rc.ch.SendRequest("keepalive@openssh.com", true, nil)
+			if grew := int64(heapAfterGC()) - int64(before); grew > 2<<20 {
+				t.Errorf("%d one-byte packets of extended data: heap grew %d KB (want < 2 MB)", packets, grew>>10)
+			}
+			tt.finish(t, rc)
+			waitGoroutines(t, base)
+		})
+	}
+}
