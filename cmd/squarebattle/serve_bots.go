@@ -39,6 +39,10 @@ type botHub struct {
 	// set before the server serves (tests shorten it).
 	sendTimeout time.Duration
 
+	// reloads tells the hall's sessions of bots that came or went
+	// (changed).
+	reloads *coalescer
+
 	mu    sync.Mutex
 	links map[string][]*remote.Link // by bot id, while connected
 	known map[string]botRecord      // every bot that ever connected
@@ -61,6 +65,11 @@ func botSource(id string) []byte { return []byte("-- squarebattle remote bot " +
 // openBotHub reads the records of dir/bots.
 func openBotHub(a *serveArena) (*botHub, error) {
 	h := &botHub{a: a, dir: filepath.Join(a.store.Dir(), "bots"), sendTimeout: 10 * time.Second, links: map[string][]*remote.Link{}, known: map[string]botRecord{}}
+	h.reloads = newCoalescer(reloadGap, func() {
+		if a.hall != nil {
+			a.hall.Reload()
+		}
+	})
 	if err := os.MkdirAll(h.dir, 0o700); err != nil {
 		return nil, err
 	}

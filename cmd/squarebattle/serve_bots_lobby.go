@@ -3,6 +3,8 @@ package main
 import (
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/bot"
@@ -82,9 +84,48 @@ func (l hubLobby) team(id string) (battle.Team, bool, error) {
 	return l.h.claimTeam(id)
 }
 
-// changed tells the open lobbies that a bot came or went.
+// changed tells the open lobbies that a bot came or went, through the
+// hub's coalescer: a client can link and drop a bot a thousand times a
+// second over one connection, and each reload makes every open session
+// rebuild its lobby, so the sessions hear of it at most once a
+// reloadGap, after the latest change.
 func (h *botHub) changed() {
 	if h.a.hall != nil {
-		h.a.hall.Reload()
+		h.reloads.poke()
 	}
+}
+
+// reloadGap is the longest a lobby waits to hear that a bot came or
+// went: the sessions' own housekeeping period.
+const reloadGap = 250 * time.Millisecond
+
+// coalescer runs fn once after gap for any number of pokes within it:
+// every poke is followed by a run that starts after it, and at most one
+// run is pending. after is time.AfterFunc (tests replace it).
+type coalescer struct {
+	fn    func()
+	gap   time.Duration
+	after func(time.Duration, func())
+
+	mu      sync.Mutex
+	pending bool
+}
+
+func newCoalescer(gap time.Duration, fn func()) *coalescer {
+	return &coalescer{fn: fn, gap: gap, after: func(d time.Duration, f func()) { time.AfterFunc(d, f) }}
+}
+
+func (c *coalescer) poke() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending {
+		return
+	}
+	c.pending = true
+	c.after(c.gap, func() {
+		c.mu.Lock()
+		c.pending = false // a poke from here on is followed by another run
+		c.mu.Unlock()
+		c.fn()
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/squarebattle/squarebattle/tui"
 )
@@ -127,4 +128,53 @@ func TestServeRemoteBotFeatured(t *testing.T) {
 	addr, _ := startLadderArena(t, cfg)
 	b := connectBot(t, sshClient(t, addr, "alice"), "waiter", 0)
 	waitFor(t, func() bool { return b.rounds.Load() >= 10 }, "the bot playing a featured battle")
+}
+
+// TestBotReloadsCoalesce: bots that come and go, however fast, make the
+// hall's sessions reload their lobbies once per gap, never zero times
+// after a change: every poke is followed by a run that starts after it.
+func TestBotReloadsCoalesce(t *testing.T) {
+	tests := []struct {
+		name  string
+		waves []int // pokes, then the pending run fires
+		tail  int   // pokes after the last run
+		runs  int   // runs once everything pending fired
+	}{
+		{"one change", []int{1}, 0, 1},
+		{"a thousand changes at once", []int{1000}, 0, 1},
+		{"a churn in waves", []int{500, 500, 500}, 0, 3},
+		{"a change after the run", []int{1000}, 1, 2},
+		{"nothing", nil, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs := 0
+			var pending []func()
+			c := newCoalescer(reloadGap, func() { runs++ })
+			c.after = func(_ time.Duration, f func()) { pending = append(pending, f) }
+			fire := func() {
+				fs := pending
+				pending = nil
+				for _, f := range fs {
+					f()
+				}
+			}
+			for _, n := range tt.waves {
+				for range n {
+					c.poke()
+				}
+				if len(pending) != 1 {
+					t.Fatalf("%d pokes left %d runs pending, want 1", n, len(pending))
+				}
+				fire()
+			}
+			for range tt.tail {
+				c.poke()
+			}
+			fire()
+			if runs != tt.runs {
+				t.Errorf("%d runs, want %d", runs, tt.runs)
+			}
+		})
+	}
 }
