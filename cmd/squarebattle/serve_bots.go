@@ -238,7 +238,7 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 		h.mu.Unlock()
 		h.changed()
 	}()
-	if h.a.ladder != nil {
+	if h.a.ladder != nil && !h.entered(ctx, id, user, name) {
 		if _, err := h.a.ladder.l.Enter(ctx, "", id, user, name, botSource(id)); err != nil && !errors.Is(err, context.Canceled) {
 			h.a.log.Error("ladder: entering a bot", "event", "error", "bot", id, "reason", err.Error())
 		}
@@ -251,6 +251,15 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 	}
 	<-ended // the farewell is out before the session ends
 	return exitOK
+}
+
+// entered says whether bot id is on the ladder already as it would be
+// entered (owner, name, not retired): then its link writes nothing to the
+// ladder's store. A client may link and drop a bot a thousand times a
+// second; a read each time costs the store less than a write transaction.
+func (h *botHub) entered(ctx context.Context, id, user, name string) bool {
+	p, err := h.a.ladder.l.PlayerByName(ctx, "", id)
+	return err == nil && !p.Retired && p.Version != 0 && p.Owner == user && p.Display == name
 }
 
 // farewell tells a bot's author why the server ends its connection, before

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/squarebattle/squarebattle/engine/ladder"
 	"github.com/squarebattle/squarebattle/tui"
 )
 
@@ -174,6 +177,52 @@ func TestBotReloadsCoalesce(t *testing.T) {
 			fire()
 			if runs != tt.runs {
 				t.Errorf("%d runs, want %d", runs, tt.runs)
+			}
+		})
+	}
+}
+
+// TestBotEnteredOnce: a bot's link enters it on the ladder only when the
+// ladder does not hold it as it would be entered, so that a client
+// linking and dropping a bot over and over costs the ladder's store reads,
+// not write transactions; a bot the ladder retired, or holds under
+// another owner or name, is entered again.
+func TestBotEnteredOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a ladder arena")
+	}
+	_, a := startLadderArena(t, ladderConfig(t))
+	ctx := context.Background()
+	l := a.ladder.l
+	enter := func(id, owner, name string) ladder.Player {
+		p, err := l.Enter(ctx, "", id, owner, name, botSource(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name    string
+		prepare func(id string)
+		want    bool
+	}{
+		{"unknown", func(string) {}, false},
+		{"entered", func(id string) { enter(id, "alice", "b") }, true},
+		{"entered twice", func(id string) { enter(id, "alice", "b"); enter(id, "alice", "b") }, true},
+		{"retired", func(id string) {
+			if err := l.Retire(ctx, enter(id, "alice", "b").ID); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"under another owner", func(id string) { enter(id, "bob", "b") }, false},
+		{"under another name", func(id string) { enter(id, "alice", "other") }, false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := fmt.Sprintf("alice.b%d", i)
+			tt.prepare(id)
+			if got := a.bots.entered(ctx, id, "alice", "b"); got != tt.want {
+				t.Errorf("entered %v, want %v", got, tt.want)
 			}
 		})
 	}
