@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/squarebattle/squarebattle/engine"
 	"github.com/squarebattle/squarebattle/engine/bot"
 )
 
@@ -82,7 +84,11 @@ func connectCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	toArena, _ := sess.StdinPipe()
 	fromArena, _ := sess.StdoutPipe()
-	sess.Stderr = stderr
+	// What the arena says on stderr reaches this terminal: made safe to
+	// print, line by line (an arena is a server on the network).
+	notes := &safeLineWriter{w: stderr}
+	defer notes.Flush()
+	sess.Stderr = notes
 	if err := sess.Start("bot " + name); err != nil {
 		return err
 	}
@@ -283,4 +289,66 @@ func sshAuth(identity, home string) ([]gossh.AuthMethod, error) {
 		return nil, errors.New("connect: no SSH key: no agent and none of ~/.ssh/id_ed25519, id_ecdsa, id_rsa (ssh-keygen -t ed25519 makes one)")
 	}
 	return methods, nil
+}
+
+// safeLineWriter writes what it is given to w a line at a time, each made
+// safe to print (engine.SafeLine: escape sequences, carriage returns,
+// bidi controls and bytes that are not UTF-8 shown escaped). A line
+// longer than maxNoteLine is written in pieces of that size, so a peer
+// that never ends its line holds no more than that. Not safe for
+// concurrent use (x/crypto writes a session's stderr from one goroutine).
+type safeLineWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+// maxNoteLine bounds the part of a line safeLineWriter holds.
+const maxNoteLine = 4096
+
+func (s *safeLineWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			take := min(len(p), maxNoteLine-len(s.buf))
+			s.buf = append(s.buf, p[:take]...)
+			p = p[take:]
+			if len(s.buf) == maxNoteLine {
+				if err := s.emit(); err != nil {
+					return n - len(p), err
+				}
+			}
+			continue
+		}
+		take := min(i, maxNoteLine-len(s.buf))
+		s.buf = append(s.buf, p[:take]...)
+		p = p[take:]
+		if len(s.buf) == maxNoteLine && take < i {
+			if err := s.emit(); err != nil {
+				return n - len(p), err
+			}
+			continue
+		}
+		p = p[1:] // the newline
+		if err := s.emit(); err != nil {
+			return n - len(p), err
+		}
+	}
+	return n, nil
+}
+
+// emit writes the held piece, safe, and a newline (a piece cut short of
+// its line's end gets one too: the terminal shows it on its own line).
+func (s *safeLineWriter) emit() error {
+	line := engine.SafeLine(strings.TrimSuffix(string(s.buf), "\r"))
+	s.buf = s.buf[:0]
+	_, err := io.WriteString(s.w, line+"\n")
+	return err
+}
+
+// Flush writes a last line the peer did not end.
+func (s *safeLineWriter) Flush() {
+	if len(s.buf) > 0 {
+		s.emit()
+	}
 }

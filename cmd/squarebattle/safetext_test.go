@@ -123,3 +123,46 @@ func TestReplayFileSafeText(t *testing.T) {
 		t.Errorf("the crafted text is not shown escaped:\n%s%s", out, errOut)
 	}
 }
+
+// TestConnectNotesSafe: what an arena writes on a bot session's stderr
+// reaches `squarebattle connect`'s terminal one safe line at a time, in
+// whatever pieces it arrives: escape sequences, carriage returns, bidi
+// controls and bytes that are not UTF-8 shown escaped, and a line that
+// never ends held at most maxNoteLine bytes at a time.
+func TestConnectNotesSafe(t *testing.T) {
+	long := strings.Repeat("l", 3*maxNoteLine+5)
+	tests := []struct {
+		name   string
+		pieces []string
+		want   string // the output holds it
+		lines  int    // newline-ended lines written
+	}{
+		{"plain", []string{"squarebattle: connected\n"}, "squarebattle: connected\n", 1},
+		{"escapes", []string{"\x1b[2J\x1b]0;owned\x07 hi\n"}, `\x1b[2J\x1b]0;owned\x07 hi`, 1},
+		{"carriage return inside", []string{"fake\rreal\r\n"}, `fake\rreal` + "\n", 1},
+		{"bidi and bad bytes", []string{"\u202egnirts \xff\xfe\n"}, `\u202egnirts \xff\xfe`, 1},
+		{"in pieces", []string{"\x1b", "[31", "mred\nsecond", " line\n"}, `\x1b[31mred` + "\nsecond line\n", 2},
+		{"a line that never ends", []string{long}, strings.Repeat("l", maxNoteLine) + "\n", 4},
+		{"an escape split across a cut", []string{strings.Repeat("x", maxNoteLine-1) + "\x1b[2J\n"}, "x\\x1b\n[2J\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			w := &safeLineWriter{w: &out}
+			for _, p := range tt.pieces {
+				if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
+					t.Fatalf("write %q: %d, %v", p, n, err)
+				}
+				if len(w.buf) > maxNoteLine {
+					t.Fatalf("holds %d bytes", len(w.buf))
+				}
+			}
+			w.Flush()
+			got := out.String()
+			assertPrintable(t, "notes", got)
+			if !strings.Contains(got, tt.want) || strings.Count(got, "\n") != tt.lines {
+				t.Errorf("wrote %q; want it to hold %q in %d lines", got, tt.want, tt.lines)
+			}
+		})
+	}
+}
