@@ -118,6 +118,8 @@ var keys = []keySpec{
 	intKey("serve.write_timeout", 1, 3600, func(c *Config) any { return &c.Serve.WriteTimeout }),
 	intKey("serve.uploads_per_hour", 0, 100_000, func(c *Config) any { return &c.Serve.UploadsPerHour }),
 	intKey("serve.players_per_user", 0, 10_000, func(c *Config) any { return &c.Serve.PlayersPerUser }),
+	intKey("serve.new_users_per_ip_hour", 0, 100_000, func(c *Config) any { return &c.Serve.NewUsersPerIPHour }),
+	intKey("serve.users", 1, 100_000, func(c *Config) any { return &c.Serve.Users }),
 	intKey("serve.private_battles", 0, 10_000, func(c *Config) any { return &c.Serve.PrivateBattles }),
 	intKey("serve.private_battles_per_user", 1, 10_000, func(c *Config) any { return &c.Serve.PrivateBattlesPerUser }),
 	intKey("serve.max_size", 2, 2000, func(c *Config) any { return &c.Serve.MaxSize }),

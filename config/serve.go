@@ -28,7 +28,12 @@ type Serve struct {
 	WriteTimeout         int `mapstructure:"write_timeout" yaml:"write_timeout" json:"write_timeout"`                            // seconds one write to a client may take
 	UploadsPerHour       int `mapstructure:"uploads_per_hour" yaml:"uploads_per_hour" json:"uploads_per_hour"`                   // submits per user per hour
 	PlayersPerUser       int `mapstructure:"players_per_user" yaml:"players_per_user" json:"players_per_user"`                   // player names one user may hold
-	PrivateBattles       int `mapstructure:"private_battles" yaml:"private_battles" json:"private_battles"`                      // private battles running at once; more wait
+	// NewUsersPerIPHour is how many keys from one address may claim a
+	// user name (with their first submit or bot) in an hour; Users bounds
+	// the user names in all. Keys cost nothing to make.
+	NewUsersPerIPHour int `mapstructure:"new_users_per_ip_hour" yaml:"new_users_per_ip_hour" json:"new_users_per_ip_hour"`
+	Users             int `mapstructure:"users" yaml:"users" json:"users"`
+	PrivateBattles    int `mapstructure:"private_battles" yaml:"private_battles" json:"private_battles"` // private battles running at once; more wait
 	// PrivateBattlesPerUser is how many private battles one user (one
 	// key, whatever its sessions) may have running or waiting at once.
 	PrivateBattlesPerUser int `mapstructure:"private_battles_per_user" yaml:"private_battles_per_user" json:"private_battles_per_user"`
@@ -93,6 +98,8 @@ func DefaultServe() Serve {
 		WriteTimeout:          10,
 		UploadsPerHour:        20,
 		PlayersPerUser:        5,
+		NewUsersPerIPHour:     30,
+		Users:                 10_000,
 		PrivateBattles:        2,
 		PrivateBattlesPerUser: 1,
 		MaxSize:               150,

@@ -110,6 +110,7 @@ func startBenchArena(b *testing.B) *benchArena {
 	cfg.Serve.Ladder.Enabled = false
 	cfg.Isolation.PoolSize = 1
 	cfg.Serve.BotConnectionsPerUser, cfg.Serve.BotConnections, cfg.Serve.PlayersPerUser = 1000, 1000, 0
+	cfg.Serve.NewUsersPerIPHour = 100000
 	cfg.Serve.Sessions, cfg.Serve.SessionsPerIP, cfg.Serve.ConnectionsPerMinute = 1000, 1000, 100000
 	// The featured battle, which the hall always plays, plays one tiny
 	// round now and then: the process's CPU is the bots' battles'.

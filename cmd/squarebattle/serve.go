@@ -217,6 +217,7 @@ func limitsOfServe(cfg config.Config) tuissh.Limits {
 		Sessions: sc.Sessions, SessionsPerIP: sc.SessionsPerIP, ConnectionsPerMinute: sc.ConnectionsPerMinute,
 		Handshake: sec(sc.HandshakeTimeout), Idle: sec(sc.IdleTimeout), MaxSession: sec(sc.MaxSession),
 		Write: sec(sc.WriteTimeout), UploadsPerHour: sc.UploadsPerHour, PlayersPerUser: sc.PlayersPerUser,
+		NewUsersPerIPHour: sc.NewUsersPerIPHour, Users: sc.Users,
 		ScriptBytes: cfg.Limits.ScriptBytes, FPS: sc.FPS,
 		ChannelsPerConn: sc.ChannelsPerConnection, EnvRequests: sc.EnvRequests, EnvBytes: sc.EnvBytes,
 		Command: sec(sc.CommandTimeout), Checks: sc.Checks, ChecksPerIP: sc.ChecksPerIP, ChecksPerKey: sc.ChecksPerKey,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -51,6 +52,7 @@ func TestServeAttackFigures(t *testing.T) {
 		{"checks", atkChecks},
 		{"players", atkPlayersRace},
 		{"quota", atkQuotaBurn},
+		{"newkeys", atkNewKeys},
 	} {
 		if on(a.name) {
 			t.Run(a.name, a.run)
@@ -487,6 +489,35 @@ func atkQuotaBurn(t *testing.T) {
 	alice := keyClient(t, addr, "alice", newKey(t))
 	_, e, st := sshRun(t, alice, "submit mine", []byte(`return { name = "Mine", run = function(self) return MOVE, S end }`))
 	t.Logf("quota: uploads_per_hour 3 spent by another key logged in as alice; alice's own first submit: status %d %s", st, strings.TrimSpace(e))
+}
+
+// atkNewKeys: 60 fresh keys from one address, each linking a bot under
+// its own login (which claims that login as its user name) and hanging up
+// at once. connections_per_minute is raised so that what the keys meet is
+// the bound on new users, not the rate of connections.
+func atkNewKeys(t *testing.T) {
+	cfg := serveConfig(t)
+	cfg.Serve.ConnectionsPerMinute = 10_000
+	addr := startArena(t, cfg)
+	statuses := map[int]int{}
+	for i := range 60 {
+		c := keyClient(t, addr, "k"+strconv.Itoa(i), newKey(t))
+		st := -1 // no exit status
+		if s, err := c.NewSession(); err == nil {
+			s.Stdin = strings.NewReader("")
+			var ee *gossh.ExitError
+			if err := s.Run("bot b"); err == nil {
+				st = 0
+			} else if errors.As(err, &ee) {
+				st = ee.ExitStatus()
+			}
+		}
+		statuses[st]++
+		c.Close()
+	}
+	data, _ := os.ReadFile(filepath.Join(cfg.Serve.DataDir, "users.json"))
+	t.Logf("newkeys: 60 fresh keys from one address, each `bot b` under its own login: %d user names bound (statuses %v)",
+		strings.Count(string(data), `"key"`), statuses)
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -41,6 +41,7 @@ func doorsArena(tb testing.TB) (*serveArena, string, config.Config) {
 	cfg.Serve.DataDir = tb.TempDir()
 	cfg.Serve.Ladder.Enabled = false
 	cfg.Serve.SessionsPerIP, cfg.Serve.ConnectionsPerMinute, cfg.Serve.UploadsPerHour = 40, 100000, 100000
+	cfg.Serve.NewUsersPerIPHour = 100000
 	cfg.Serve.FeaturedPlayers = "explorer,explorer,explorer,explorer"
 	cfg.Serve.FeaturedRounds = 10_000_000
 	cfg.TUI.Rewind = 0

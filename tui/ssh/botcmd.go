@@ -50,9 +50,12 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 		if id.login == "" {
 			return fail(exitBadInput, "your login name %s has nothing usable as a user name: ssh NAME@HOST with a-z, 0-9, _ or -", quote(sess.User()))
 		}
+		if why := s.mayClaim(sess, id, log); why != "" {
+			return fail(exitFailure, "%s", why)
+		}
 		bound, err := s.o.Store.Claim(id.fingerprint, id.login)
 		if err != nil {
-			return fail(exitBadInput, "%v", err)
+			return fail(claimStatus(err), "%v", err)
 		}
 		user = bound
 	}

@@ -167,6 +167,9 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		if id.login == "" {
 			return fail(exitBadInput, "your login name %s has nothing usable as a user name: ssh NAME@HOST with a-z, 0-9, _ or -", quote(sess.User()))
 		}
+		if why := s.mayClaim(sess, id, log); why != "" {
+			return fail(exitFailure, "%s", why)
+		}
 		user = id.login
 	}
 	pid := PlayerInfo{User: user, Name: name}.ID()
@@ -213,7 +216,7 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 		// so it is stored only under the name the key now holds.
 		bound, err := s.o.Store.Claim(id.fingerprint, user)
 		if err != nil {
-			return fail(exitBadInput, "%v", err)
+			return fail(claimStatus(err), "%v", err)
 		}
 		if bound != user {
 			return fail(exitFailure, "your key was given the user name %s by another upload meanwhile; submit again (it will be %s.%s)", bound, bound, name)

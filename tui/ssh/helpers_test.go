@@ -22,7 +22,7 @@ import (
 // testLimits are generous except where a test narrows them.
 func testLimits() Limits {
 	return Limits{Sessions: 50, SessionsPerIP: 50, ConnectionsPerMinute: 1000, Handshake: 5 * time.Second,
-		Idle: time.Minute, MaxSession: time.Minute, Write: 2 * time.Second, UploadsPerHour: 100, PlayersPerUser: 3,
+		Idle: time.Minute, MaxSession: time.Minute, Write: 2 * time.Second, UploadsPerHour: 100, PlayersPerUser: 3, NewUsersPerIPHour: 1000,
 		ScriptBytes: 64 << 10, FPS: 15,
 		ChannelsPerConn: 10, EnvRequests: 16, EnvBytes: 4096, Command: 5 * time.Second, Checks: 4, ChecksPerIP: 4, ChecksPerKey: 4}
 }

@@ -21,6 +21,8 @@ type Limits struct {
 	Write                time.Duration // the longest one write to a client may take
 	UploadsPerHour       int           // submits per user per hour (0: uploads off)
 	PlayersPerUser       int           // player names one user may hold
+	NewUsersPerIPHour    int           // keys from one address that may claim a user name in an hour (0: none)
+	Users                int           // user names the server binds in all (0: no bound)
 	ScriptBytes          int           // the largest upload (limits.script_bytes)
 	FPS                  int           // frames per second drawn for each viewer
 
@@ -42,8 +44,8 @@ func (l Limits) check() error {
 		return fmt.Errorf("ssh: timeouts must be positive")
 	case l.ScriptBytes < 1, l.FPS < 1:
 		return fmt.Errorf("ssh: script bytes and fps must be at least 1")
-	case l.UploadsPerHour < 0, l.PlayersPerUser < 0:
-		return fmt.Errorf("ssh: upload limits must not be negative")
+	case l.UploadsPerHour < 0, l.PlayersPerUser < 0, l.NewUsersPerIPHour < 0, l.Users < 0:
+		return fmt.Errorf("ssh: upload and user limits must not be negative")
 	}
 	return nil
 }

@@ -103,6 +103,7 @@ type Server struct {
 	srv  *gssh.Server
 	gate *gate
 	ups  *uploads
+	news *newUsers
 	// checks and held bound the submits at work (checks.go).
 	checks *checkSlots
 	held   *reservations
@@ -148,8 +149,10 @@ func New(o Options) (*Server, error) {
 		o.Logger.Warn("the server's environment overrides every client's terminal: run serve without it",
 			"event", "config", "variables", strings.Join(over, " "))
 	}
-	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour), sessions: map[*liveSession]struct{}{},
+	s := &Server{o: o, log: o.Logger, gate: newGate(o.Limits), ups: newUploads(o.Limits.UploadsPerHour),
+		news: newNewUsers(o.Limits.NewUsersPerIPHour), sessions: map[*liveSession]struct{}{},
 		checks: newCheckSlots(o.Limits), held: newReservations()}
+	o.Store.LimitUsers(o.Limits.Users)
 	s.srv = &gssh.Server{
 		Version:     "SquareBattle",
 		HostSigners: []gssh.Signer{o.HostKey},

@@ -33,6 +33,9 @@ type Store struct {
 	byKey   map[string]string // fingerprint -> user
 	byName  map[string]string // user -> fingerprint
 	players map[string]PlayerInfo
+	// maxUsers bounds the user names bound (0: no bound): each costs a
+	// line of users.json, which every claim rewrites whole.
+	maxUsers int
 }
 
 // PlayerInfo describes one uploaded player.
@@ -56,6 +59,10 @@ type ReplayInfo struct {
 
 // ErrNameTaken is returned when a user name belongs to another key.
 var ErrNameTaken = errors.New("user name taken")
+
+// ErrUsersFull is returned when a new key would bind a user name past the
+// store's limit (LimitUsers).
+var ErrUsersFull = errors.New("no more user names")
 
 // ErrNotFound is returned for a player or replay that does not exist.
 var ErrNotFound = errors.New("not found")
@@ -177,6 +184,9 @@ func (s *Store) Claim(fingerprint, name string) (string, error) {
 	if _, ok := s.byName[name]; ok {
 		return "", fmt.Errorf("%w: %s belongs to another key", ErrNameTaken, name)
 	}
+	if s.maxUsers > 0 && len(s.byName) >= s.maxUsers {
+		return "", fmt.Errorf("%w: this server holds %d user names, its limit (serve.users)", ErrUsersFull, s.maxUsers)
+	}
 	s.byKey[fingerprint], s.byName[name] = name, fingerprint
 	if err := s.writeUsers(); err != nil {
 		delete(s.byKey, fingerprint)
@@ -184,6 +194,22 @@ func (s *Store) Claim(fingerprint, name string) (string, error) {
 		return "", err
 	}
 	return name, nil
+}
+
+// LimitUsers bounds the user names Claim binds to n (0: no bound). Names
+// bound already are kept whatever their number.
+func (s *Store) LimitUsers(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.maxUsers = n
+}
+
+// UsersFull says whether Claim would refuse a new key for the limit: a
+// check made before the work a first upload or bot costs.
+func (s *Store) UsersFull() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxUsers > 0 && len(s.byName) >= s.maxUsers
 }
 
 func (s *Store) writeUsers() error {

@@ -52,7 +52,7 @@ const longEnv = "LONG_TESTS"
 //
 // The doors: one address may hold loadSessionsPerIP sessions
 // (serve.sessions_per_ip, default 10) and open connections without a rate limit
-// (connections_per_minute, uploads_per_hour), so that what the attack
+// (connections_per_minute, uploads_per_hour, new_users_per_ip_hour), so that what the attack
 // meets is the doors of issue 25, not the connection caps in front of
 // them. Every other limit is the default: channels_per_connection 10,
 // env_requests 16, env_bytes 4096, command_timeout 10 s, checks 2,
@@ -68,6 +68,7 @@ var loadServeEnv = []string{
 	"SQUAREBATTLE_SERVE_SESSIONS_PER_IP=" + strconv.Itoa(loadSessionsPerIP),
 	"SQUAREBATTLE_SERVE_CONNECTIONS_PER_MINUTE=100000",
 	"SQUAREBATTLE_SERVE_UPLOADS_PER_HOUR=100000",
+	"SQUAREBATTLE_SERVE_NEW_USERS_PER_IP_HOUR=100000",
 }
 
 // loadSessionsPerIP is the attacker's serve.sessions_per_ip: room for
