@@ -357,21 +357,30 @@ func TestMyPlayers(t *testing.T) {
 
 // TestLadderVisits: the change since the last visit shows for a viewer
 // with a key from their second visit on; a first visit says so, a viewer
-// without a key is told what would show it. Visits are the key's, in
-// whatever session.
+// without a key, or whose key the server does not remember (no user
+// name), is told what would show it and leaves no visit behind. Visits
+// are the key's, in whatever session.
 func TestLadderVisits(t *testing.T) {
 	f := arenaFixture(t)
 	h := ladderHall(t, f, nil)
 	for _, c := range []struct {
 		key, want string
+		forgotten bool // SessionOptions.Remembered says no
 		since     bool // the since column holds changes
 	}{
-		{"", "a key shows changes since your last visit", false},
-		{"SHA256:newcomer", "first visit: changes show from the next one", false},
-		{"SHA256:newcomer", "since: your last visit", true},
-		{viewerKey, "since: your last visit", true},
+		{"", "a key shows changes since your last visit", false, false},
+		{"SHA256:newcomer", "first visit: changes show from the next one", false, false},
+		{"SHA256:newcomer", "since: your last visit", false, true},
+		{viewerKey, "since: your last visit", false, true},
+		{"SHA256:nameless", "changes show once your key has a name", true, false},
+		{"SHA256:nameless", "changes show once your key has a name", true, false},
+		{"SHA256:nameless", "first visit: changes show from the next one", false, false},
 	} {
-		s := join(t, h, 80, 24, SessionOptions{User: "bob", Key: c.key}, nil)
+		so := SessionOptions{User: "bob", Key: c.key}
+		if c.forgotten {
+			so.Remembered = func() bool { return false }
+		}
+		s := join(t, h, 80, 24, so, nil)
 		s.menuTo("Ladder")
 		text := s.waitText(c.want)
 		rows := regexp.MustCompile(`(?m)(\+\d+\.\d|-\d+\.\d|0\.0|new)$`).FindAllString(text, -1)

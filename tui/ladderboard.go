@@ -114,7 +114,7 @@ func (a *App) openLadder() {
 // viewer without a key has no visits.
 func (a *App) askVisit() {
 	lu := &a.lad
-	if lu.asked || a.so.Key == "" {
+	if lu.asked || !a.remembered() {
 		return
 	}
 	lu.asked = true
@@ -126,6 +126,11 @@ func (a *App) askVisit() {
 		return
 	}
 	lu.visit, lu.visited = v, !v.At.IsZero()
+}
+
+// remembered says whether the ladder keeps this viewer's visits.
+func (a *App) remembered() bool {
+	return a.so.Key != "" && (a.so.Remembered == nil || a.so.Remembered())
 }
 
 // gameTitle is how the ladder's screens name game i.
@@ -344,6 +349,8 @@ func (a *App) boardSummaryTail() string {
 	switch {
 	case a.so.Key == "":
 		visit = "a key shows changes since your last visit"
+	case !a.remembered():
+		visit = "changes show once your key has a name"
 	case !lu.visited:
 		visit = "first visit: changes show from the next one"
 	default:

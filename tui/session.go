@@ -46,6 +46,12 @@ type SessionOptions struct {
 	// (and owns User's battles) without reconnecting. Called on the
 	// session's goroutine, a few times a second.
 	Whoami func() string
+	// Remembered, when set, says whether the ladder may keep this
+	// viewer's visits under Key now (tui/ssh: once the key holds a user
+	// name, so that keys made by the thousand do not each leave a row
+	// behind); nil keeps them for any Key. Called on the session's
+	// goroutine.
+	Remembered func() bool
 	// Account is what the hall's per-user cap (HallOptions.MaxPerUser)
 	// counts by: the same for every session of one person (tui/ssh: the
 	// key's fingerprint) whatever name each logged in with; "" is User.

@@ -188,11 +188,14 @@ func (s *Server) screen(ctx context.Context, sess gssh.Session, id identity, arg
 			r, _, err := s.openReplayFor(rid, id)
 			return r, err
 		},
-		Key:     id.fingerprint,
-		Getenv:  getenv(sess.Environ()),
-		MayRead: mayRead(func() string { return s.userOf(id) }),
-		Account: id.fingerprint,
-		Reach:   reach(sess.LocalAddr()),
+		Key: id.fingerprint,
+		// Visits are kept for keys with a user name, which serve.users
+		// and new_users_per_ip_hour bound; a key costs nothing to make.
+		Remembered: func() bool { return s.userOf(id) != "" },
+		Getenv:     getenv(sess.Environ()),
+		MayRead:    mayRead(func() string { return s.userOf(id) }),
+		Account:    id.fingerprint,
+		Reach:      reach(sess.LocalAddr()),
 	}
 	if id.fingerprint != "" {
 		// An upload from another session may give the key its user name
