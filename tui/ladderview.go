@@ -3,7 +3,10 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/squarebattle/squarebattle/engine/ladder"
 )
@@ -22,12 +25,33 @@ type LadderViewOptions struct {
 
 // NewLadderView is the Ladder of l: the hall's view of it.
 func NewLadderView(l *ladder.Ladder, o LadderViewOptions) Ladder {
-	return &ladderView{l: l, o: o}
+	return &ladderView{l: l, o: o, boards: map[string]sharedBoard{}, now: time.Now}
 }
 
+// boardFresh is how long a game's table, read whole and sorted, serves
+// every viewer of the view. The ladder sorts all of a game's players to
+// rank any of them, so without it each page a viewer moves to, and each
+// viewer's refresh, cost a read of the whole table: hundreds of viewers
+// holding PgDn on a ladder of thousands of players kept the store busy.
+// A table a second old is as good to look at.
+const boardFresh = time.Second
+
+// ladderView is safe for concurrent use: the hall's sessions share one.
 type ladderView struct {
 	l *ladder.Ladder
 	o LadderViewOptions
+
+	// mu guards boards and is held while one is read, so that viewers
+	// asking at once wait for one read rather than each making its own.
+	mu     sync.Mutex
+	boards map[string]sharedBoard // by game
+	now    func() time.Time
+}
+
+// sharedBoard is a game's whole table as read at a time.
+type sharedBoard struct {
+	at   time.Time
+	rows []ladder.Standing
 }
 
 func (v *ladderView) Games() []LadderGame {
@@ -43,7 +67,38 @@ func (v *ladderView) Games() []LadderGame {
 }
 
 func (v *ladderView) Leaderboard(ctx context.Context, game string, offset, limit int) ([]ladder.Standing, int, error) {
-	return v.l.Leaderboard(ctx, game, offset, limit)
+	rows, err := v.board(ctx, game)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := len(rows)
+	offset = min(max(offset, 0), total)
+	end := total
+	if limit > 0 {
+		end = min(offset+limit, total)
+	}
+	return slices.Clone(rows[offset:end]), total, nil
+}
+
+// board is game's whole table, read again once it is boardFresh old. Only
+// the ladder's own games are kept, whatever a caller names.
+func (v *ladderView) board(ctx context.Context, game string) ([]ladder.Standing, error) {
+	if !slices.ContainsFunc(v.l.Games(), func(g ladder.Game) bool { return g.Name == game }) {
+		rows, _, err := v.l.Leaderboard(ctx, game, 0, 0)
+		return rows, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	now := v.now()
+	if b, ok := v.boards[game]; ok && now.Sub(b.at) < boardFresh && !now.Before(b.at) {
+		return b.rows, nil
+	}
+	rows, _, err := v.l.Leaderboard(ctx, game, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	v.boards[game] = sharedBoard{at: now, rows: rows}
+	return rows, nil
 }
 
 func (v *ladderView) Mine(ctx context.Context, owner string) ([]ladder.Standing, error) {
