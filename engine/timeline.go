@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -26,6 +27,7 @@ type Timeline struct {
 	// mod, its first score column): all rounds ever added, kept by Trim:
 	// it is small and the trend needs it.
 	squares [][]int32
+	gain    []int // checkSquares' scratch
 	// problems holds every recorded problem in order; firsts the indexes
 	// of the first problem of each kind of each (team, class).
 	problems  []Problem
@@ -230,10 +232,16 @@ func (t *Timeline) check(l *RoundLog) error {
 		if x.Team < 0 || x.Team >= teams {
 			return bad("team", x.Team)
 		}
+		if x.Cell < 0 || x.Cell >= int(cells) {
+			return bad("cell", x.Cell)
+		}
 	}
 	for _, x := range l.Deaths {
 		if x.Team < 0 || x.Team >= teams {
 			return bad("team", x.Team)
+		}
+		if x.Cell < 0 || x.Cell >= int(cells) {
+			return bad("cell", x.Cell)
 		}
 		if x.Killer < 0 || x.Killer >= teams {
 			return bad("killer", x.Killer)
@@ -248,7 +256,7 @@ func (t *Timeline) check(l *RoundLog) error {
 		if len(l.Marks) > 0 || len(l.Values) > 0 {
 			return &RoundError{Round: l.Round, Reason: "marks or score columns in a SquareBattle round"}
 		}
-		return nil
+		return t.checkSquares(l)
 	}
 	if len(l.Births) > 0 || len(l.Deaths) > 0 {
 		return &RoundError{Round: l.Round, Reason: "births or deaths in a rule mod's round"}
@@ -271,6 +279,44 @@ func (t *Timeline) check(l *RoundLog) error {
 		last = v.Team
 		if len(v.Values) != len(t.start.Columns) {
 			return &RoundError{Round: l.Round, Reason: fmt.Sprintf("team %d has %d score columns, the game %d", v.Team, len(v.Values), len(t.start.Columns))}
+		}
+	}
+	return nil
+}
+
+// checkSquares refuses a SquareBattle round whose births and deaths do
+// not agree with its board: a square holds one cell, so what a team's
+// births less its deaths add to its total must be what the changes add to
+// the cells it holds, and no total may fall below zero. A replay that lied
+// here would show totals the battle never had (negative ones, say).
+func (t *Timeline) checkSquares(l *RoundLog) error {
+	if len(l.Births) == 0 && len(l.Deaths) == 0 && len(l.Changes) == 0 {
+		return nil
+	}
+	teams := len(t.cur.stats)
+	t.gain = slices.Grow(t.gain[:0], 2*teams)[:2*teams]
+	clear(t.gain)
+	cells, events := t.gain[:teams], t.gain[teams:] // what each adds to a team's squares
+	for _, c := range l.Changes {
+		if old := t.cur.cells[c.Cell]; old >= 0 {
+			cells[old]--
+		}
+		if c.Team >= 0 {
+			cells[c.Team]++
+		}
+	}
+	for _, x := range l.Births {
+		events[x.Team]++
+	}
+	for _, x := range l.Deaths {
+		events[x.Team]--
+	}
+	for team := range teams {
+		switch {
+		case cells[team] != events[team]:
+			return &RoundError{Round: l.Round, Reason: fmt.Sprintf("team %d's births and deaths do not match its cells", team)}
+		case t.cur.stats[team].Squares+events[team] < 0:
+			return &RoundError{Round: l.Round, Reason: fmt.Sprintf("team %d would have fewer than no squares", team)}
 		}
 	}
 	return nil

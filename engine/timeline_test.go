@@ -123,10 +123,43 @@ func TestTimelineRefusesBadLogs(t *testing.T) {
 		{"unknown birth team", RoundLog{Round: 1, Births: []BirthEvent{{Team: -1}}}},
 		{"unknown fault team", RoundLog{Round: 1, Faults: []FaultEvent{{Team: 3}}}},
 	}
+	// Births and deaths that do not agree with the board (a replay's
+	// lies): the totals would leave the cells behind.
+	start := b.Snapshot()
+	held, empty := int32(-1), int32(-1)
+	for c, team := range start.Cells {
+		switch {
+		case team == 0 && held < 0:
+			held = int32(c)
+		case team == Empty && empty < 0:
+			empty = int32(c)
+		}
+	}
+	if held < 0 || empty < 0 {
+		t.Fatal("the battle has no square of team 0 or no empty cell")
+	}
+	cases = append(cases,
+		badLog{"a death without its cell", RoundLog{Round: 1, Deaths: []DeathEvent{{Team: 0, Cell: int(held), Killer: 1, Kind: DiedAttacked}}}},
+		badLog{"a birth without its cell", RoundLog{Round: 1, Births: []BirthEvent{{Team: 0, Cell: int(empty)}}}},
+		badLog{"a cell taken without a birth", RoundLog{Round: 1, Changes: []CellChange{{Cell: empty, Team: 0}}}},
+		badLog{"a birth's cell out of range", RoundLog{Round: 1, Births: []BirthEvent{{Team: 0, Cell: 36}}}},
+		badLog{"a death's cell out of range", RoundLog{Round: 1, Deaths: []DeathEvent{{Team: 0, Cell: -1, Killer: 1}}}},
+		badLog{"a cell lost without a death", RoundLog{Round: 1, Changes: []CellChange{{Cell: held, Team: Empty}}}},
+		badLog{"a birth counted for another team", RoundLog{Round: 1, Changes: []CellChange{{Cell: empty, Team: 0}}, Births: []BirthEvent{{Team: 1, Cell: int(empty)}}}},
+	)
 	refuseAll(t, tl, cases)
 	tl.End()
 	if err := tl.Add(RoundLog{Round: 1}); err == nil {
 		t.Error("a round after the end was accepted")
+	}
+	// A start whose totals are already wrong cannot be led below zero.
+	start.Teams[0].Stats.Squares = 0
+	refuseAll(t, NewTimeline(start, 4), []badLog{{"fewer than no squares",
+		RoundLog{Round: 1, Changes: []CellChange{{Cell: held, Team: Empty}}, Deaths: []DeathEvent{{Team: 0, Cell: int(held), Killer: 1, Kind: DiedAttacked}}}}})
+	// What agrees is taken.
+	ok := NewTimeline(b.Snapshot(), 4)
+	if err := ok.Add(RoundLog{Round: 1, Changes: []CellChange{{Cell: held, Team: Empty}}, Deaths: []DeathEvent{{Team: 0, Cell: int(held), Killer: 1, Kind: DiedAttacked}}}); err != nil {
+		t.Errorf("a death that agrees with its cell: %v", err)
 	}
 }
 
