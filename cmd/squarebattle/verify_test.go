@@ -124,7 +124,8 @@ func TestVerify(t *testing.T) {
 				l[20] = []byte(`{"r":20,"c":[5,0]}` + "\n")
 				return l
 			})
-		}, "round 20 differs: the arena differs first at row 0, column 5", false},
+			// A square appears without a birth: the reader refuses the round.
+		}, "b.sbr: line 21: round 20: team 0's births and deaths do not match its cells", false},
 		{"not a replay", func(t *testing.T, dir, file string) {
 			os.WriteFile(file, []byte("hello\n"), 0o644)
 		}, "line 1: not a SquareBattle replay", true},
