@@ -2,6 +2,7 @@ package ssh
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -183,6 +184,7 @@ func (s *Server) sessionChannel(_ *gssh.Server, conn *gossh.ServerConn, nc gossh
 		return
 	}
 	d := &doorSession{Channel: ch, s: s, conn: conn, ctx: ctx, cd: cd, log: log, opened: time.Now(), done: make(chan struct{})}
+	d.gone, d.hangUp = context.WithCancel(context.Background())
 	d.in = newInbox(ch, s.o.Limits.ScriptBytes+inboxSlack, d.overflow)
 	go dropExtended(ch)
 	d.serve(reqs)
@@ -201,6 +203,10 @@ type doorSession struct {
 	in     *inbox
 	opened time.Time
 	done   chan struct{} // closed once the command has returned
+	// gone ends when the client has closed the channel (or the
+	// connection ended): nobody takes the command's output any more.
+	gone   context.Context
+	hangUp context.CancelFunc
 
 	mu         sync.Mutex
 	env        []string
@@ -250,6 +256,7 @@ func (d *doorSession) serve(reqs <-chan *gossh.Request) {
 		}
 	}
 	noCommand.Stop()
+	d.hangUp()
 	d.mu.Lock()
 	if d.winch != nil {
 		close(d.winch) // left in place: a command that asks for it later sees it closed
@@ -522,6 +529,18 @@ func (d *doorSession) Pty() (gssh.Pty, <-chan gssh.Window, bool) {
 		return gssh.Pty{}, nil, false
 	}
 	return *d.pty, d.winch, true
+}
+
+// errHungUp ends a command whose client closed its channel.
+var errHungUp = errors.New("the client closed the session")
+
+// hungUp is a context that ends when sess's client has closed its
+// channel (never, for a session that is not the door's).
+func hungUp(sess gssh.Session) context.Context {
+	if d, ok := sess.(*doorSession); ok {
+		return d.gone
+	}
+	return context.Background()
 }
 
 // openedAt is when a session's channel opened: its idle and lifetime

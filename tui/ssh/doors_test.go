@@ -2,6 +2,7 @@ package ssh
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"fmt"
 	"io"
@@ -696,6 +697,74 @@ func TestExtendedDataDoor(t *testing.T) {
 			}
 			tt.finish(t, rc)
 			waitGoroutines(t, base)
+		})
+	}
+}
+
+// TestHangUpEndsCommand: a client that closes its session channel while
+// the command still works (a check, a wait for rated battles, a screen,
+// an admin's ladder command) ends that work and gives the session's place
+// back at once, though its connection stays open.
+func TestHangUpEndsCommand(t *testing.T) {
+	admin := newKey(t)
+	tests := []struct {
+		name string
+		pty  bool
+		cmd  string
+		src  string // stdin, then its end
+	}{
+		{"a submit in its check", false, "submit slow", "function run() end"},
+		{"a submit waiting for its rated battles", false, "submit quick --wait", "function run() end"},
+		{"a screen", true, "", ""},
+		{"a watch", true, "watch", ""},
+		{"the ladder's admin command", false, "ladder-admin rerate", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			working := make(chan struct{}, 1)
+			ended := make(chan error, 1)
+			work := func(ctx context.Context) {
+				working <- struct{}{}
+				<-ctx.Done()
+				ended <- context.Cause(ctx)
+			}
+			ts := startServer(t, func(o *Options) {
+				o.Limits.Idle, o.Limits.MaxSession = time.Hour, time.Hour
+				o.Admins = map[string]bool{Fingerprint(admin.PublicKey()): true}
+				o.Session = func(ctx context.Context, _ tcell.Screen, _ tui.SessionOptions) error { work(ctx); return nil }
+				o.Check = func(ctx context.Context, id string, src []byte, stdout, stderr io.Writer) int {
+					if strings.HasSuffix(id, ".slow") {
+						work(ctx)
+						return 1
+					}
+					return testCheck(ctx, id, src, stdout, stderr)
+				}
+				o.WaitRated = func(ctx context.Context, _ string, _ io.Writer) int { work(ctx); return 1 }
+				o.LadderAdmin = func(ctx context.Context, _ []string, _, _ io.Writer) int { work(ctx); return 1 }
+			})
+			c := dial(t, ts.addr, "x", admin)
+			rc := openRaw(t, c)
+			if tt.pty {
+				rc.pty(80, 24)
+			}
+			if !rc.exec(tt.cmd) {
+				t.Fatal("the command was refused")
+			}
+			if tt.src != "" {
+				rc.ch.Write([]byte(tt.src))
+				rc.ch.CloseWrite()
+			}
+			<-working
+			rc.ch.Close()
+			select {
+			case cause := <-ended:
+				if !errors.Is(cause, errHungUp) {
+					t.Errorf("the work ended for %v", cause)
+				}
+			case <-time.After(time.Minute):
+				t.Fatal("the work went on after the client closed its channel")
+			}
+			waitCounts(t, ts.Server, 1, 0)
 		})
 	}
 }

@@ -64,6 +64,10 @@ func (s *Server) handle(sess gssh.Session) {
 
 	ctx, cancel := context.WithCancelCause(sess.Context())
 	defer cancel(nil)
+	// A client that closed its channel takes nothing more: the command's
+	// work (a check, a wait, a screen) ends with it, not with the
+	// connection.
+	defer context.AfterFunc(hungUp(sess), func() { cancel(errHungUp) })()
 	ls := &liveSession{notice: make(chan string, 1), cancel: cancel}
 	s.mu.Lock()
 	if s.closing {
