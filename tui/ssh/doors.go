@@ -463,14 +463,43 @@ func (d *doorSession) Write(p []byte) (int, error) {
 	pty := d.pty != nil
 	d.mu.Unlock()
 	if !pty || bytes.IndexByte(p, '\n') < 0 {
-		return d.Channel.Write(p)
+		return d.write(d.Channel, p)
 	}
 	m := len(p)
 	p = bytes.ReplaceAll(p, []byte{'\n'}, []byte{'\r', '\n'})
 	p = bytes.ReplaceAll(p, []byte{'\r', '\r', '\n'}, []byte{'\r', '\n'})
-	n, err := d.Channel.Write(p)
+	n, err := d.write(d.Channel, p)
 	return min(n, m), err
 }
+
+// write writes p to w (the channel's stdout or stderr) within the write
+// timeout: a client that leaves its channel's window shut longer loses
+// its connection (which makes the write return), whatever command wrote.
+func (d *doorSession) write(w io.Writer, p []byte) (int, error) {
+	if err := writeWithin(w, p, d.s.o.Limits.Write, d.stalled); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// stalled drops a client that took no output for the write timeout.
+func (d *doorSession) stalled() {
+	d.log.Warn("client dropped", "event", "limit", "reason", "the client stopped reading: a write took longer than the write timeout (serve.write_timeout)")
+	d.conn.Close()
+}
+
+// Stderr is the channel's stderr, written within the write timeout.
+func (d *doorSession) Stderr() io.ReadWriter {
+	return stderr{d: d, ch: d.Channel.Stderr()}
+}
+
+type stderr struct {
+	d  *doorSession
+	ch io.ReadWriter
+}
+
+func (e stderr) Read(p []byte) (int, error)  { return e.ch.Read(p) }
+func (e stderr) Write(p []byte) (int, error) { return e.d.write(e.ch, p) }
 
 // Exit sends the exit status and closes the channel, once.
 func (d *doorSession) Exit(code int) error {

@@ -2,8 +2,8 @@ package ssh
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -765,6 +765,84 @@ func TestHangUpEndsCommand(t *testing.T) {
 				t.Fatal("the work went on after the client closed its channel")
 			}
 			waitCounts(t, ts.Server, 1, 0)
+		})
+	}
+}
+
+// TestWriteDoor: every write of every command to a client has the write
+// timeout: a client that stops reading (its channel's window shut) loses
+// its connection after it, whichever command wrote and on stdout or
+// stderr, and the session's place is given back.
+func TestWriteDoor(t *testing.T) {
+	line := strings.Repeat("p", 99)
+	many := make([]string, 40_000) // 4 MB: past a client's 2 MiB window
+	for i := range many {
+		many[i] = line
+	}
+	tests := []struct {
+		name string
+		cmd  string
+		pty  bool
+	}{
+		{"players", "players", false},
+		{"players with a pty", "players", true},
+		{"the ladder's admin command, on stdout", "ladder-admin rerate out", false},
+		{"the ladder's admin command, on stderr", "ladder-admin rerate err", false},
+		{"a check's report", "submit big", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			admin := newKey(t)
+			ts := startServer(t, func(o *Options) {
+				o.Limits.Write = 300 * time.Millisecond
+				o.Limits.Idle, o.Limits.MaxSession = time.Hour, time.Hour
+				o.Admins = map[string]bool{Fingerprint(admin.PublicKey()): true}
+				o.Players = func() []string { return many }
+				o.LadderAdmin = func(_ context.Context, args []string, out, errw io.Writer) int {
+					w := out
+					if args[len(args)-1] == "err" {
+						w = errw
+					}
+					writeLines(w, many...)
+					return 0
+				}
+				o.Check = func(_ context.Context, _ string, _ []byte, stdout, _ io.Writer) int {
+					writeLines(stdout, many...)
+					return 0
+				}
+			})
+			c := dial(t, ts.addr, "x", admin)
+			// A channel whose output nobody reads.
+			ch, reqs, err := c.OpenChannel("session", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			go gossh.DiscardRequests(reqs)
+			if tt.pty {
+				ch.SendRequest("pty-req", true, gossh.Marshal(struct {
+					Term               string
+					Cols, Rows, PW, PH uint32
+					Modes              string
+				}{"xterm", 80, 24, 0, 0, ""}))
+			}
+			if ok, _ := ch.SendRequest("exec", true, gossh.Marshal(struct{ Command string }{tt.cmd})); !ok {
+				t.Fatal("the command was refused")
+			}
+			if strings.HasPrefix(tt.cmd, "submit") {
+				ch.Write([]byte("function run() end"))
+				ch.CloseWrite()
+			}
+			done := make(chan struct{})
+			go func() { c.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("the connection of a client that reads nothing stayed open")
+			}
+			waitCounts(t, ts.Server, 0, 0)
+			if !strings.Contains(ts.logs.String(), "serve.write_timeout") {
+				t.Errorf("no log line names serve.write_timeout")
+			}
 		})
 	}
 }
