@@ -81,9 +81,22 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 	fmt.Fprintf(sess.Stderr(), "squarebattle: network round trip to you %s; each round your bot has %d ms from the server's write to its answer's newline (serve.bots.round_ms), plus a bank of up to %d ms of time it did not use, and %d ms from hello to ready\n",
 		fmtTrip(trip), c.Round.Milliseconds(), c.Bank.Milliseconds(), c.Init.Milliseconds())
 	log.Info("bot connected", "event", "bot", "player", user+"."+name, "round_trip_ms", trip.Milliseconds())
-	status := s.o.BotLink(ctx, user, name, sess, sess, sess.Stderr(), func() { sess.Close() })
+	status := s.o.BotLink(ctx, user, name, sess, sess, sess.Stderr(), func() { endInput(sess) })
 	log.Info("bot gone", "event", "bot", "player", user+"."+name, "status", status)
 	return status, ""
+}
+
+// endInput ends a bot session's stream as its link ends: its reads
+// return at once, and the channel stays open for the exit status, which
+// handle sends when BotLink returns (closing the channel here lost it: the
+// client saw no status). A write blocked on the client's window returns
+// within the write timeout, which every write of the session has.
+func endInput(sess gssh.Session) {
+	if d, ok := sess.(*doorSession); ok {
+		d.in.discard()
+		return
+	}
+	sess.Close()
 }
 
 // botNames are the names of user's remote bots (Options.BotNames).

@@ -2,7 +2,10 @@ package ssh
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net"
 	"runtime"
@@ -13,6 +16,9 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/squarebattle/squarebattle/engine/bot"
+	"github.com/squarebattle/squarebattle/engine/bot/remote"
 )
 
 // dialDeaf connects with key and hands the server's global requests to
@@ -223,6 +229,65 @@ func TestBotsAmongPlayers(t *testing.T) {
 			for _, rc := range held {
 				rc.ch.Close()
 			}
+		})
+	}
+}
+
+// TestBotExitStatus: however a bot's link ends (its stdin ends, it sends
+// a line past bot.MaxLine, it floods lines while no battle asks, the
+// server ends it), the client gets the session's exit status and the
+// reason on stderr, and nothing of the session is left.
+func TestBotExitStatus(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), bot.MaxLine+100<<10) // past a line and the reader's buffer
+	tests := []struct {
+		name  string
+		send  func(ch gossh.Channel)
+		stop  bool // the server ends the link
+		notes string
+	}{
+		{"stdin ends", func(ch gossh.Channel) { ch.CloseWrite() }, false, "linked"},
+		{"a line past the limit", func(ch gossh.Channel) { ch.Write(long) }, false, "over 1048576 bytes"},
+		{"lines while no battle asks", func(ch gossh.Channel) {
+			ch.Write(bytes.Repeat([]byte("{}\n"), remote.MaxIdleLines+10))
+		}, false, "while no battle asked"},
+		{"the server ends it", func(gossh.Channel) {}, true, "linked"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stop := make(chan struct{})
+			ts := startServer(t, func(o *Options) {
+				o.BotLink = func(ctx context.Context, user, name string, in io.Reader, out io.Writer, notes io.Writer, end func()) int {
+					l := remote.NewLink(in, out, end, remote.Options{SendTimeout: time.Minute})
+					io.WriteString(notes, "linked\n")
+					select {
+					case <-l.Done():
+					case <-stop:
+						l.Close()
+					}
+					if err := l.Err(); err != nil && !errors.Is(err, bot.ErrClosed) {
+						fmt.Fprintf(notes, "gone: %v\n", err)
+					}
+					return 0
+				}
+			})
+			c := dial(t, ts.addr, "x", newKey(t))
+			base := runtime.NumGoroutine()
+			rc := openRaw(t, c)
+			if !rc.exec("bot b") {
+				t.Fatal("the bot command was refused")
+			}
+			for !strings.Contains(rc.text(), "linked") {
+				time.Sleep(time.Millisecond)
+			}
+			tt.send(rc.ch)
+			if tt.stop {
+				close(stop)
+			}
+			if st := rc.waitStatus(t); st != 0 || !strings.Contains(rc.text(), tt.notes) {
+				t.Errorf("status %d, output %q; want 0 and %q", st, rc.text(), tt.notes)
+			}
+			rc.ch.Close()
+			waitGoroutines(t, base)
 		})
 	}
 }
