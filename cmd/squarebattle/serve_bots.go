@@ -246,7 +246,10 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 	fmt.Fprintf(notes, "squarebattle: %s connected; it plays while this connection lasts (one battle at a time)\n", engine.SafeText(id))
 	select {
 	case <-ctx.Done():
-		l.Close()
+		// The session ended (its client hung up, the server stops): the
+		// battle that holds the link reads that the connection ended, as
+		// when the stream itself ends first.
+		l.CloseWith(context.Cause(ctx))
 	case <-l.Done():
 	}
 	<-ended // the farewell is out before the session ends

@@ -206,6 +206,17 @@ func (l *Link) closedErr() error {
 // Close ends the link.
 func (l *Link) Close() { l.fail(bot.ErrClosed) }
 
+// CloseWith ends the link because its stream's owner ended it for reason
+// err (the session hung up, the server stops): the battle that held it
+// reads that its connection ended, and why. err is wrapped in
+// bot.ErrClosed when it is not one.
+func (l *Link) CloseWith(err error) {
+	if !errors.Is(err, bot.ErrClosed) {
+		err = fmt.Errorf("%w: its connection ended (%w)", bot.ErrClosed, err)
+	}
+	l.fail(err)
+}
+
 // Done is closed when the link has ended.
 func (l *Link) Done() <-chan struct{} { return l.done }
 

@@ -315,3 +315,42 @@ func TestLeftoverOfClosedBattle(t *testing.T) {
 		t.Fatal("a line nobody takes holds the link")
 	}
 }
+
+// TestCloseWith: a link its stream's owner ends (the session hung up, the
+// server stops) tells the battle that holds it, and Err, that its
+// connection ended and why, as when the stream itself ends; either way
+// the error is bot.ErrClosed, and a second end changes nothing.
+func TestCloseWith(t *testing.T) {
+	hungUp := errors.New("the client closed the session")
+	tests := []struct {
+		name  string
+		end   func(l *Link)
+		want  string
+		claim bool // a battle holds the link when it ends
+	}{
+		{"hung up, idle", func(l *Link) { l.CloseWith(hungUp) }, "bot closed its output: its connection ended (the client closed the session)", false},
+		{"hung up, in a battle", func(l *Link) { l.CloseWith(hungUp) }, "its connection ended (the client closed the session)", true},
+		{"already ErrClosed", func(l *Link) { l.CloseWith(bot.ErrClosed) }, "bot closed its output", true},
+		{"twice", func(l *Link) { l.CloseWith(hungUp); l.CloseWith(errors.New("later")); l.Close() }, "(the client closed the session)", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPeer(t, Options{})
+			var c bot.Conn
+			if tt.claim {
+				c, _ = p.l.Claim()
+			}
+			tt.end(p.l)
+			<-p.l.Done()
+			err := p.l.Err()
+			if !errors.Is(err, bot.ErrClosed) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("link error %v, want ErrClosed and %q", err, tt.want)
+			}
+			if c != nil {
+				if _, err := c.Receive(soon()); !errors.Is(err, bot.ErrClosed) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("the battle reads %v, want ErrClosed and %q", err, tt.want)
+				}
+			}
+		})
+	}
+}
