@@ -253,7 +253,20 @@ func (h *botHub) link(ctx context.Context, user, name string, in io.Reader, out 
 	case <-l.Done():
 	}
 	<-ended // the farewell is out before the session ends
-	return exitOK
+	return linkStatus(l.Err())
+}
+
+// linkStatus is the exit status of a bot's session whose link ended for
+// reason err: 0 when the stream ended (the bot left, or its session did:
+// hung up, the server stopping, the session's time limit), 1 when the
+// server let the bot go for what it did (a flood, a line too long, not
+// reading), which farewell told it. A bot's author, or the script that
+// connects it, reads the failure from the status as from the note.
+func linkStatus(err error) int {
+	if err == nil || errors.Is(err, bot.ErrClosed) {
+		return exitOK
+	}
+	return exitFailure
 }
 
 // entered says whether bot id is on the ladder already as it would be

@@ -13,6 +13,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/squarebattle/squarebattle/engine/bot"
+	"github.com/squarebattle/squarebattle/engine/bot/remote"
 	"github.com/squarebattle/squarebattle/engine/ladder"
 )
 
@@ -184,5 +186,32 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 			t.Fatalf("%s: not after 2 minutes", what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestServeBotExitStatus: a bot's session ends with an exit status that
+// says whose end it was: 0 when the bot's stdin ended (it left), 1 when
+// the server let it go for what it did (lines while no battle asked it
+// anything, a line past bot.MaxLine), with the note saying why.
+func TestServeBotExitStatus(t *testing.T) {
+	c := sshClient(t, startArena(t, serveConfig(t)), "alice")
+	flood := strings.Repeat(`{"type":"actions","round":0,"actions":[]}`+"\n", remote.MaxIdleLines+10)
+	tests := []struct {
+		name   string
+		stdin  string
+		status int
+		note   string
+	}{
+		{"stdin ends", "", exitOK, "connected"},
+		{"lines while no battle asks", flood, exitFailure, "no battle asked it anything"},
+		{"a line past the limit", strings.Repeat("x", bot.MaxLine+100), exitFailure, "too long"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, status := sshRun(t, c, "bot b", []byte(tt.stdin))
+			if status != tt.status || !strings.Contains(errOut, tt.note) {
+				t.Errorf("status %d, stderr %q; want %d and %q", status, errOut, tt.status, tt.note)
+			}
+		})
 	}
 }
