@@ -63,7 +63,13 @@ func TestRemoteBotsOpenSSH(t *testing.T) {
 	bin := harness.Program(t)
 	scripts := t.TempDir()
 	os.WriteFile(filepath.Join(scripts, "north.lua"), []byte(north), 0o644)
-	o := startServe(t, bin, t.TempDir(), append(ladderEnv, "SQUAREBATTLE_SCRIPTS="+scripts,
+	// Every client here comes from 127.0.0.1, and the test polls (players
+	// every 200 ms until the bots are listed, ladder every 500 ms until
+	// they have played): past serve.connections_per_minute (30 by
+	// default, for one address on the open internet) the server refuses
+	// connections before the key exchange, and a slow ladder (a loaded
+	// machine) made the history after the polling one of them.
+	o := startServe(t, bin, t.TempDir(), append(ladderEnv, "SQUAREBATTLE_SCRIPTS="+scripts, "SQUAREBATTLE_SERVE_CONNECTIONS_PER_MINUTE=100000",
 		"SQUAREBATTLE_SERVE_FEATURED_PLAYERS=north,north", "SQUAREBATTLE_SERVE_FEATURED_ROUNDS=1000000",
 		"SQUAREBATTLE_ARENA_SIZE=60", "SQUAREBATTLE_RULES_ROUNDS=300", "SQUAREBATTLE_SERVE_BOT_CONNECTIONS_PER_USER=8",
 		"SQUAREBATTLE_SERVE_PRIVATE_BATTLES_PER_USER=2")...)
