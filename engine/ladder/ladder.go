@@ -229,7 +229,7 @@ func (l *Ladder) Enter(ctx context.Context, game, name, owner, display string, s
 func newVersion(p *Player, v VersionID, m *openskill.Model) {
 	p.Version = v
 	p.Rating.Sigma = m.NewRating().Sigma
-	p.SinceVersion, p.Recent, p.RecentN, p.Problem, p.Failed = 0, 0, 0, "", 0
+	p.SinceVersion, p.Recent, p.RecentN, p.Problem, p.Failed, p.Blamed = 0, 0, 0, "", 0, 0
 }
 
 // version is p's current version.

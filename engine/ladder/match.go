@@ -127,7 +127,7 @@ func (l *Ladder) pick(r *rand.Rand, pool []Player, n int) []Player {
 	for _, p := range pool {
 		switch {
 		case p.ID == first.ID:
-		case l.onProbation(p):
+		case l.onProbation(p) || p.Blamed > 0:
 			benched = append(benched, p)
 		default:
 			others = append(others, p)

@@ -44,6 +44,11 @@ type Player struct {
 	// fail cannot hold the first seat of every battle planned (its
 	// SinceVersion never grows).
 	Failed int
+	// Blamed counts those of Failed that failed for this player's own
+	// inputs (a version that cannot be set up: Seat.Blamed). A blamed
+	// player sits out others' battles, as one on probation does, until a
+	// battle of its plays or a new version comes.
+	Blamed int
 	// Retired players (deleted uploads, bots gone for good) keep their
 	// history but play no more.
 	Retired bool
@@ -83,6 +88,8 @@ type Seat struct {
 	Result        tournament.TeamResult // the team's statistics
 	Before, After openskill.Rating      // the player's rating around the battle
 	Rated         bool                  // false when the seat's version was no longer current
+	// Blamed: the battle failed for this seat's inputs (FailSeat).
+	Blamed bool
 }
 
 // Battle is one ranked battle.

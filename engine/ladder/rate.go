@@ -163,6 +163,34 @@ func (l *Ladder) Fail(ctx context.Context, id BattleID, reason string, serverFau
 	return out, err
 }
 
+// FailSeat ends a battle that could not be played for the inputs of one
+// of its seats (a player's version that will not load, or that changed
+// since the battle was planned): it is Failed, rated for nobody, and when
+// Settle passes it only that seat's player counts it (Player.Failed and
+// Blamed), not the others it was drawn with.
+func (l *Ladder) FailSeat(ctx context.Context, id BattleID, seat int, reason string) (Battle, error) {
+	var out Battle
+	err := l.store.Update(ctx, func(tx Tx) error {
+		b, err := tx.Battle(id)
+		if err != nil {
+			return err
+		}
+		if b.State == Done || b.State == Failed {
+			out = b
+			return nil
+		}
+		if seat < 0 || seat >= len(b.Seats) {
+			return fmt.Errorf("ladder: battle %d has no seat %d", id, seat)
+		}
+		b.Error = cleanText(reason)
+		b.State, b.Finished = Failed, l.now()
+		b.Seats[seat].Blamed = true
+		out = b
+		return tx.SaveBattle(&b)
+	})
+	return out, err
+}
+
 // Places ranks a battle's teams: 1 + the number of teams that did
 // strictly better, so equal results share a place ("1, 2, 2, 4"). A
 // SquareBattle team does better by having more squares at the end, then
@@ -218,7 +246,7 @@ func (l *Ladder) rate(b *Battle, players map[PlayerID]*Player) ([]RatingChange, 
 		p.Rating = s.After
 		p.Battles++
 		p.SinceVersion++
-		p.Failed = 0
+		p.Failed, p.Blamed = 0, 0
 		if s.Place == 1 {
 			p.Wins++
 		}
@@ -264,14 +292,14 @@ func (l *Ladder) Rerate(ctx context.Context, game string) (int, error) {
 		var events []event
 		players := map[PlayerID]*Player{}
 		type failedOf struct {
-			version VersionID
-			n       int
+			version   VersionID
+			n, blamed int
 		}
 		failed := map[PlayerID]failedOf{}
 		for i := range list {
 			p := &list[i]
 			players[p.ID] = p
-			failed[p.ID] = failedOf{p.Version, p.Failed}
+			failed[p.ID] = failedOf{p.Version, p.Failed, p.Blamed}
 			vs, err := tx.Versions(p.ID)
 			if err != nil {
 				return err
@@ -339,7 +367,7 @@ func (l *Ladder) Rerate(ctx context.Context, game string) (int, error) {
 			// Failed is matchmaking's, not an event of the sequence:
 			// the current version keeps the count it had.
 			if was, ok := failed[p.ID]; ok && was.version == p.Version {
-				p.Failed = was.n
+				p.Failed, p.Blamed = was.n, was.blamed
 			}
 			if err := tx.SavePlayer(&p); err != nil {
 				return err

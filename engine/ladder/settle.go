@@ -174,11 +174,13 @@ func (l *Ladder) Settle(ctx context.Context, available func(Player) bool, then f
 }
 
 // failedTx counts a failed battle, as Settle passes it, for each player
-// whose current version sat in it (Player.Failed).
+// whose current version sat in it (Player.Failed), or only for the seats
+// it was blamed on when it names them (Player.Blamed too).
 func (l *Ladder) failedTx(tx Tx, b Battle) error {
 	seen := map[PlayerID]bool{}
+	blamed := slices.ContainsFunc(b.Seats, func(s Seat) bool { return s.Blamed })
 	for _, s := range b.Seats {
-		if seen[s.Player] {
+		if seen[s.Player] || blamed && !s.Blamed {
 			continue
 		}
 		seen[s.Player] = true
@@ -190,6 +192,9 @@ func (l *Ladder) failedTx(tx Tx, b Battle) error {
 			continue
 		}
 		p.Failed++
+		if blamed {
+			p.Blamed++
+		}
 		if err := tx.SavePlayer(&p); err != nil {
 			return err
 		}

@@ -21,3 +21,23 @@ func Bad(err error) error {
 	}
 	return &BadInputError{Err: err}
 }
+
+// SeatError is a bad input that belongs to one seat of a battle: its
+// player's version cannot be set up. It unwraps to its cause and
+// ErrBadInput, so it is a bad input like any other; a ladder blames the
+// seat for it and not the players it was drawn with.
+type SeatError struct {
+	Seat int // the seat's index in the battle
+	Err  error
+}
+
+func (e *SeatError) Error() string   { return e.Err.Error() }
+func (e *SeatError) Unwrap() []error { return []error{e.Err, ErrBadInput} }
+
+// BadSeat marks err as seat's input to fix (nil stays nil).
+func BadSeat(seat int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &SeatError{Seat: seat, Err: err}
+}

@@ -54,7 +54,7 @@ func testPlayers(t *testing.T, s ladder.Store) {
 	defer s.Close()
 	at := time.Date(2026, 11, 28, 10, 0, 0, 123456789, time.UTC)
 	p := ladder.Player{Game: "snake", Name: "slither", Owner: "ann", Display: "Slither ☃", Rating: openskill.Rating{Mu: 25.000000000000004, Sigma: math.Nextafter(8, 9)},
-		Battles: 3, Wins: 1, SinceVersion: 2, LastBattle: at, Recent: 0xfffffffe, RecentN: 32, Problem: "a.lua:1: x", Failed: 4}
+		Battles: 3, Wins: 1, SinceVersion: 2, LastBattle: at, Recent: 0xfffffffe, RecentN: 32, Problem: "a.lua:1: x", Failed: 4, Blamed: 3}
 	update(t, s, func(tx ladder.Tx) error {
 		if err := tx.SavePlayer(&p); err != nil {
 			return err

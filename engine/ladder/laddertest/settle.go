@@ -158,12 +158,16 @@ func testBroken(t *testing.T, open Open) {
 		teams       int
 		broken      int
 		serverFault bool // given up after MaxTries, not Failed at once
+		blamed      bool // failed with FailSeat, on the broken seat
 	}{
-		{"one broken, duels", 2, 1, false},
-		{"one broken, three teams", 3, 1, false},
-		{"three broken, three teams", 3, 3, false},
-		{"one given up, three teams", 3, 1, true},
-		{"two given up, duels", 2, 2, true},
+		{"one broken, duels", 2, 1, false, false},
+		{"one broken, three teams", 3, 1, false, false},
+		{"three broken, three teams", 3, 3, false, false},
+		{"one given up, three teams", 3, 1, true, false},
+		{"two given up, duels", 2, 2, true, false},
+		{"one blamed, duels", 2, 1, false, true},
+		{"one blamed, three teams", 3, 1, false, true},
+		{"three blamed, three teams", 3, 3, false, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -209,9 +213,23 @@ func testBroken(t *testing.T, open Open) {
 					t.Fatal(err)
 				}
 				queue = queue[1:]
-				broken := slices.ContainsFunc(b.Seats, func(s ladder.Seat) bool { return bad[s.Player] })
+				broken := slices.IndexFunc(b.Seats, func(s ladder.Seat) bool { return bad[s.Player] })
 				switch {
-				case broken:
+				case broken >= 0 && tc.blamed:
+					failed, err := l.FailSeat(ctx, b.ID, broken, "bad.lua:1: cannot load")
+					if err != nil {
+						t.Fatal(err)
+					}
+					stored, err := l.Battle(ctx, b.ID)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, s := range stored.Seats {
+						if s.Blamed != (i == broken) || failed.State != ladder.Failed {
+							t.Fatalf("battle %d (%s): seat %d blamed %v, the broken seat %d", b.ID, failed.State, i, s.Blamed, broken)
+						}
+					}
+				case broken >= 0:
 					again, err := l.Fail(ctx, b.ID, "bad.lua:1: cannot load", tc.serverFault)
 					if err != nil {
 						t.Fatal(err)
@@ -232,6 +250,15 @@ func testBroken(t *testing.T, open Open) {
 					rated++
 				}
 			}
+			// Blamed, a broken player sits out the others' battles: it
+			// fails those it is seated first in until it stalls (two),
+			// and those planned before a failure of its was settled (at
+			// most Ahead each time). Unblamed, it was drawn into others'
+			// battles all along: with three of them, 10 failed of 60
+			// here against 35.
+			if failed, most := battles-rated, tc.broken*(2+4); tc.blamed && failed > most {
+				t.Errorf("%d battles failed, want at most %d: the blamed players were drawn into others' battles", failed, most)
+			}
 			// Before the fix, every battle after the first few seated a
 			// broken player first and failed: a handful of 60 were rated.
 			t.Logf("%d of %d battles rated", rated, battles)
@@ -242,7 +269,7 @@ func testBroken(t *testing.T, open Open) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[ladder.PlayerID]int{}
+			want := map[ladder.PlayerID][2]int{}
 			for _, p := range players {
 				if !bad[p.ID] && p.Battles < 5 {
 					t.Errorf("%s: %d battles rated of %d", p.Name, p.Battles, battles)
@@ -250,7 +277,15 @@ func testBroken(t *testing.T, open Open) {
 				if bad[p.ID] && p.Failed < 2 {
 					t.Errorf("%s: failed count %d", p.Name, p.Failed)
 				}
-				want[p.ID] = p.Failed
+				switch {
+				case tc.blamed && bad[p.ID] && p.Blamed != p.Failed:
+					t.Errorf("%s: %d failed, %d of them blamed; want all", p.Name, p.Failed, p.Blamed)
+				case tc.blamed && !bad[p.ID] && p.Failed != 0:
+					t.Errorf("%s (healthy): failed count %d, for battles blamed on others", p.Name, p.Failed)
+				case !tc.blamed && p.Blamed != 0:
+					t.Errorf("%s: blamed %d with nobody blamed", p.Name, p.Blamed)
+				}
+				want[p.ID] = [2]int{p.Failed, p.Blamed}
 			}
 			if _, err := l.Rerate(ctx, ""); err != nil {
 				t.Fatal(err)
@@ -260,8 +295,8 @@ func testBroken(t *testing.T, open Open) {
 				t.Fatal(err)
 			}
 			for _, p := range again {
-				if p.Failed != want[p.ID] {
-					t.Errorf("%s: failed count %d after Rerate, %d before", p.Name, p.Failed, want[p.ID])
+				if got := [2]int{p.Failed, p.Blamed}; got != want[p.ID] {
+					t.Errorf("%s: failed and blamed %v after Rerate, %v before", p.Name, got, want[p.ID])
 				}
 			}
 		})

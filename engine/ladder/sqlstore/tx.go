@@ -92,13 +92,13 @@ func (t *txn) LastSeq() (int64, error) {
 	return v, err
 }
 
-const playerCols = `id, game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired, failed`
+const playerCols = `id, game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired, failed, blamed`
 
 func scanPlayer(row interface{ Scan(...any) error }) (ladder.Player, error) {
 	var p ladder.Player
 	var last, recent int64
 	err := row.Scan(&p.ID, &p.Game, &p.Name, &p.Owner, &p.Display, &p.Version, &p.Rating.Mu, &p.Rating.Sigma,
-		&p.Battles, &p.Wins, &p.SinceVersion, &last, &recent, &p.RecentN, &p.Problem, &p.Retired, &p.Failed)
+		&p.Battles, &p.Wins, &p.SinceVersion, &last, &recent, &p.RecentN, &p.Problem, &p.Retired, &p.Failed, &p.Blamed)
 	p.LastBattle, p.Recent = fromNanos(last), uint32(recent)
 	return p, err
 }
@@ -143,14 +143,14 @@ func (t *txn) SavePlayer(p *ladder.Player) error {
 		return err
 	}
 	args := []any{p.Game, p.Name, p.Owner, p.Display, p.Version, p.Rating.Mu, p.Rating.Sigma, p.Battles, p.Wins,
-		p.SinceVersion, nanos(p.LastBattle), int64(p.Recent), p.RecentN, p.Problem, p.Retired, p.Failed}
+		p.SinceVersion, nanos(p.LastBattle), int64(p.Recent), p.RecentN, p.Problem, p.Retired, p.Failed, p.Blamed}
 	if p.ID == 0 {
-		err := t.insert(&p.ID, `INSERT INTO players (game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired, failed)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`, args...)
+		err := t.insert(&p.ID, `INSERT INTO players (game, name, owner, display, version, mu, sigma, battles, wins, since_version, last_battle, recent, recent_n, problem, retired, failed, blamed)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`, args...)
 		return dup(err, p)
 	}
 	res, err := t.exec(`UPDATE players SET game = $1, name = $2, owner = $3, display = $4, version = $5, mu = $6, sigma = $7, battles = $8, wins = $9,
-		since_version = $10, last_battle = $11, recent = $12, recent_n = $13, problem = $14, retired = $15, failed = $16 WHERE id = $17`, append(args, p.ID)...)
+		since_version = $10, last_battle = $11, recent = $12, recent_n = $13, problem = $14, retired = $15, failed = $16, blamed = $17 WHERE id = $18`, append(args, p.ID)...)
 	if err != nil {
 		return dup(err, p)
 	}
@@ -242,9 +242,9 @@ func (t *txn) SaveBattle(b *ladder.Battle) error {
 		if err != nil {
 			return err
 		}
-		if _, err := t.exec(`INSERT INTO seats (battle, slot, player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, b.ID, i, s.Player, s.Version, s.Hash, s.Place, string(result),
-			s.Before.Mu, s.Before.Sigma, s.After.Mu, s.After.Sigma, s.Rated); err != nil {
+		if _, err := t.exec(`INSERT INTO seats (battle, slot, player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated, blamed)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, b.ID, i, s.Player, s.Version, s.Hash, s.Place, string(result),
+			s.Before.Mu, s.Before.Sigma, s.After.Mu, s.After.Sigma, s.Rated, s.Blamed); err != nil {
 			return err
 		}
 	}
@@ -271,7 +271,7 @@ func scanBattle(row interface{ Scan(...any) error }) (ladder.Battle, error) {
 // seats fills in the seats of the battles given.
 func (t *txn) seats(bs []ladder.Battle) error {
 	for i := range bs {
-		rows, err := t.tx.QueryContext(t.ctx, `SELECT player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated
+		rows, err := t.tx.QueryContext(t.ctx, `SELECT player, version, hash, place, result, before_mu, before_sigma, after_mu, after_sigma, rated, blamed
 			FROM seats WHERE battle = $1 ORDER BY slot`, bs[i].ID)
 		if err != nil {
 			return err
@@ -279,7 +279,7 @@ func (t *txn) seats(bs []ladder.Battle) error {
 		for rows.Next() {
 			var s ladder.Seat
 			var result string
-			if err := rows.Scan(&s.Player, &s.Version, &s.Hash, &s.Place, &result, &s.Before.Mu, &s.Before.Sigma, &s.After.Mu, &s.After.Sigma, &s.Rated); err != nil {
+			if err := rows.Scan(&s.Player, &s.Version, &s.Hash, &s.Place, &result, &s.Before.Mu, &s.Before.Sigma, &s.After.Mu, &s.After.Sigma, &s.Rated, &s.Blamed); err != nil {
 				rows.Close()
 				return err
 			}

@@ -252,7 +252,14 @@ func (r *Runner) Play(ctx context.Context, b ladder.Battle) (ladder.Battle, erro
 	case err != nil:
 		serverFault := !errors.Is(err, battle.ErrBadInput)
 		r.o.Logger.Warn("ladder: a battle failed", "event", "ladder_failed", "battle", int64(b.ID), "server", serverFault, "reason", err.Error())
-		done, ferr := l.Fail(ctx, b.ID, err.Error(), serverFault)
+		var done ladder.Battle
+		var ferr error
+		if se := (*battle.SeatError)(nil); errors.As(err, &se) {
+			// One seat's version cannot be set up: it alone is blamed.
+			done, ferr = l.FailSeat(ctx, b.ID, se.Seat, err.Error())
+		} else {
+			done, ferr = l.Fail(ctx, b.ID, err.Error(), serverFault)
+		}
 		if ferr != nil {
 			r.o.Logger.Error("ladder: failing a battle", "event", "error", "battle", int64(b.ID), "reason", ferr.Error())
 		}
@@ -352,7 +359,7 @@ func (r *Runner) squareTeams(ctx context.Context, b ladder.Battle, cfg config.Co
 		cls, err := cat.Find(n)
 		if err != nil {
 			battle.ReleaseBots(teams)
-			return nil, nil, battle.Bad(err)
+			return nil, nil, battle.BadSeat(i, err)
 		}
 		teams[i] = battle.Team{Lua: cls}
 	}
@@ -370,12 +377,13 @@ func (r *Runner) modTeams(ctx context.Context, b ladder.Battle, g *luabind.Game)
 		}
 		cls, err := g.Catalog.Find(p.Name)
 		if err != nil {
-			return nil, battle.Bad(err)
+			return nil, battle.BadSeat(i, err)
 		}
 		if cls.Hash != seat.Hash {
 			// The folder changed since the battle was planned; the
-			// player's new version plays the next ones.
-			return nil, battle.Bad(fmt.Errorf("%s: changed since the battle was planned", cls.File))
+			// player's new version plays the next ones (and the seat's
+			// blame, on a version no longer current, counts for nobody).
+			return nil, battle.BadSeat(i, fmt.Errorf("%s: changed since the battle was planned", cls.File))
 		}
 		teams[i] = battle.Team{Lua: cls}
 	}

@@ -405,6 +405,45 @@ func TestRunnerFaultyPlayer(t *testing.T) {
 	}
 }
 
+// TestRunnerBlamesBrokenSeat: a player whose version will not load fails
+// the battles it is seated in, and only it is counted for them: the
+// players drawn with it keep their failed counts at zero, and it sits
+// out their battles once blamed.
+func TestRunnerBlamesBrokenSeat(t *testing.T) {
+	a := newArena(t, ladder.NewMemory(), 1<<30, 5)
+	ctx := context.Background()
+	broken, err := a.l.Enter(ctx, "", "broken", "mallory", "Broken", []byte(`return { name = "Broken", run = function(`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, b := range a.run(t, 24, 1) {
+		if b.State != ladder.Failed {
+			continue
+		}
+		failed++
+		for _, s := range b.Seats {
+			if s.Blamed != (s.Player == broken.ID) {
+				t.Errorf("battle %d (%s): seat of player %d blamed %v", b.ID, b.Error, s.Player, s.Blamed)
+			}
+		}
+		if !strings.Contains(b.Error, "broken.lua") {
+			t.Errorf("battle %d failed with %q, want the broken file named", b.ID, b.Error)
+		}
+	}
+	for _, p := range mustPlayers(t, a.l) {
+		switch {
+		case p.ID == broken.ID && (p.Blamed == 0 || p.Blamed != p.Failed || p.Battles != 0):
+			t.Errorf("broken: %d failed, %d blamed, %d rated", p.Failed, p.Blamed, p.Battles)
+		case p.ID != broken.ID && (p.Failed != 0 || p.Blamed != 0):
+			t.Errorf("%s: %d failed, %d blamed, for the broken player's battles", p.Name, p.Failed, p.Blamed)
+		}
+	}
+	if failed == 0 {
+		t.Error("no battle failed: the broken player was never seated")
+	}
+}
+
 // TestRunnerStoreHiccup: a battle whose outcome the ladder could not take
 // (the database away for a moment, a replay upload failing) is played
 // again by the running runner, not left Playing until the next restart:
