@@ -141,6 +141,19 @@ func (l *Ladder) rateTx(tx Tx, b *Battle, finished time.Time) error {
 // (a setup the battle's own inputs make impossible) it is Failed. Either
 // way it counts against nobody.
 func (l *Ladder) Fail(ctx context.Context, id BattleID, reason string, serverFault bool) (Battle, error) {
+	return l.fail(ctx, id, reason, func(b *Battle) error {
+		if serverFault && b.Tries < l.tries {
+			b.State = Queued
+		} else {
+			b.State, b.Finished = Failed, l.now()
+		}
+		return nil
+	})
+}
+
+// fail ends battle id, unless it has ended already, with reason and what
+// end does to it.
+func (l *Ladder) fail(ctx context.Context, id BattleID, reason string, end func(*Battle) error) (Battle, error) {
 	var out Battle
 	err := l.store.Update(ctx, func(tx Tx) error {
 		b, err := tx.Battle(id)
@@ -152,10 +165,8 @@ func (l *Ladder) Fail(ctx context.Context, id BattleID, reason string, serverFau
 			return nil
 		}
 		b.Error = cleanText(reason)
-		if serverFault && b.Tries < l.tries {
-			b.State = Queued
-		} else {
-			b.State, b.Finished = Failed, l.now()
+		if err := end(&b); err != nil {
+			return err
 		}
 		out = b
 		return tx.SaveBattle(&b)
@@ -169,26 +180,14 @@ func (l *Ladder) Fail(ctx context.Context, id BattleID, reason string, serverFau
 // Settle passes it only that seat's player counts it (Player.Failed and
 // Blamed), not the others it was drawn with.
 func (l *Ladder) FailSeat(ctx context.Context, id BattleID, seat int, reason string) (Battle, error) {
-	var out Battle
-	err := l.store.Update(ctx, func(tx Tx) error {
-		b, err := tx.Battle(id)
-		if err != nil {
-			return err
-		}
-		if b.State == Done || b.State == Failed {
-			out = b
-			return nil
-		}
+	return l.fail(ctx, id, reason, func(b *Battle) error {
 		if seat < 0 || seat >= len(b.Seats) {
 			return fmt.Errorf("ladder: battle %d has no seat %d", id, seat)
 		}
-		b.Error = cleanText(reason)
 		b.State, b.Finished = Failed, l.now()
 		b.Seats[seat].Blamed = true
-		out = b
-		return tx.SaveBattle(&b)
+		return nil
 	})
-	return out, err
 }
 
 // Places ranks a battle's teams: 1 + the number of teams that did

@@ -64,13 +64,7 @@ func (s *Server) botLink(ctx context.Context, sess gssh.Session, id identity, ar
 	// bot counts under serve.players_per_user with the uploads.
 	release, err := s.held.holdBot(s.o.Store, user, name, s.o.Limits.PlayersPerUser, s.botNames(user))
 	if err != nil {
-		re := err.(*reserveError)
-		log.Warn("bot refused", "event", "limit", "reason", re.reason)
-		status := exitFailure
-		if re.reason != "players per user" {
-			status = exitBadInput
-		}
-		return fail(status, "%s", re.msg)
+		return fail(refused(err, "bot refused", log))
 	}
 	defer release()
 	trip, err := pingClient(sess, s.o.Limits.Write)

@@ -150,6 +150,19 @@ type reserveError struct{ msg, reason string }
 
 func (e *reserveError) Error() string { return e.msg }
 
+// refused logs a reservation's refusal as what ("upload refused") and
+// returns a command's fail arguments for it: status 1 for the server's
+// limit on players, 2 for a name the client must change.
+func refused(err error, what string, log *slog.Logger) (status int, format string, msg any) {
+	re := err.(*reserveError)
+	log.Warn(what, "event", "limit", "reason", re.reason)
+	status = exitFailure
+	if re.reason != "players per user" {
+		status = exitBadInput
+	}
+	return status, "%s", re.msg
+}
+
 // hold reserves, for a submit by key of user's player name, the user name
 // (when claiming says the key has none bound yet) and a place under limit
 // players (unless user holds or is submitting name already), or says

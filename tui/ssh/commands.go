@@ -177,13 +177,7 @@ func (s *Server) submit(ctx context.Context, sess gssh.Session, id identity, arg
 	// Reserved before the work, by the key (checks.go).
 	release, err := s.held.hold(s.o.Store, id.fingerprint, user, name, id.user == "", s.o.Limits.PlayersPerUser, s.botNames(user))
 	if err != nil {
-		re := err.(*reserveError)
-		log.Warn("upload refused", "event", "limit", "reason", re.reason)
-		status := exitFailure
-		if re.reason != "players per user" {
-			status = exitBadInput
-		}
-		return fail(status, "%s", re.msg)
+		return fail(refused(err, "upload refused", log))
 	}
 	defer release()
 	if ok, wait := s.ups.take(id.fingerprint); !ok {
