@@ -37,6 +37,9 @@ type budget struct {
 	// call, the line of the return that gave its results (0 when
 	// unknown). The loop notes it on its way out, never per instruction.
 	returned int
+	// nest is the number of main loops running, one inside the other on
+	// the Go stack (cstack.go).
+	nest int
 }
 
 func (b *budget) reset(limit int) {

@@ -26,13 +26,14 @@ const traceDepth = 5
 // runs one call at a time; so does its catcher.
 type catcher struct {
 	fn    *lua.LFunction
+	b     *budget  // the state's budget, whose Go nesting a call restores (cstack.go)
 	base  int      // register of the called function: frames at or above it are the call's
 	where string   // "file:line" of the innermost Lua frame of the last error
 	trace []string // the last error's frames, innermost first
 }
 
-func newCatcher(L *lua.LState) *catcher {
-	c := &catcher{}
+func newCatcher(L *lua.LState, b *budget) *catcher {
+	c := &catcher{b: b}
 	c.fn = L.NewFunction(c.handle)
 	return c
 }
@@ -46,7 +47,10 @@ func (c *catcher) pcall(L *lua.LState, nargs, nret int) error {
 		return L.PCall(nargs, nret, nil)
 	}
 	c.base = regs(L).top - nargs - 1
-	return L.PCall(nargs, nret, c.fn)
+	nest := c.b.nest
+	err := L.PCall(nargs, nret, c.fn)
+	c.b.nest = nest
+	return err
 }
 
 // at prefixes msg with where the last error happened, when known: for

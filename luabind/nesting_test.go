@@ -46,16 +46,18 @@ func TestNestingLimits(t *testing.T) {
 
 // TestCallDepth: recursion as deep as the official pm.lua's (255) and
 // deeper runs with the default limits; past limits.call_depth it is an
-// error, also through pcall, whose Go recursion is bounded by the same
-// limit (a pcall level takes two frames).
+// error. Recursion through pcall, a Go recursion, stops at Lua 5.1's C
+// stack limit of 200 levels (cstack.go), as in Lua 5.1: f(450) fails there
+// with the same message.
 func TestCallDepth(t *testing.T) {
 	got := luaResults(t, []string{
 		`(function() local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end return f(900) end)()`,
 		`(function() local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end return (pcall(f, 5000)) end)()`,
+		`(function() local function f(n) if n == 0 then return 0 end local ok, v = pcall(f, n - 1) return v + 1 end return f(190) end)()`,
 		`(function() local function f(n) if n == 0 then return 0 end local ok, v = pcall(f, n - 1) return v + 1 end return f(450) end)()`,
 		`(function() local function f(n) if n == 0 then return 101 end return f(n - 1) end return f(30000) end)()`,
 	})
-	want := []string{"n:900", "boolean:false", "n:450", "n:101"}
+	want := []string{"n:900", "boolean:false", "n:190", "error: attempt to perform arithmetic on local 'v' (a string value)", "n:101"}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("case %d: got %q, want %q", i, got[i], want[i])

@@ -102,6 +102,7 @@ func openPCall(L *lua.LState, base *lua.LTable, tm *Team) {
 	}
 	p := &protector{tm: tm}
 	p.handler = L.NewFunction(p.handle)
+	tm.protect = p
 	base.RawSetString("pcall", L.NewFunction(func(L *lua.LState) int {
 		v := checkAny(L, 1)
 		if !callable(L, v) {
@@ -183,11 +184,13 @@ func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.L
 			}
 			continue
 		}
+		nest := p.tm.budget.nest
 		p.calls = append(p.calls, protected{base: regs(L).top})
 		L.Push(h)
 		L.Push(v)
 		err := L.PCall(1, 1, p.handler)
 		p.calls = p.calls[:len(p.calls)-1]
+		p.tm.budget.nest = nest // the levels the error left counted
 		p.tm.narrowStack(L)
 		if err == nil {
 			r := L.Get(-1)
@@ -233,9 +236,11 @@ func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction, xpcal
 	cf := *(**frame)(unsafe.Add(unsafe.Pointer(L), offCurrentFrame))
 	flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
 	outer := *flag
+	nest := p.tm.budget.nest
 	p.calls = append(p.calls, protected{base: cf.LocalBase, handler: handler, xpcall: xpcall})
 	err := L.PCall(nargs, lua.MultRet, p.handler)
 	p.calls = p.calls[:len(p.calls)-1]
+	p.tm.budget.nest = nest
 	*flag = outer // an outer protected call's handler is still there
 	p.tm.narrowStack(L)
 	if err != nil {

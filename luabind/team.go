@@ -71,8 +71,9 @@ type Team struct {
 	rng    *engine.Rand
 
 	L       *lua.LState
-	catch   *catcher // the handler of its top-level calls: where errors happened (errwhere.go)
-	trace   string   // the traceback of the last call's error (engine.Problem.Trace), or ""
+	catch   *catcher   // the handler of its top-level calls: where errors happened (errwhere.go)
+	protect *protector // pcall's and xpcall's (pcall.go)
+	trace   string     // the traceback of the last call's error (engine.Problem.Trace), or ""
 	budget  budget
 	base    *lua.LTable
 	classes []classState
@@ -165,7 +166,7 @@ func (tm *Team) boot() {
 	tm.L = L
 	tm.cutStack(L) // stackroom.go
 	L.Panic = tm.raisePanic
-	tm.catch = newCatcher(L)
+	tm.catch = newCatcher(L, &tm.budget)
 	tm.patterns = patternCache{}
 	tm.base = tm.openLibraries(L)
 	for _, g := range tm.opts.Extra {

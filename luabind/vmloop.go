@@ -151,13 +151,15 @@ func (b *budget) install(L *lua.LState) {
 			if b.team != nil {
 				L.Panic = b.team.raisePanic
 			}
+			b.enter(L)
 			b.countedLoop(L, baseframe, plain, ops)
+			b.nest--
 		}
 		return
 	}
-	// Every call enters here, a Go function's too: the team's panic
-	// function is put back after a protected call set gopher-lua's
-	// (stackroom.go).
+	// Every call from Go enters here, a Go function's too: the team's
+	// panic function is put back after a protected call set gopher-lua's
+	// (stackroom.go), and the level of Go nesting is counted (cstack.go).
 	var raise func(*lua.LState)
 	if b.team != nil {
 		raise = b.team.raisePanic
@@ -167,7 +169,9 @@ func (b *budget) install(L *lua.LState) {
 		if raise != nil {
 			L.Panic = raise
 		}
+		b.enter(L) // cstack.go
 		b.fastLoop(L, baseframe, plain, ops, nums)
+		b.nest--
 	}
 }
 

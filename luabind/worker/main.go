@@ -13,7 +13,9 @@ import (
 // maxGoStack bounds a worker goroutine's stack, far below Go's 1 GB
 // default: a Go recursion a hole lets a script drive ends in a fatal stack
 // overflow quickly, before it costs much memory. Lua's own call depth is
-// bounded by limits.call_depth long before this.
+// bounded by limits.call_depth long before this, and the Go nesting of
+// metamethods, callbacks and protected calls by Lua 5.1's C stack limit
+// (luabind/cstack.go: 200 levels of about ten Go frames).
 const maxGoStack = 64 << 20
 
 // Main is the hidden worker subcommand: args are its flags (as the pool
