@@ -37,7 +37,9 @@ import (
 // error it handles); from handlerNesting on, the error is Lua 5.1's "error in
 // error handling". The sandbox's own handlers (the catcher's, the
 // protector's) are never refused, since an error raised in a handler gets
-// gopher-lua's traceback (stackroom.go).
+// gopher-lua's traceback (stackroom.go). A caught error is charged for the
+// Go levels it unwinds (unwindCost each, protector.handle), before they are
+// unwound, so that a pcall loop pays for what its errors cost.
 //
 // The count is restored by every protected call when it returns (an error
 // leaves the levels it unwound counted), and by the catcher of a top-level
@@ -46,6 +48,18 @@ const (
 	maxGoNesting   = 200 // LUAI_MAXCCALLS
 	handlerNesting = maxGoNesting + maxGoNesting>>3
 )
+
+// unwindCost is what a caught error is charged, in instructions, for each
+// level of Go nesting it unwinds past the protected call's own (raising and
+// catching an error in the called function itself is caughtErrorCost). A
+// level entered and unwound costs about 40 plain instructions' worth of
+// work (BenchmarkStackOverflow: 200 levels of `return t[k]` in __index,
+// uncaught, about 0.85 of a full-budget call): the call from Go (callR,
+// the frame, the loop's entry), which a level left by a return does not
+// pay either, and the panic's walk over its ten Go frames. The level's own
+// instructions pay a few; the error pays for the rest, so that a pcall
+// loop of such errors costs about what a loop of plain instructions does.
+const unwindCost = 32
 
 // enter counts an entry of the main loop, and refuses it past the bound:
 // the callee's frame, just pushed, is popped first, so that the error is

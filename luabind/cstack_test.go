@@ -152,3 +152,43 @@ func TestCStackLikeLua51(t *testing.T) {
 		t.Errorf("Go nesting %d after the calls, want 0", tm.budget.nest)
 	}
 }
+
+// TestCaughtOverflowCharged: a caught error is charged for the Go levels
+// it unwinds (unwindCost each, cstack.go), so a loop that overflows the
+// C stack again and again through pcall or xpcall spends its budget in
+// a few rounds, as its work does; uncharged, each round cost about 200
+// instructions and a call ran 50 of them.
+func TestCaughtOverflowCharged(t *testing.T) {
+	src := stackCostScript()
+	var extra strings.Builder
+	for _, r := range overflowRoutes {
+		for _, mode := range []string{"pcall", "xpcall"} {
+			extra.WriteString("M." + r.name + "_" + mode + "_count = function() local n = 0 while true do n = n + 1 M.count = n " +
+				mode + "(M." + r.name + ", tostring) end end\n")
+		}
+	}
+	src = strings.Replace(src, "return M\n", extra.String()+"return M\n", 1)
+	lim := DefaultLimits()
+	tm, tbl := stringTeam(t, src, lim)
+	// A round enters about 200 levels and unwinds them. Charged 25
+	// instructions or more a level unwound (what BenchmarkStackOverflow
+	// needs to stay within about twice a full-budget call), a call runs at
+	// most 2 rounds; uncharged, it ran 48.
+	const most = 2
+	for _, r := range overflowRoutes {
+		if r.name == "lua" || r.name == "call" {
+			continue // the Lua stack: no Go nesting
+		}
+		for _, mode := range []string{"pcall", "xpcall"} {
+			name := r.name + "_" + mode + "_count"
+			f, msg, _ := callField(tm, tbl, name, lim.Instructions)
+			n, _ := tbl.RawGetString("count").(lua.LNumber)
+			if f != engine.FaultTimeout {
+				t.Errorf("%s: %v %s, want the budget spent", name, f, msg)
+			}
+			if n < 1 || int(n) > most {
+				t.Errorf("%s: %v overflows caught in one call, want 1 to %d", name, n, most)
+			}
+		}
+	}
+}

@@ -92,6 +92,7 @@ type protected struct {
 	base    int
 	handler *lua.LFunction // xpcall's, when a function
 	xpcall  bool
+	nest    int // the Go nesting (budget.nest) the protected call was made at
 }
 
 // openPCall puts the project's pcall and xpcall into base when the layout
@@ -185,7 +186,7 @@ func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.L
 			continue
 		}
 		nest := p.tm.budget.nest
-		p.calls = append(p.calls, protected{base: regs(L).top})
+		p.calls = append(p.calls, protected{base: regs(L).top, nest: nest})
 		L.Push(h)
 		L.Push(v)
 		err := L.PCall(1, 1, p.handler)
@@ -214,6 +215,12 @@ func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.L
 // the script's handler.
 func (p *protector) handle(L *lua.LState) int {
 	c := p.calls[len(p.calls)-1]
+	// The error is about to unwind the Go levels between the raise (one
+	// below this handler's own) and the protected call's callee: each
+	// past the callee's is charged before it is (cstack.go).
+	if extra := p.tm.budget.nest - 1 - (c.nest + 1); extra > 0 {
+		p.chargeQuietly(int64(extra) * unwindCost)
+	}
 	closeUpvalues(L, c.base)
 	v := L.Get(1)
 	if s, ok := v.(lua.LString); ok {
@@ -237,7 +244,7 @@ func (p *protector) call(L *lua.LState, nargs int, handler *lua.LFunction, xpcal
 	flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
 	outer := *flag
 	nest := p.tm.budget.nest
-	p.calls = append(p.calls, protected{base: cf.LocalBase, handler: handler, xpcall: xpcall})
+	p.calls = append(p.calls, protected{base: cf.LocalBase, handler: handler, xpcall: xpcall, nest: nest})
 	err := L.PCall(nargs, lua.MultRet, p.handler)
 	p.calls = p.calls[:len(p.calls)-1]
 	p.tm.budget.nest = nest
