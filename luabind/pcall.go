@@ -152,27 +152,37 @@ const errorInHandling = lua.LString("error in error handling")
 // maxHandlerErrors is how many times in a row a failing xpcall handler is
 // called again: Lua 5.1 calls the handler with the error the handler
 // itself raised, and so on, nested, until the C stack's limit
-// (LUAI_MAXCCALLS, 200 C calls) ends it with "error in error handling".
+// (LUAI_MAXCCALLS, 200 C calls, and the 25 more it leaves to error
+// handling: cstack.go) ends it with "error in error handling".
 const maxHandlerErrors = 200
 
 // handled is the error object v passed through xpcall's handler h, as Lua
 // 5.1's luaG_errormsg passes it: h's first result; when h raises an error,
-// h called again with that error, up to maxHandlerErrors times; and
-// errorInHandling when h is nil (the handler given was no function) or
-// never stops failing. xpcall(error, string.len) is false, 49: len(nil)
-// fails, and len of its message is 49. Each call runs protected, with the
-// project's handler (no traceback, upvalues closed), and each failure is
-// charged as a caught error.
+// h called again with that error, up to maxHandlerErrors times or until
+// the C stack's limit; and errorInHandling when h is nil (the handler
+// given was no function) or never stops failing. xpcall(error,
+// string.len) is false, 49: len(nil) fails, and len of its message is 49.
+// Each call runs protected, with the project's handler (no traceback,
+// upvalues closed), and each failure is charged as a caught error.
 func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.LValue {
 	if h == nil {
 		return errorInHandling
 	}
 	flag := (*bool)(unsafe.Add(unsafe.Pointer(L), offHasErrorFunc))
 	outer := *flag
-	defer func() { *flag = outer }()
-	for range maxHandlerErrors {
-		if p.tm.budget.spent || p.tm.memTripped {
+	b := &p.tm.budget
+	nest := b.nest
+	defer func() { *flag, b.nest = outer, nest }()
+	for i := range maxHandlerErrors {
+		if b.spent || p.tm.memTripped {
 			return v // the call stops at its next instruction
+		}
+		// Lua 5.1 calls h again from inside the failed call's error, one C
+		// level deeper each time: the C stack's limit ends the calls
+		// (cstack.go) when it comes before maxHandlerErrors, as it does
+		// for an error raised at that limit.
+		if b.nest = nest + i; b.nest+1 >= handlerNesting {
+			return errorInHandling
 		}
 		if p.tm.lastRoom(L) {
 			return errorInHandling // no room left for h (stackroom.go)
@@ -185,13 +195,11 @@ func (p *protector) handled(L *lua.LState, h *lua.LFunction, v lua.LValue) lua.L
 			}
 			continue
 		}
-		nest := p.tm.budget.nest
-		p.calls = append(p.calls, protected{base: regs(L).top, nest: nest})
+		p.calls = append(p.calls, protected{base: regs(L).top, nest: b.nest})
 		L.Push(h)
 		L.Push(v)
 		err := L.PCall(1, 1, p.handler)
 		p.calls = p.calls[:len(p.calls)-1]
-		p.tm.budget.nest = nest // the levels the error left counted
 		p.tm.narrowStack(L)
 		if err == nil {
 			r := L.Get(-1)
