@@ -180,53 +180,12 @@ func (g *gate) sweep(now time.Time) {
 }
 
 // uploads counts submits per key over the last hour. Its map holds only
-// keys that submitted within the hour (sweep), so memory follows the
-// submits of the last hour, not every key that ever submitted.
-type uploads struct {
-	mu    sync.Mutex
-	by    map[string][]time.Time
-	max   int
-	now   func() time.Time
-	span  time.Duration
-	swept time.Time
-}
+// keys that submitted within the hour (window's sweep), so memory follows
+// the submits of the last hour, not every key that ever submitted.
+type uploads struct{ window }
 
-func newUploads(max int) *uploads {
-	return &uploads{by: map[string][]time.Time{}, max: max, now: time.Now, span: time.Hour}
-}
+func newUploads(max int) *uploads { return &uploads{newWindow(max)} }
 
-// take records one upload by user, or returns how long until one is
+// take records one upload by key, or returns how long until one is
 // allowed.
-func (u *uploads) take(user string) (ok bool, wait time.Duration) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	now := u.now()
-	u.sweep(now)
-	ts := u.by[user]
-	for len(ts) > 0 && now.Sub(ts[0]) >= u.span {
-		ts = ts[1:]
-	}
-	if len(ts) >= u.max {
-		u.by[user] = ts
-		if len(ts) == 0 {
-			return false, u.span
-		}
-		return false, u.span - now.Sub(ts[0])
-	}
-	u.by[user] = append(ts, now)
-	return true, 0
-}
-
-// sweep forgets the keys whose last submit is an hour old, at most once
-// a span.
-func (u *uploads) sweep(now time.Time) {
-	if now.Sub(u.swept) < u.span {
-		return
-	}
-	u.swept = now
-	for k, ts := range u.by {
-		if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= u.span {
-			delete(u.by, k)
-		}
-	}
-}
+func (u *uploads) take(key string) (ok bool, wait time.Duration) { return u.window.take(key, "") }

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
-	"sync"
-	"time"
 
 	gssh "github.com/gliderlabs/ssh"
 )
@@ -46,76 +43,10 @@ func (s *Server) mayClaim(sess gssh.Session, id identity, log *slog.Logger) stri
 // one with its first submit or bot: without this bound one address could
 // claim names without end (each a line of users.json, rewritten whole at
 // every claim, a quota of uploads of its own, and a bot's players that
-// stay on the ladder). A key is counted once per hour whatever its
-// attempts, so a newcomer whose first upload fails its check is not
-// charged again; keys that hold a name already are never counted.
-//
-// Memory: one entry per key counted in the last hour, at most max per
-// address; an address is forgotten once its last entry is an hour old.
-// Safe for concurrent use.
-type newUsers struct {
-	mu    sync.Mutex
-	by    map[string][]keyTaken // address key (addrKey) -> keys, oldest first
-	max   int
-	span  time.Duration
-	now   func() time.Time
-	swept time.Time
-}
+// stay on the ladder). take(address, fingerprint) counts a key once per
+// hour whatever its attempts, so a newcomer whose first upload fails its
+// check is not charged again; keys that hold a name already are never
+// counted. Memory: at most max keys per address, of the last hour.
+type newUsers struct{ window }
 
-type keyTaken struct {
-	fingerprint string
-	at          time.Time
-}
-
-func newNewUsers(max int) *newUsers {
-	return &newUsers{by: map[string][]keyTaken{}, max: max, span: time.Hour, now: time.Now}
-}
-
-// take counts fingerprint as a new user from addr, or returns how long
-// until one more is allowed (an hour when max is 0: none ever is).
-func (n *newUsers) take(addr, fingerprint string) (ok bool, wait time.Duration) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	now := n.now()
-	n.sweep(now)
-	keys := n.fresh(addr, now)
-	if slices.ContainsFunc(keys, func(k keyTaken) bool { return k.fingerprint == fingerprint }) {
-		return true, 0
-	}
-	if len(keys) >= n.max {
-		if len(keys) == 0 {
-			return false, n.span
-		}
-		return false, n.span - now.Sub(keys[0].at)
-	}
-	n.by[addr] = append(keys, keyTaken{fingerprint, now})
-	return true, 0
-}
-
-// fresh drops addr's entries that are an hour old and returns the rest.
-func (n *newUsers) fresh(addr string, now time.Time) []keyTaken {
-	keys := n.by[addr]
-	i := 0
-	for i < len(keys) && now.Sub(keys[i].at) >= n.span {
-		i++
-	}
-	if i == len(keys) {
-		delete(n.by, addr)
-		return nil
-	}
-	keys = keys[i:]
-	n.by[addr] = keys
-	return keys
-}
-
-// sweep forgets addresses whose entries are all an hour old, at most once
-// a minute, so that addresses seen once do not stay.
-func (n *newUsers) sweep(now time.Time) {
-	if now.Sub(n.swept) < time.Minute {
-		return
-	}
-	n.swept = now
-	for addr := range n.by {
-		n.fresh(addr, now)
-	}
-}
+func newNewUsers(max int) *newUsers { return &newUsers{newWindow(max)} }
