@@ -64,7 +64,11 @@ func connectBot(t *testing.T, c *gossh.Client, name string, stopAfterRounds int6
 				b.hellos.Add(1)
 				io.WriteString(in, `{"type":"ready","name":"Remote Waiter"}`+"\n")
 			case "round":
-				if n := b.rounds.Add(1); stopAfterRounds > 0 && n >= stopAfterRounds {
+				b.rounds.Add(1)
+				// By the battle's own round: a team out early in one
+				// battle gets no more rounds there, so a count across
+				// battles could end in the next battle's first rounds.
+				if stopAfterRounds > 0 && int64(m.Round) >= stopAfterRounds {
 					s.Close() // gone in the middle of a battle
 					return
 				}
