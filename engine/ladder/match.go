@@ -99,9 +99,15 @@ func (l *Ladder) planTx(tx Tx, g Game, available func(Player) bool) (Battle, err
 // the fewest battles and take the first seat of every battle planned.
 const stallAfter = 2
 
+// stalled reports whether p gives the first seat up: its battles failed
+// stallAfter times in a row, or once for its own inputs (Blamed: its
+// version cannot be set up, and a stored version never changes, so the
+// next battle would fail the same way).
+func stalled(p Player) bool { return p.Failed >= stallAfter || p.Blamed > 0 }
+
 // need orders players by how much they need a battle: lower first.
 func (l *Ladder) need(a, b Player) int {
-	if c := cmp.Compare(b2i(a.Failed >= stallAfter), b2i(b.Failed >= stallAfter)); c != 0 {
+	if c := cmp.Compare(b2i(stalled(a)), b2i(stalled(b))); c != 0 {
 		return c
 	}
 	na, nb := a.SinceVersion, b.SinceVersion
