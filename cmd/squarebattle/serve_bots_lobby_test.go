@@ -15,12 +15,15 @@ import (
 )
 
 // entry is the lobby's entry of id, and whether it lists one.
+// The entries are read once: the lobby reloads as bots come and go, and
+// a second read may list fewer.
 func entry(src *playSource, id string) (tui.Entry, bool) {
-	i := slices.IndexFunc(src.Entries(), func(e tui.Entry) bool { return e.ID == id })
+	entries := src.Entries()
+	i := slices.IndexFunc(entries, func(e tui.Entry) bool { return e.ID == id })
 	if i < 0 {
 		return tui.Entry{}, false
 	}
-	return src.Entries()[i], true
+	return entries[i], true
 }
 
 // twoPlayers is a scripts folder of two Lua players.
