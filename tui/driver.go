@@ -9,61 +9,8 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/engine"
-	"github.com/squarebattle/squarebattle/engine/bot"
 	"github.com/squarebattle/squarebattle/engine/replay"
 )
-
-// frame is what the driver publishes for the UI: an immutable snapshot and
-// the figures around it. The UI may keep a frame as long as it likes.
-type frame struct {
-	snap *engine.Snapshot
-	// squares[t][r] is team t's square count after round r, for r from 0
-	// to snap.Round. The timeline only ever appends past the published
-	// length, so sharing the backing arrays is safe.
-	squares [][]int32
-	live    int           // the newest round: played in a live battle, recorded in a replay
-	first   int           // the oldest round that can still be shown
-	past    bool          // a live battle is showing an earlier round than live (rewinding)
-	end     bool          // nothing more to play: the battle is over, or a replay shows its last round
-	speed   float64       // measured rounds per second (0 while paused)
-	target  int           // target rounds per second, 0 = unthrottled
-	left    time.Duration // time left on the limit; <0 when there is none
-	paused  bool
-	timeUp  bool // the time limit ended the battle
-	seq     uint64
-	// msg is news for the status bar (a file saved or not); msgSeq counts
-	// messages, so the UI shows each once.
-	msg    string
-	msgSeq uint64
-	// logs[t] is what team t's scripts printed, newest last (a live
-	// battle whose Battle is a Logger; nil otherwise). A copy: the frame's own.
-	logs [][]string
-	// trips[t] is bot team t's last round trip (Timed), nil for the
-	// others; nil for a battle without bots and for a replay.
-	trips []*bot.RoundTrip
-}
-
-type commandKind int
-
-const (
-	cmdPause   commandKind = iota // toggle pause; in the past, play on from there
-	cmdStep                       // n rounds forward, pausing first; at the live round of a paused battle, play one
-	cmdBack                       // n rounds back, pausing first
-	cmdSeek                       // to round n (clamped); n < 0 is the live round; past it, fast-forward a live battle
-	cmdRestart                    // a replay: from its first round again, playing
-	cmdSpeed                      // set the target speed to n
-	cmdSave                       // write the battle so far to a replay file in the save folder
-	cmdStop                       // end the goroutine
-)
-
-// replayLogLines is how many of each team's printed lines a replay's log
-// pane shows, as many as a live team keeps.
-const replayLogLines = 200
-
-type command struct {
-	kind commandKind
-	n    int
-}
 
 // driver owns a battle, or a replay, on its own goroutine. It keeps a
 // timeline of the rounds played and a cursor on it: the round on view.
@@ -347,85 +294,6 @@ func (d *driver) setPaused(p bool, now time.Time) {
 	d.rateRounds, d.rateFrom, d.rate = 0, now, 0
 }
 
-// handle carries out one command; false means stop.
-func (d *driver) handle(c command) bool {
-	now := time.Now()
-	switch c.kind {
-	case cmdStop:
-		if d.battle != nil && d.record != "" && !d.ended {
-			d.stopErr = d.writeReplay(d.record)
-		}
-		return false
-	case cmdPause:
-		switch {
-		case !d.paused:
-			d.setPaused(true, now)
-		case d.canAdvance():
-			d.setPaused(false, now)
-		}
-		d.resume = false
-	case cmdStep:
-		d.pauseForView(now, false)
-		switch {
-		case !d.live():
-			d.moveTo(d.at+max(c.n, 1), now)
-		case c.n <= 1 && !d.over():
-			d.advance(true)
-			return true
-		}
-	case cmdBack:
-		d.pauseForView(now, true)
-		d.at = max(d.tl.First(), d.at-max(c.n, 1))
-	case cmdSeek:
-		to := c.n
-		if to < 0 {
-			to = d.tl.Last()
-		}
-		switch {
-		case to > d.tl.Last() && !d.over():
-			d.at, d.resume = d.tl.Last(), false
-			d.setPaused(false, now)
-			d.until = to
-		case to >= d.tl.Last():
-			d.moveTo(d.tl.Last(), now)
-		default:
-			d.pauseForView(now, to < d.at)
-			d.at = max(d.tl.First(), to)
-		}
-	case cmdRestart:
-		d.at, d.resume = d.tl.First(), false
-		d.setPaused(false, now)
-	case cmdSpeed:
-		d.speed = c.n
-		d.rateRounds, d.rateFrom = 0, now
-	case cmdSave:
-		d.save()
-	}
-	d.publish(now)
-	return true
-}
-
-// pauseForView pauses before the view moves by hand. Stepping back from a
-// running battle remembers to run it again once the view is back at the
-// live round; a step forward that pauses it does not.
-func (d *driver) pauseForView(now time.Time, back bool) {
-	if !d.paused {
-		d.resume = back && d.battle != nil && !d.over()
-		d.setPaused(true, now)
-	}
-	d.until = 0
-}
-
-// moveTo moves the view forward to round r (at most the live round); at
-// the live round a battle that was running before the rewind runs again.
-func (d *driver) moveTo(r int, now time.Time) {
-	d.at = min(r, d.tl.Last())
-	if d.live() && d.resume {
-		d.resume = false
-		d.setPaused(false, now)
-	}
-}
-
 // advance shows the next round: a recorded one while the view is in the
 // past, otherwise the battle plays one (or ends at the time limit). It
 // publishes when a frame is due.
@@ -575,51 +443,4 @@ func (d *driver) left(now time.Time) time.Duration {
 		used += now.Sub(d.runningAt)
 	}
 	return max(d.limit-used, 0)
-}
-
-// publish shows the round on view: the live battle's own snapshot at the
-// live round, otherwise the picture the timeline rebuilds.
-func (d *driver) publish(now time.Time) {
-	var s *engine.Snapshot
-	if d.battle != nil && d.live() {
-		s = d.battle.Snapshot()
-	} else {
-		s = d.tl.At(d.at)
-	}
-	d.seq++
-	f := &frame{snap: s, speed: d.rate, target: d.speed, left: d.left(now), paused: d.paused, seq: d.seq,
-		live: d.tl.Last(), first: d.tl.First(), past: d.battle != nil && !d.live(), end: d.live() && d.over(),
-		timeUp: d.timeUp, msg: d.msg, msgSeq: d.msgSeq}
-	if d.paused || f.end {
-		f.speed = 0
-	}
-	f.squares = make([][]int32, len(s.Teams))
-	for t := range f.squares {
-		sq := d.tl.Squares(t)
-		n := min(s.Round+1, len(sq)) // shorter only if the timeline refused a round
-		f.squares[t] = sq[:n:n]
-	}
-	if l, ok := d.battle.(Logger); ok {
-		// the logs change only when rounds are played: copy them then
-		if d.logs == nil || d.logsAt != f.live {
-			d.logs, d.logsAt = l.Logs(), f.live
-		}
-		f.logs = d.logs
-	} else if d.battle == nil {
-		// a replay: what its rounds carry, up to the round shown
-		if d.logs == nil || d.logsAt != s.Round {
-			d.logs, d.logsAt = d.tl.PrintedLogs(s.Round, len(s.Teams), replayLogLines), s.Round
-		}
-		f.logs = d.logs
-	}
-	if t, ok := d.battle.(Timed); ok && d.live() {
-		f.trips = t.RoundTrips()
-	}
-	d.published = now
-	d.frame.Store(f)
-	d.mu.Lock()
-	for m := range d.boxes {
-		m.put(f)
-	}
-	d.mu.Unlock()
 }
