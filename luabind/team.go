@@ -37,29 +37,6 @@ type Global struct {
 	Fn   lua.LGFunction
 }
 
-// classState is one class instantiated inside a team's Lua state.
-type classState struct {
-	loaded     bool
-	env        *lua.LTable
-	table      *lua.LTable // what the script returned
-	run        *lua.LFunction
-	eliminated *lua.LFunction
-	err        string // why the class cannot run in this team, if it cannot
-	// reported holds a bit for each kind of fault (1 << engine.Fault) of
-	// which this class's first problem was reported: the first of each
-	// kind always is, so a class that errs every round still shows its
-	// first timeout.
-	reported uint32
-}
-
-// firstOfKind reports whether kind is new for the class, and marks it.
-func (cs *classState) firstOfKind(kind engine.Fault) bool {
-	bit := uint32(1) << (uint(kind) & 31)
-	first := cs.reported&bit == 0
-	cs.reported |= bit
-	return first
-}
-
 // Team is the engine.Controller of one team. It owns one Lua state for the
 // whole battle. The engine calls it from one goroutine at a time.
 type Team struct {
@@ -249,76 +226,6 @@ func (tm *Team) num(v int) lua.LValue {
 	return lua.LNumber(v)
 }
 
-// class instantiates a class in the team's state on first use: a fresh
-// environment copied from the base library, the chunk run once in it.
-func (tm *Team) class(id engine.ClassID) *classState {
-	cs := &tm.classes[id]
-	if cs.loaded {
-		return cs
-	}
-	cs.loaded = true
-	cls := tm.cat.loaded[id]
-	L := tm.L
-	env := L.CreateTable(0, 64)
-	for k, v := tm.base.Next(lua.LNil); k != lua.LNil; k, v = tm.base.Next(k) {
-		env.RawSet(k, v)
-	}
-	ownLibraries(L, env, tm.base)
-	env.RawSetString("_G", env)
-	tm.strictGlobals(L, env, cls.assigned)
-	cs.env = env
-	fn := L.NewFunctionFromProto(cls.proto)
-	fn.Env = env
-	tm.budget.reset(tm.limits.Instructions * loadBudgetFactor)
-	L.Push(fn)
-	L.Push(tm.concat)
-	L.Push(tm.length)
-	err := tm.catch.pcall(L, 2, 1)
-	tm.narrowStack(L)
-	if err != nil {
-		msg := tm.errorText(err)
-		if tm.budget.spent && !tm.memTripped {
-			msg = tm.catch.at(fmt.Sprintf("%s: its top level ran more than %d instructions (limits.instructions); do heavy set-up in the first call of run", errBudget, tm.limits.Instructions*loadBudgetFactor))
-		}
-		if !strings.HasPrefix(msg, cls.File+":") {
-			msg = cls.File + ": " + msg
-		}
-		cs.err = msg
-		return cs
-	}
-	ret := L.Get(-1)
-	L.Pop(1)
-	t, ok := ret.(*lua.LTable)
-	if !ok {
-		cs.err = fmt.Sprintf("%s: the script must return a table, it returned %s", cls.File, ret.Type())
-		return cs
-	}
-	cs.table = t
-	entry := tm.opts.Entry
-	if entry == "" {
-		entry = "run"
-	}
-	if entry == "-" {
-		return cs
-	}
-	cs.run, _ = t.RawGetString(entry).(*lua.LFunction)
-	cs.eliminated, _ = t.RawGetString("eliminated").(*lua.LFunction)
-	if cs.run == nil {
-		cs.err = fmt.Sprintf("%s: the returned table has no %s function", cls.File, entry)
-	}
-	return cs
-}
-
-// loadBudgetFactor is how many per-call budgets a script's top level may
-// use when it is loaded. It is one. Every command that loads a folder
-// (players, check, run, tournament, the lobby) runs the top level of every
-// file in it, fielded or not, to read names and speeches, so a file allowed
-// more would stall all of them for everyone; and the shipped scripts need
-// at most about a hundred instructions to declare their tables. A player
-// with heavy set-up does it lazily in its first call of run, where the work
-// is its own team's.
-const loadBudgetFactor = 1
-
 // errorText turns a Lua error into one line.
 func (tm *Team) errorText(err error) string {
 	if tm.memTripped {
@@ -344,85 +251,6 @@ func (tm *Team) errorText(err error) string {
 	// A script may raise any bytes, escape sequences included; people,
 	// terminals and JSON see them escaped (engine.SafeText).
 	return engine.SafeText(msg)
-}
-
-// Turn asks every ready square of the team for its intent.
-func (tm *Team) Turn(t *engine.Turn) {
-	tm.facts = t.Facts
-	tm.phaseStamp++
-	clear(tm.pending)
-	clear(tm.plans)
-	for i := range t.Squares {
-		t.Intents[i] = tm.turn(t, &t.Squares[i])
-	}
-}
-
-func (tm *Team) turn(t *engine.Turn, r *engine.Ready) engine.Intent {
-	cs := tm.class(r.Class)
-	if cs.err != "" {
-		tm.problem(t, &t.Report, r.Class, r.ID, engine.FaultError, cs.err, "")
-		return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}
-	}
-	self := tm.self(r.ID)
-	if tm.beforeCall() {
-		tm.memoryReset(&t.Report, t.Facts.Round, cs)
-		self = tm.self(r.ID)
-		cs = tm.class(r.Class)
-		if cs.err != "" {
-			return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: engine.FaultError}
-		}
-	}
-	L := tm.L
-	tm.fillView(&r.View)
-	L.Push(cs.run)
-	L.Push(self)
-	L.Push(tm.num(tm.index))
-	L.Push(tm.view)
-	L.Push(tm.num(r.Row))
-	L.Push(tm.num(r.Col))
-	tm.inRun, tm.become, tm.cur = true, engine.NoClass, r
-	fault, msg := tm.call(5, 4)
-	tm.inRun, tm.cur = false, nil
-	trace := tm.trace
-	var in engine.Intent
-	if fault == engine.NoFault {
-		trace = ""
-		in, msg = tm.decode(r, cs)
-		if msg != "" {
-			fault = engine.FaultError
-		}
-	}
-	L.SetTop(0)
-	if fault != engine.NoFault {
-		msg = tm.located(r.Class, cs, msg)
-		tm.problem(t, &t.Report, r.Class, r.ID, fault, msg, trace)
-		if tm.memTripped {
-			tm.memoryReset(&t.Report, t.Facts.Round, cs)
-		}
-		return engine.Intent{Action: engine.Wait, Child: engine.NoClass, Become: engine.NoClass, Fault: fault}
-	}
-	in.Become = tm.become
-	return in
-}
-
-// fillView writes a square's eight neighbours into the shared view table.
-// A script may have changed the table, so all eight are written each call.
-// While its array part still has the eight slots (all a script can do to
-// it short of shrinking it), they are stored straight into the array, as
-// RawSetInt would but without a call per slot.
-func (tm *Team) fillView(v *[8]int32) {
-	if tableLayoutOK {
-		if a := (*lTable)(unsafe.Pointer(tm.view)).array; len(a) >= 8 {
-			a = a[:8]
-			for d, n := range v {
-				a[d] = tm.num(int(n))
-			}
-			return
-		}
-	}
-	for d, n := range v {
-		tm.view.RawSetInt(d+1, tm.num(int(n)))
-	}
 }
 
 // call runs the function and arguments already pushed, under a fresh budget.
@@ -503,19 +331,6 @@ func (tm *Team) memoryReset(rep *engine.Report, round int, cs *classState) {
 	tm.boot()
 }
 
-// problem reports a fault for people to read: always the first of each class,
-// then at most one per round, so a script failing on every square does not
-// flood the log.
-func (tm *Team) problem(t *engine.Turn, rep *engine.Report, class engine.ClassID, id engine.SquareID, kind engine.Fault, msg, trace string) {
-	cs := &tm.classes[class]
-	round := t.Facts.Round
-	if !cs.firstOfKind(kind) && tm.lastProblemRound == round {
-		return
-	}
-	tm.lastProblemRound = round
-	rep.Problems = append(rep.Problems, engine.Problem{Class: class, Square: id, Kind: kind, Message: msg, Trace: trace})
-}
-
 // located makes sure a problem names a file and line: messages from the
 // budget or from non-string error values carry none, so they get the
 // position of the class's run function.
@@ -524,76 +339,4 @@ func (tm *Team) located(class engine.ClassID, cs *classState, msg string) string
 		return msg
 	}
 	return tm.where(cs, msg)
-}
-
-// inHook places a hook's problem at the line that raised it, or at the
-// hook's own line when the message carries none (budget, non-string error
-// values), and names the hook after the position: "file:12: eliminated: …".
-func (tm *Team) inHook(class engine.ClassID, fn *lua.LFunction, hook, msg string) string {
-	file := tm.cat.loaded[class].File + ":"
-	if rest, ok := strings.CutPrefix(msg, file); ok {
-		if line, text, ok := strings.Cut(rest, ": "); ok {
-			return file + line + ": " + hook + ": " + text
-		}
-	}
-	return fmt.Sprintf("%s%d: %s: %s", file, fn.Proto.LineDefined, hook, msg)
-}
-
-// Settle gives newborn squares their initial data and runs the eliminated
-// hooks of the team's dead squares.
-func (tm *Team) Settle(s *engine.Settlement) {
-	tm.facts = s.Facts
-	tm.phaseStamp++
-	for _, b := range s.Births {
-		data, ok := tm.pending[b.Parent]
-		if !ok {
-			tm.self(b.Child) // a fresh self, as it always was
-			continue
-		}
-		// The parent's data is the child's self: no table is made only to
-		// be replaced at once (nothing could have reached it).
-		tm.growSelves(b.Child)
-		tm.selves[b.Child] = data
-		delete(tm.pending, b.Parent)
-	}
-	for _, d := range s.Deaths {
-		tm.eliminated(s, d)
-		if int(d.Square) < len(tm.selves) {
-			tm.selves[d.Square] = nil
-		}
-	}
-}
-
-func (tm *Team) eliminated(s *engine.Settlement, d engine.Death) {
-	cs := tm.class(d.Class)
-	if cs.eliminated == nil {
-		return
-	}
-	L := tm.L
-	L.Push(cs.eliminated)
-	L.Push(tm.self(d.Square))
-	L.Push(tm.num(tm.index))
-	L.Push(tm.killers[d.Killer])
-	L.Push(tm.num(d.Row))
-	L.Push(tm.num(d.Col))
-	L.Push(tm.num(d.Killer))
-	fault, msg := tm.call(6, 0)
-	L.Pop(L.GetTop())
-	if fault == engine.NoFault {
-		return
-	}
-	switch fault {
-	case engine.FaultTimeout:
-		s.Report.Timeouts++
-	default:
-		s.Report.Errors++
-	}
-	cs2 := &tm.classes[d.Class]
-	if cs2.firstOfKind(fault) || tm.lastProblemRound != s.Facts.Round {
-		tm.lastProblemRound = s.Facts.Round
-		s.Report.Problems = append(s.Report.Problems, engine.Problem{Class: d.Class, Square: d.Square, Kind: fault, Message: tm.inHook(d.Class, cs.eliminated, "eliminated", msg), Trace: tm.trace})
-	}
-	if tm.memTripped {
-		tm.memoryReset(&s.Report, s.Facts.Round, cs)
-	}
 }
