@@ -84,9 +84,14 @@ func (p *protector) chargeQuietly(n int64) bool {
 }
 
 // caughtErrorCost is what catching an error is charged, in instructions:
-// raising and catching one unwinds through a Go panic and recover, about
-// ten plain instructions' worth of work, more from deep in the stack.
-const caughtErrorCost = 8
+// raising and catching one unwinds through a Go panic and recover and
+// builds the message with its position. Since the VM core of issue 29 a
+// plain instruction costs a few nanoseconds and a caught error some
+// hundreds: at 8, a loop of `pcall` around indexing nil ran 14 times as
+// long as a full-budget call of additions, past the sandbox's 10×
+// guarantee; at 32 it runs 5.5 times (BenchmarkHostileCall, sandbox.md).
+// Deeper raises pay unwindCost per Go level on top (cstack.go).
+const caughtErrorCost = 32
 
 type protected struct {
 	base    int
