@@ -16,7 +16,7 @@ import (
 // folder renamed into place, so name never holds half a replay. Replays are
 // meant to be shared: the file is readable by everyone.
 func writeFileAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.partial")
+	f, err := os.CreateTemp(filepath.Dir(name), replay.TempPattern(name))
 	if err != nil {
 		return fmt.Errorf("replay: %w", err)
 	}

@@ -172,7 +172,7 @@ func Create(name string, h Header, start *engine.Snapshot) (*File, error) {
 	if st, err := os.Stat(name); err == nil && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("replay %s: not a regular file", name)
 	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.partial")
+	f, err := os.CreateTemp(filepath.Dir(name), TempPattern(name))
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
