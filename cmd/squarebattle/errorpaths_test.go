@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,21 +12,29 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
+
+// programTimeout bounds a run of program.
+const programTimeout = 2 * time.Minute
 
 // program runs the program in a process of its own: this test binary,
 // which init (serve_test.go) turns into the program when serveTestMain is
 // set, so no separate build is needed. It runs in an empty folder (no
 // ./scripts, no squarebattle.yaml) with a private HOME and none of the
 // caller's SQUAREBATTLE_* variables, stdin empty and no terminal; env adds
-// variables.
+// variables. Every run is expected to end by itself: one still running
+// after programTimeout is killed (exit status -1).
 func program(t *testing.T, work string, env []string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, args...)
+	ctx, cancel := context.WithTimeout(t.Context(), programTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.WaitDelay = 10 * time.Second // for what it started to let go of its output
 	cmd.Dir = work
 	cmd.Env = append([]string{serveTestMain + "=1", "HOME=" + work, "XDG_CONFIG_HOME=" + filepath.Join(work, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(work, ".data"), "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "TERM=xterm"}, env...)

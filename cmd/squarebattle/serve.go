@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/squarebattle/squarebattle/config"
+	"github.com/squarebattle/squarebattle/engine/flock"
 	"github.com/squarebattle/squarebattle/tui"
 	tuissh "github.com/squarebattle/squarebattle/tui/ssh"
 )
@@ -80,6 +81,7 @@ type serveArena struct {
 	hall   *tui.Hall
 	srv    *tuissh.Server
 	log    *slog.Logger
+	lock   *flock.Lock // the data dir's, released by close
 }
 
 // newArena opens the data dir and the host key, builds the catalog of the
@@ -96,6 +98,20 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		}
 		dir = d
 	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
+	}
+	lock, err := lockDataDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	done := false // from the end of newArena on, close releases the lock
+	defer func() {
+		if !done {
+			lock.Release()
+		}
+	}()
 	store, err := tuissh.OpenStore(dir)
 	if err != nil {
 		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
@@ -110,6 +126,11 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 			ladderStore.Close()
 		}
 	}()
+	if flock.Supported {
+		removePartials(log, store.Dir(), store.ReplayDir(), ladderReplayDir(store.Dir()))
+	} else {
+		log.Warn("the data dir is not locked on this system: run one serve on it at a time", "event", "data_dir_unlocked", "dir", dir)
+	}
 	keyFile := sc.HostKey
 	if keyFile == "" {
 		keyFile = filepath.Join(store.Dir(), "host_ed25519")
@@ -119,7 +140,7 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		return nil, bad(err)
 	}
 	log.Info("host key", "event", "host_key", "file", keyFile, "created", created, "fingerprint", tuissh.Fingerprint(host.PublicKey()))
-	a := &serveArena{cfg: cfg, store: store, log: log}
+	a := &serveArena{cfg: cfg, store: store, log: log, lock: lock}
 	if a.bots, err = openBotHub(a); err != nil {
 		return nil, fmt.Errorf("serve.data_dir: %w", err)
 	}
@@ -199,14 +220,17 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		a.hall.Close()
 		return nil, err
 	}
+	done = true
 	return a, nil
 }
 
+// close stops what writes in the data dir, then gives the dir up.
 func (a *serveArena) close() {
 	a.ladder.close()
 	if err := a.hall.Close(); err != nil {
 		a.log.Error("closing the hall", "event", "error", "reason", err.Error())
 	}
+	a.lock.Release()
 }
 
 // limitsOfServe turns the serve section into the server's limits.

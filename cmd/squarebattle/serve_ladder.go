@@ -91,7 +91,7 @@ func openLadder(a *serveArena, st ladder.Store) (*arenaLadder, error) {
 	if err != nil {
 		return nil, err
 	}
-	reps, err := ranked.OpenReplays(filepath.Join(a.store.Dir(), "ladder", "replays"), int64(lc.DiskMiB)<<20, lc.BattlesKept)
+	reps, err := ranked.OpenReplays(ladderReplayDir(a.store.Dir()), int64(lc.DiskMiB)<<20, lc.BattlesKept)
 	if err != nil {
 		return nil, fmt.Errorf("serve.data_dir: %w", err)
 	}

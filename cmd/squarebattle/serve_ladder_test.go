@@ -31,7 +31,8 @@ func ladderConfig(t *testing.T) config.Config {
 	return cfg
 }
 
-// startLadderArena is startArena, returning the arena too.
+// startLadderArena is startArena, returning the arena too (stopArena
+// stops it before the test's end).
 func startLadderArena(t *testing.T, cfg config.Config) (string, *serveArena) {
 	t.Helper()
 	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
@@ -43,10 +44,7 @@ func startLadderArena(t *testing.T, cfg config.Config) (string, *serveArena) {
 		t.Fatal(err)
 	}
 	go a.srv.Serve(l)
-	t.Cleanup(func() {
-		a.srv.Shutdown(t.Context())
-		a.close()
-	})
+	t.Cleanup(func() { stopArena(t, a) })
 	return l.Addr().String(), a
 }
 
@@ -217,8 +215,7 @@ func TestServeLadderRestart(t *testing.T) {
 	if len(done) < 3 {
 		t.Fatalf("%d battles done in 2 minutes", len(done))
 	}
-	a.srv.Shutdown(ctx)
-	a.close()
+	stopArena(t, a)
 	cfg.Serve.Ladder.Enabled = false
 	_, b := startLadderArena(t, cfg)
 	again, err := b.ladder.l.Battles(ctx, ladder.BattleQuery{States: []ladder.State{ladder.Done}})

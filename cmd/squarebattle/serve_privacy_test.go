@@ -98,7 +98,7 @@ func TestServePrivateLogs(t *testing.T) {
 		t.Skip("runs check in child processes")
 	}
 	cfg := serveConfig(t)
-	addr := startArena(t, cfg)
+	addr, a := startLadderArena(t, cfg)
 	keys := map[string]gossh.Signer{"alice": newKey(t), "bob": newKey(t), "carol": newKey(t)}
 	for _, who := range []string{"alice", "bob"} {
 		src := `return { name = "` + strings.ToUpper(who[:1]) + who[1:] + `", run = function(self) print("` + strings.ToUpper(who) + `-SECRET") return WAIT end }`
@@ -107,6 +107,7 @@ func TestServePrivateLogs(t *testing.T) {
 		}
 	}
 	cfg.Serve.FeaturedPlayers = "alice.spy,bob.spy"
+	stopArena(t, a)
 	addr = startArena(t, cfg) // a restart: the featured battle plays the uploads
 	screens := map[string]*screenSession{}
 	for who, key := range keys {

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
-	"io"
-	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,20 +30,16 @@ func init() {
 // address; the arena stops when the test ends.
 func startArena(t *testing.T, cfg config.Config) string {
 	t.Helper()
-	a, err := newArena(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go a.srv.Serve(l)
-	t.Cleanup(func() {
-		a.srv.Shutdown(t.Context())
-		a.close()
-	})
-	return l.Addr().String()
+	addr, _ := startLadderArena(t, cfg)
+	return addr
+}
+
+// stopArena stops a as serve does on SIGTERM: the server, then what
+// writes in the data dir, then the dir's lock, so that another arena may
+// open the dir. Stopping again (at the test's end) does nothing more.
+func stopArena(t *testing.T, a *serveArena) {
+	a.srv.Shutdown(t.Context())
+	a.close()
 }
 
 func serveConfig(t *testing.T) config.Config {
@@ -101,7 +94,7 @@ func TestServeSubmit(t *testing.T) {
 		t.Skip("runs check in child processes")
 	}
 	cfg := serveConfig(t)
-	addr := startArena(t, cfg)
+	addr, a := startLadderArena(t, cfg)
 	c := sshClient(t, addr, "alice")
 	good := []byte(`return { name = "Southpaw", run = function(self) return MOVE, S end }`)
 	tests := []struct {
@@ -136,6 +129,7 @@ func TestServeSubmit(t *testing.T) {
 	}
 
 	// A restart on the same data dir keeps the player and the user name.
+	stopArena(t, a)
 	addr2 := startArena(t, cfg)
 	out, _, _ = sshRun(t, sshClient(t, addr2, "mallory"), "players", nil)
 	if !strings.Contains(out, "alice.southpaw") {

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/squarebattle/squarebattle/engine/flock"
+	"github.com/squarebattle/squarebattle/engine/replay"
+)
+
+// dataDirLock is the file in serve's data dir whose flock(2) says a serve
+// owns the dir (engine/flock); it holds that serve's pid.
+const dataDirLock = "serve.lock"
+
+// lockDataDir makes the data dir dir if need be and takes its lock for as
+// long as the process lives or until Release, before anything in it is
+// read or written: two serves on one dir would both rewrite users.json,
+// play the same ladder battles and prune the same replays. A dir another
+// serve holds is bad input, and nothing in it is touched.
+func lockDataDir(dir string) (*flock.Lock, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
+	}
+	l, err := flock.TryLock(filepath.Join(dir, dataDirLock))
+	if errors.Is(err, flock.ErrHeld) {
+		return nil, bad(fmt.Errorf("serve.data_dir: %s is in use by another squarebattle serve (%w)", dir, err))
+	}
+	if err != nil {
+		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
+	}
+	return l, nil
+}
+
+// ladderReplayDir is where the ladder keeps its replays in the data dir.
+func ladderReplayDir(dataDir string) string { return filepath.Join(dataDir, "ladder", "replays") }
+
+// removePartials removes from the replay folders dirs, inside the data
+// dir dataDir, the replays a serve killed mid-write left half written
+// (replay.RemovePartials): the battles they were of are played again, and
+// the ladder's disk budget does not see them. Only under the data dir's
+// lock, which no live process but this one holds.
+func removePartials(log *slog.Logger, dataDir string, dirs ...string) {
+	root, err := os.OpenRoot(dataDir)
+	if err != nil {
+		log.Error("partial replays", "event", "error", "reason", err.Error())
+		return
+	}
+	defer root.Close()
+	var sum replay.Partials
+	for _, d := range dirs {
+		rel, err := filepath.Rel(dataDir, d)
+		if err == nil {
+			var p replay.Partials
+			p, err = replay.RemovePartials(root, rel)
+			sum.Files += p.Files
+			sum.Bytes += p.Bytes
+		}
+		if err != nil {
+			log.Error("partial replays", "event", "error", "reason", err.Error())
+		}
+	}
+	if sum.Files > 0 {
+		log.Info("partial replays of a stopped serve removed", "event", "partials_removed", "files", sum.Files, "bytes", sum.Bytes)
+	}
+}
