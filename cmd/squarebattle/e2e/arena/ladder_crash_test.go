@@ -7,10 +7,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,11 +59,31 @@ func replayCount(data string) int {
 	return len(m)
 }
 
+// leftPartials lists the half-written replays in data's replay folders,
+// and their bytes.
+func leftPartials(t *testing.T, data string) ([]string, int64) {
+	t.Helper()
+	var files []string
+	var size int64
+	for _, dir := range []string{"replays", filepath.Join("ladder", "replays")} {
+		m, _ := filepath.Glob(filepath.Join(data, dir, ".*.partial"))
+		for _, f := range m {
+			info, err := os.Lstat(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+			size += info.Size()
+		}
+	}
+	return files, size
+}
+
 // TestLadderSurvivesKill9: the server killed with SIGKILL in the middle
 // of ladder play loses nothing it finished: every battle done before is
 // done after, with the same result; the battles it was playing are played
-// again by the next run; and the table equals the one re-derived from the
-// stored replays.
+// again by the next run, which removes their half-written replays; and
+// the table equals the one re-derived from the stored replays.
 func TestLadderSurvivesKill9(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the server through a crash")
@@ -70,11 +92,12 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	data := t.TempDir()
 	srv := startServe(t, bin, data, ladderEnv...).proc
 	deadline := time.Now().Add(3 * time.Minute)
-	for replayCount(data) < 6 {
+	// In the middle of a battle: its replay is being written.
+	for n, _ := leftPartials(t, data); replayCount(data) < 6 || len(n) == 0; n, _ = leftPartials(t, data) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d ladder replays after 3 minutes", replayCount(data))
+			t.Fatalf("%d ladder replays and %d being written after 3 minutes", replayCount(data), len(n))
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 	srv.Kill() // SIGKILL: no shutdown of any kind
 	srv.Wait()
@@ -107,8 +130,28 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	st.Close()
 	t.Logf("killed with %d battles done and %d in flight; the table re-derived from %d replays is the live one", len(done), len(inFlight), rd.Checked)
 
+	// The replays it was writing are left half written (one more, planted,
+	// in case the battle ended before the kill). The next run removes them
+	// (their battles are played again) before it listens, and says how
+	// many.
+	if err := os.WriteFile(filepath.Join(data, "ladder", "replays", ".L999999.sbr.1.partial"), []byte("half a replay"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	partials, size := leftPartials(t, data)
+	t.Logf("%d replays left half written by the kill", len(partials)-1)
+
 	// The next run plays the battles in flight first and keeps the rest.
-	srv = startServe(t, bin, data, ladderEnv...).proc
+	o := startServe(t, bin, data, ladderEnv...)
+	srv = o.proc
+	for _, p := range partials {
+		if _, err := os.Lstat(p); !os.IsNotExist(err) {
+			t.Errorf("%s after the restart: %v", p, err)
+		}
+	}
+	said := fmt.Sprintf("event=partials_removed files=%d bytes=%d", len(partials), size)
+	if !slices.ContainsFunc(o.started, func(l string) bool { return strings.Contains(l, said) }) {
+		t.Errorf("the restart's log lacks %q:\n%s", said, strings.Join(o.started, "\n"))
+	}
 	want := replayCount(data) + len(inFlight) + 1
 	deadline = time.Now().Add(3 * time.Minute)
 	for replayCount(data) < want {
@@ -133,6 +176,26 @@ func TestLadderSurvivesKill9(t *testing.T) {
 			t.Errorf("battle %d, in flight at the kill: %s after the restart (%v)", b.ID, now.State, err)
 		}
 	}
+}
+
+// serveRefused runs serve on the data dir data, to be refused: it returns
+// the exit status and stderr, trimmed. A serve still running after two
+// minutes is killed (status -1).
+func serveRefused(t *testing.T, bin, data string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	work, env := harness.Isolated(t)
+	cmd := exec.CommandContext(ctx, bin, "serve", "--listen", "127.0.0.1:0")
+	cmd.Dir = work
+	cmd.Env = append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data)
+	cmd.WaitDelay = 10 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), strings.TrimSpace(stderr.String())
 }
 
 // TestLadderFileRefused: a ladder database the server cannot use (not a
@@ -177,17 +240,9 @@ func TestLadderFileRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			work, env := harness.Isolated(t)
-			cmd := exec.Command(bin, "serve", "--listen", "127.0.0.1:0")
-			cmd.Dir = work
-			cmd.Env = append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			err = cmd.Run()
-			code := cmd.ProcessState.ExitCode()
-			msg := strings.TrimSpace(stderr.String())
+			code, msg := serveRefused(t, bin, data)
 			if code != 2 || strings.Contains(msg, "\n") || !strings.Contains(msg, file) || !strings.Contains(msg, c.wants) {
-				t.Errorf("exit %d (%v), stderr %q: want 2 and one line naming %s and saying %q", code, err, msg, file, c.wants)
+				t.Errorf("exit %d, stderr %q: want 2 and one line naming %s and saying %q", code, msg, file, c.wants)
 			}
 			after, _ := os.ReadFile(file)
 			if sha256.Sum256(before) != sha256.Sum256(after) {

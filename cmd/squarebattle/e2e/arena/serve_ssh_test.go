@@ -26,6 +26,7 @@ import (
 type openSSH struct {
 	key, port string
 	proc      *os.Process
+	started   []string // serve's log up to its listen line
 }
 
 func (o openSSH) args(user string, extra ...string) []string {
@@ -56,23 +57,28 @@ func startServe(t testing.TB, bin, data string, env ...string) openSSH {
 		t.Fatal(err)
 	}
 	harness.StopAtCleanup(t, cmd, "serve", 15*time.Second)
-	ready := make(chan bool, 1)
+	ready := make(chan []string, 1) // the lines up to the listen line; nil when serve exits before it
 	go func() {
 		sc := bufio.NewScanner(stderr)
+		var lines []string
 		sent := false
 		for sc.Scan() {
+			if !sent {
+				lines = append(lines, sc.Text())
+			}
 			if !sent && strings.Contains(sc.Text(), "event=listen") {
-				ready <- true
+				ready <- lines
 				sent = true
 			}
 		}
 		if !sent {
-			ready <- false
+			ready <- nil
 		}
 	}()
+	var started []string
 	select {
-	case ok := <-ready:
-		if !ok {
+	case started = <-ready:
+		if started == nil {
 			t.Fatal("serve exited before listening")
 		}
 	case <-time.After(30 * time.Second):
@@ -88,7 +94,7 @@ func startServe(t testing.TB, bin, data string, env ...string) openSSH {
 		t.Fatal(err)
 	}
 	_, port, _ := net.SplitHostPort(addr)
-	return openSSH{key: key, port: port, proc: cmd.Process}
+	return openSSH{key: key, port: port, proc: cmd.Process, started: started}
 }
 
 // TestServeOpenSSH drives `squarebattle serve` with OpenSSH's ssh: submit
@@ -216,6 +222,7 @@ func TestServeOpenSSH(t *testing.T) {
 		// kill -9, then a new server on the same data dir: the player,
 		// its owner's name and the replay are all there.
 		o.proc.Signal(syscall.SIGKILL)
+		o.proc.Wait() // the data dir is free once the kernel has closed its files
 		o2 := startServe(t, bin, data)
 		o2.key = o.key
 		if out, st := exec1("", o2.args("alice", "players")...); st != 0 || !strings.Contains(out, "alice.southpaw") {
