@@ -41,17 +41,24 @@ func serveCommand(args []string, stdout, stderr io.Writer) error {
 		return bad(errors.New("isolation.mode: serve runs players from strangers and needs process (got none)"))
 	}
 	// Everything the user can get wrong is tried before the server
-	// writes its data folder or logs a line: bad input is one line.
+	// writes its data folder (its lock aside) or logs a line: bad input
+	// is one line.
 	if _, _, err := scriptsFS(cfg); err != nil {
 		return err
 	}
+	// A second serve on the dir stops here, whatever it listens on.
+	dir, lock, err := lockDataDir(cfg)
+	if err != nil {
+		return err
+	}
+	defer lock.Release() // a.close releases it; this, when something fails before
 	l, err := net.Listen("tcp", cfg.Serve.Listen)
 	if err != nil {
 		return bad(fmt.Errorf("serve.listen: %w", err))
 	}
 	defer l.Close()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	a, err := newArena(cfg, log, nil)
+	a, err := openArena(cfg, dir, lock, log, nil)
 	if err != nil {
 		return err
 	}
@@ -84,34 +91,26 @@ type serveArena struct {
 	lock   *flock.Lock // the data dir's, released by close
 }
 
-// newArena opens the data dir and the host key, builds the catalog of the
-// shipped and uploaded players, starts the hall and makes the server.
-// wrap, when not nil, stands between the hall and the players (tests play
-// their battles on a map).
+// newArena locks the data dir of cfg (lockDataDir) and opens the arena on
+// it (openArena); close gives the dir up.
 func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.Source) (*serveArena, error) {
-	sc := cfg.Serve
-	dir := sc.DataDir
-	if dir == "" {
-		d, err := userDataDir()
-		if err != nil {
-			return nil, err
-		}
-		dir = d
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
-	}
-	lock, err := lockDataDir(dir)
+	dir, lock, err := lockDataDir(cfg)
 	if err != nil {
 		return nil, err
 	}
-	done := false // from the end of newArena on, close releases the lock
-	defer func() {
-		if !done {
-			lock.Release()
-		}
-	}()
+	a, err := openArena(cfg, dir, lock, log, wrap)
+	if err != nil {
+		lock.Release()
+	}
+	return a, err
+}
+
+// openArena opens the data dir dir, which lock holds, and the host key,
+// builds the catalog of the shipped and uploaded players, starts the hall
+// and makes the server. wrap, when not nil, stands between the hall and
+// the players (tests play their battles on a map).
+func openArena(cfg config.Config, dir string, lock *flock.Lock, log *slog.Logger, wrap func(*playSource) tui.Source) (*serveArena, error) {
+	sc := cfg.Serve
 	store, err := tuissh.OpenStore(dir)
 	if err != nil {
 		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
@@ -220,7 +219,6 @@ func newArena(cfg config.Config, log *slog.Logger, wrap func(*playSource) tui.So
 		a.hall.Close()
 		return nil, err
 	}
-	done = true
 	return a, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/flock"
 	"github.com/squarebattle/squarebattle/engine/replay"
 )
@@ -15,23 +16,33 @@ import (
 // owns the dir (engine/flock); it holds that serve's pid.
 const dataDirLock = "serve.lock"
 
-// lockDataDir makes the data dir dir if need be and takes its lock for as
-// long as the process lives or until Release, before anything in it is
-// read or written: two serves on one dir would both rewrite users.json,
-// play the same ladder battles and prune the same replays. A dir another
-// serve holds is bad input, and nothing in it is touched.
-func lockDataDir(dir string) (*flock.Lock, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
+// lockDataDir finds the data dir of cfg (serve.data_dir, else the user's),
+// makes it if need be and takes its lock for as long as the process lives
+// or until Release, before anything in it is read or written: two serves
+// on one dir would both rewrite users.json, play the same ladder battles
+// and prune the same replays. A dir another serve holds is bad input, and
+// nothing in it is touched. dir is absolute.
+func lockDataDir(cfg config.Config) (dir string, l *flock.Lock, err error) {
+	dir = cfg.Serve.DataDir
+	if dir == "" {
+		if dir, err = userDataDir(); err != nil {
+			return "", nil, err
+		}
 	}
-	l, err := flock.TryLock(filepath.Join(dir, dataDirLock))
-	if errors.Is(err, flock.ErrHeld) {
-		return nil, bad(fmt.Errorf("serve.data_dir: %s is in use by another squarebattle serve (%w)", dir, err))
+	if dir, err = filepath.Abs(dir); err == nil {
+		err = os.MkdirAll(dir, 0o700)
 	}
 	if err != nil {
-		return nil, bad(fmt.Errorf("serve.data_dir: %w", err))
+		return "", nil, bad(fmt.Errorf("serve.data_dir: %w", err))
 	}
-	return l, nil
+	l, err = flock.TryLock(filepath.Join(dir, dataDirLock))
+	if errors.Is(err, flock.ErrHeld) {
+		return "", nil, bad(fmt.Errorf("serve.data_dir: %s is in use by another squarebattle serve (%w)", dir, err))
+	}
+	if err != nil {
+		return "", nil, bad(fmt.Errorf("serve.data_dir: %w", err))
+	}
+	return dir, l, nil
 }
 
 // ladderReplayDir is where the ladder keeps its replays in the data dir.

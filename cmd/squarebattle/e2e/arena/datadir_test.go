@@ -43,9 +43,10 @@ func (o openSSH) players(t *testing.T) (string, error) {
 }
 
 // TestServeDataDirHeld: a second serve on a data dir a running one holds
-// stops at once with exit status 2 and one line naming the dir and the
-// holder's pid, and the first goes on serving; once the first has stopped
-// — by SIGINT, or killed by SIGKILL — a new serve runs on the dir.
+// (on its address too: the same configuration started twice) stops at
+// once with exit status 2 and one line naming the dir and the holder's
+// pid, and the first goes on serving; once the first has stopped — by
+// SIGINT, or killed by SIGKILL — a new serve runs on the dir.
 func TestServeDataDirHeld(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs serve four times")
@@ -54,7 +55,7 @@ func TestServeDataDirHeld(t *testing.T) {
 	data := t.TempDir()
 	first := startServe(t, bin, data)
 	start := time.Now()
-	code, msg := serveRefused(t, bin, data)
+	code, msg := serveRefused(t, bin, data, "127.0.0.1:"+first.port) // the same configuration twice
 	took := time.Since(start)
 	want := fmt.Sprintf("squarebattle: serve.data_dir: %s is in use by another squarebattle serve (%s: held by process %d)",
 		data, filepath.Join(data, "serve.lock"), first.proc.Pid)

@@ -178,15 +178,15 @@ func TestLadderSurvivesKill9(t *testing.T) {
 	}
 }
 
-// serveRefused runs serve on the data dir data, to be refused: it returns
-// the exit status and stderr, trimmed. A serve still running after two
-// minutes is killed (status -1).
-func serveRefused(t *testing.T, bin, data string) (int, string) {
+// serveRefused runs serve on the data dir data and the address listen, to
+// be refused: it returns the exit status and stderr, trimmed. A serve
+// still running after two minutes is killed (status -1).
+func serveRefused(t *testing.T, bin, data, listen string) (int, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	work, env := harness.Isolated(t)
-	cmd := exec.CommandContext(ctx, bin, "serve", "--listen", "127.0.0.1:0")
+	cmd := exec.CommandContext(ctx, bin, "serve", "--listen", listen)
 	cmd.Dir = work
 	cmd.Env = append(env, "SQUAREBATTLE_SERVE_DATA_DIR="+data)
 	cmd.WaitDelay = 10 * time.Second
@@ -240,7 +240,7 @@ func TestLadderFileRefused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			code, msg := serveRefused(t, bin, data)
+			code, msg := serveRefused(t, bin, data, "127.0.0.1:0")
 			if code != 2 || strings.Contains(msg, "\n") || !strings.Contains(msg, file) || !strings.Contains(msg, c.wants) {
 				t.Errorf("exit %d, stderr %q: want 2 and one line naming %s and saying %q", code, msg, file, c.wants)
 			}
