@@ -23,6 +23,22 @@ const (
 	// reads a long one at about 5 ns a byte (measured on 1,000 to 100,000
 	// digits), so a string operand of arithmetic is charged at this rate.
 	numeralBytesPerInstruction = 8
+	// Bytes a builtin walks one at a time in Go to make its result
+	// (changing case, reversing, quoting for %q), a fraction of a
+	// nanosecond each where a copy moves them in blocks. Charged on top
+	// of the bytes made: at the copy rate alone, string.upper of 800
+	// bytes in a loop ran 12 times a full-budget call, past the 10×
+	// bound.
+	bytesWalkedPerInstruction = 32
+	// What a conversion of string.format costs before the bytes it makes
+	// (its flags and width read, its argument checked and converted):
+	// eight 99-wide conversions a call ran 12–21 times a full-budget call.
+	conversionCost = 1
+	// What gsub's attempt to match at one more position costs before the
+	// pattern's own steps, in steps: setting the matcher up again there.
+	// Charged as one step, an 800-byte subject with a match at every byte
+	// ran 13 times a full-budget call.
+	attemptSteps = 2
 )
 
 // chargeValues charges for n values moved or stored: budget and memory.

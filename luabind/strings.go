@@ -233,6 +233,7 @@ func (tm *Team) strCase(L *lua.LState, lo, hi byte) int {
 		}
 		return 1
 	}
+	tm.charge(L, int64(len(s)-k)/bytesWalkedPerInstruction)
 	tm.chargeMemory(L, int64(len(s)))
 	b := []byte(s)
 	for ; k < len(b); k++ {
@@ -252,6 +253,7 @@ func (tm *Team) strReverse(L *lua.LState) int {
 		return 1
 	}
 	tm.chargeBytes(L, int64(len(s)))
+	tm.charge(L, int64(len(s))/bytesWalkedPerInstruction)
 	b := make([]byte, len(s))
 	for i := range len(s) {
 		b[len(s)-1-i] = s[i]

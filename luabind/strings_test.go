@@ -122,9 +122,10 @@ func TestStringCosts(t *testing.T) {
 		shown   string
 		maxUsed int // instructions, for the honest cases
 	}{
-		{"gsub8k", engine.NoFault, "", 4000},
+		// Each of the 8,200 positions is an attempt (attemptSteps).
+		{"gsub8k", engine.NoFault, "", 6000},
 		{"gsub8kfn", engine.NoFault, "", 6000},
-		{"gsubpieces", engine.NoFault, "", 4000},
+		{"gsubpieces", engine.NoFault, "", 6000},
 		{"gfind", engine.FaultTimeout, "instruction budget", 0},
 		{"gmatchbt", engine.FaultTimeout, "instruction budget", 0},
 		{"formattable", engine.FaultError, "bad argument #2 to 'format' (number expected, got table)", 0},
@@ -135,7 +136,7 @@ func TestStringCosts(t *testing.T) {
 		// unpack (1,000 values, read from the array part, see
 		// listReadCost), the call moving them, char
 		{"charflood", engine.NoFault, "", 1000 + int(listReadCost(1, 1000))},
-		{"upper", engine.NoFault, "", 3000},
+		{"upper", engine.NoFault, "", 6000}, // 131,072 bytes walked (bytesWalkedPerInstruction)
 		{"gsubgrow", engine.FaultTimeout, "instruction budget", 0},
 		{"findplain", engine.NoFault, "", 3000},
 		{"sub1", engine.NoFault, "", 10},

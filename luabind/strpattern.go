@@ -236,10 +236,13 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	}
 	p := tm.compiled(L, pat, false)
 	meter := byteMeter{tm: tm}
-	var out []byte
+	out := tm.takeBuild()
 	sm := tm.startSteps()
 	pos, count := 0, 0
 	for count < maxN {
+		if sm.left -= attemptSteps; sm.left < 0 {
+			tm.settle(L, &sm, luapattern.ErrBudget, true)
+		}
 		m, ok, err := p.MatchAt(s, pos, &sm.left)
 		if err != nil {
 			tm.settle(L, &sm, err, true)
@@ -295,6 +298,7 @@ func (tm *Team) strGsub(L *lua.LState) int {
 	}
 	tm.settle(L, &sm, nil, true)
 	L.Push(lua.LString(out))
+	tm.giveBuild(out)
 	L.Push(lua.LNumber(count))
 	return 2
 }

@@ -51,6 +51,7 @@ type Team struct {
 	catch   *catcher   // the handler of its top-level calls: where errors happened (errwhere.go)
 	protect *protector // pcall's and xpcall's (pcall.go)
 	trace   string     // the traceback of the last call's error (engine.Problem.Trace), or ""
+	build   []byte     // the buffer format and gsub build their result in (buildbuf.go)
 	budget  budget
 	base    *lua.LTable
 	classes []classState
