@@ -77,7 +77,17 @@ func openBotHub(a *serveArena) (*botHub, error) {
 	if err != nil {
 		return nil, err
 	}
+	leftovers := 0
 	for _, e := range entries {
+		// A record's write interrupted by a crash leaves its temporary
+		// file (writeFileAtomic); the data dir's lock says no live
+		// process is writing it.
+		if name := e.Name(); strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") && e.Type().IsRegular() {
+			if os.Remove(filepath.Join(h.dir, name)) == nil {
+				leftovers++
+			}
+			continue
+		}
 		data, err := battle.ReadBounded(os.DirFS(h.dir), e.Name(), 4096)
 		var r botRecord
 		if err != nil || json.Unmarshal(data, &r) != nil || r.id()+".json" != e.Name() {
@@ -85,6 +95,9 @@ func openBotHub(a *serveArena) (*botHub, error) {
 			continue
 		}
 		h.known[r.id()] = r
+	}
+	if leftovers > 0 {
+		a.log.Info("bot records half written by a stopped serve removed", "event", "bot_leftovers_removed", "files", leftovers)
 	}
 	return h, nil
 }

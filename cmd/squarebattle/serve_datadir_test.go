@@ -191,3 +191,60 @@ func TestServeRemovesPartials(t *testing.T) {
 		t.Errorf("the log lacks %q:\n%s", want, logs.String())
 	}
 }
+
+// TestServeRemovesBotLeftovers: a bot record's temporary file, left by a
+// serve killed while it wrote the record, is removed at the next start
+// (it was read as a broken record at every start, for good); a record,
+// and a folder or link named like a leftover, stay.
+func TestServeRemovesBotLeftovers(t *testing.T) {
+	cfg := serveConfig(t)
+	dir := filepath.Join(cfg.Serve.DataDir, "bots")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	record := `{"user":"alice","name":"b"}`
+	entries := []struct {
+		name, kind string // kind: "file", "record", "dir", "link"
+		gone       bool
+	}{
+		{".alice.b.json.123.tmp", "file", true},
+		{".bob.c.json.9.tmp", "file", true},
+		{".x.tmp", "dir", false},
+		{".y.json.1.tmp", "link", false},
+		{"alice.b.json", "record", false},
+	}
+	outside := filepath.Join(t.TempDir(), "target")
+	writeFiles(t, filepath.Dir(outside), filepath.Base(outside))
+	for _, e := range entries {
+		p := filepath.Join(dir, e.name)
+		var err error
+		switch e.kind {
+		case "file":
+			err = os.WriteFile(p, []byte("{"), 0o600)
+		case "record":
+			err = os.WriteFile(p, []byte(record), 0o600)
+		case "dir":
+			err = os.Mkdir(p, 0o700)
+		case "link":
+			err = os.Symlink(outside, p)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var logs syncLog
+	a, err := newArena(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.close()
+	for _, e := range entries {
+		_, err := os.Lstat(filepath.Join(dir, e.name))
+		if gone := os.IsNotExist(err); gone != e.gone {
+			t.Errorf("%s (%s): gone %v, want %v", e.name, e.kind, gone, e.gone)
+		}
+	}
+	if want := "event=bot_leftovers_removed files=2"; !strings.Contains(logs.String(), want) {
+		t.Errorf("the log lacks %q:\n%s", want, logs.String())
+	}
+}
