@@ -14,6 +14,7 @@ import (
 
 	"github.com/squarebattle/squarebattle/config"
 	"github.com/squarebattle/squarebattle/engine/flock"
+	"github.com/squarebattle/squarebattle/engine/replay"
 	"github.com/squarebattle/squarebattle/tui"
 	tuissh "github.com/squarebattle/squarebattle/tui/ssh"
 )
@@ -126,7 +127,9 @@ func openArena(cfg config.Config, dir string, lock *flock.Lock, log *slog.Logger
 		}
 	}()
 	if flock.Supported {
-		removePartials(log, store.Dir(), store.ReplayDir(), ladderReplayDir(store.Dir()))
+		removeLeftovers(log, store.Dir(),
+			leftovers{"partial replays", "partials_removed", replay.PartialGlob, []string{store.ReplayDir(), ladderReplayDir(store.Dir())}},
+			leftovers{"half-written bot records", "bot_leftovers_removed", atomicTempGlob, []string{botDir(store.Dir())}})
 	} else {
 		log.Warn("the data dir is not locked on this system: run one serve on it at a time", "event", "data_dir_unlocked", "dir", dir)
 	}

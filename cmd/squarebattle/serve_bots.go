@@ -64,7 +64,7 @@ func botSource(id string) []byte { return []byte("-- squarebattle remote bot " +
 
 // openBotHub reads the records of dir/bots.
 func openBotHub(a *serveArena) (*botHub, error) {
-	h := &botHub{a: a, dir: filepath.Join(a.store.Dir(), "bots"), sendTimeout: 10 * time.Second, links: map[string][]*remote.Link{}, known: map[string]botRecord{}}
+	h := &botHub{a: a, dir: botDir(a.store.Dir()), sendTimeout: 10 * time.Second, links: map[string][]*remote.Link{}, known: map[string]botRecord{}}
 	h.reloads = newCoalescer(reloadGap, func() {
 		if a.hall != nil {
 			a.hall.Reload()
@@ -77,17 +77,7 @@ func openBotHub(a *serveArena) (*botHub, error) {
 	if err != nil {
 		return nil, err
 	}
-	leftovers := 0
 	for _, e := range entries {
-		// A record's write interrupted by a crash leaves its temporary
-		// file (writeFileAtomic); the data dir's lock says no live
-		// process is writing it.
-		if name := e.Name(); strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".tmp") && e.Type().IsRegular() {
-			if os.Remove(filepath.Join(h.dir, name)) == nil {
-				leftovers++
-			}
-			continue
-		}
 		data, err := battle.ReadBounded(os.DirFS(h.dir), e.Name(), 4096)
 		var r botRecord
 		if err != nil || json.Unmarshal(data, &r) != nil || r.id()+".json" != e.Name() {
@@ -95,9 +85,6 @@ func openBotHub(a *serveArena) (*botHub, error) {
 			continue
 		}
 		h.known[r.id()] = r
-	}
-	if leftovers > 0 {
-		a.log.Info("bot records half written by a stopped serve removed", "event", "bot_leftovers_removed", "files", leftovers)
 	}
 	return h, nil
 }

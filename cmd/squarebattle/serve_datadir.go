@@ -48,32 +48,45 @@ func lockDataDir(cfg config.Config) (dir string, l *flock.Lock, err error) {
 // ladderReplayDir is where the ladder keeps its replays in the data dir.
 func ladderReplayDir(dataDir string) string { return filepath.Join(dataDir, "ladder", "replays") }
 
-// removePartials removes from the replay folders dirs, inside the data
-// dir dataDir, the replays a serve killed mid-write left half written
-// (replay.RemovePartials): the battles they were of are played again, and
-// the ladder's disk budget does not see them. Only under the data dir's
-// lock, which no live process but this one holds.
-func removePartials(log *slog.Logger, dataDir string, dirs ...string) {
+// botDir is where serve keeps its bot records in the data dir.
+func botDir(dataDir string) string { return filepath.Join(dataDir, "bots") }
+
+// leftovers is one kind of temporary file that writes a killed serve
+// interrupted leave in its data dir: named like glob, in the folders dirs,
+// logged as what and with event when some are removed.
+type leftovers struct {
+	what, event, glob string
+	dirs              []string
+}
+
+// removeLeftovers removes from the data dir dataDir each kind of
+// leftover (replay.RemoveTemporary): half-written replays, whose battles
+// are played again and which the ladder's disk budget does not see, and
+// half-written bot records, which every start read as broken. Only under
+// the data dir's lock, which no live process but this one holds.
+func removeLeftovers(log *slog.Logger, dataDir string, kinds ...leftovers) {
 	root, err := os.OpenRoot(dataDir)
 	if err != nil {
-		log.Error("partial replays", "event", "error", "reason", err.Error())
+		log.Error("leftovers of interrupted writes", "event", "error", "reason", err.Error())
 		return
 	}
 	defer root.Close()
-	var sum replay.Partials
-	for _, d := range dirs {
-		rel, err := filepath.Rel(dataDir, d)
-		if err == nil {
-			var p replay.Partials
-			p, err = replay.RemovePartials(root, rel)
-			sum.Files += p.Files
-			sum.Bytes += p.Bytes
+	for _, k := range kinds {
+		var sum replay.Partials
+		for _, d := range k.dirs {
+			rel, err := filepath.Rel(dataDir, d)
+			if err == nil {
+				var p replay.Partials
+				p, err = replay.RemoveTemporary(root, rel, k.glob)
+				sum.Files += p.Files
+				sum.Bytes += p.Bytes
+			}
+			if err != nil {
+				log.Error(k.what, "event", "error", "reason", err.Error())
+			}
 		}
-		if err != nil {
-			log.Error("partial replays", "event", "error", "reason", err.Error())
+		if sum.Files > 0 {
+			log.Info(k.what+" of a stopped serve removed", "event", k.event, "files", sum.Files, "bytes", sum.Bytes)
 		}
-	}
-	if sum.Files > 0 {
-		log.Info("partial replays of a stopped serve removed", "event", "partials_removed", "files", sum.Files, "bytes", sum.Bytes)
 	}
 }

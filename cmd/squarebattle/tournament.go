@@ -474,6 +474,10 @@ func (r *gameRecorder) fail(err error) {
 	r.errs = append(r.errs, err)
 }
 
+// atomicTempGlob matches (filepath.Match) the temporary files
+// writeFileAtomic writes through, which a killed process leaves behind.
+const atomicTempGlob = ".*.tmp"
+
 // writeFileAtomic writes a file through a temporary file in the same
 // folder and a rename, so that a reader (or a merge step on a shared
 // volume) never sees half a file.

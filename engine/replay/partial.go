@@ -34,6 +34,13 @@ type Partials struct {
 // no live process is writing in dir, and that the battles are played
 // again, may throw them away (serve, holding its data dir's lock).
 func RemovePartials(root *os.Root, dir string) (Partials, error) {
+	return RemoveTemporary(root, dir, PartialGlob)
+}
+
+// RemoveTemporary is RemovePartials for the temporary files of any
+// writer that renames into place, named like glob (filepath.Match): a
+// serve's bot records are written that way too.
+func RemoveTemporary(root *os.Root, dir, glob string) (Partials, error) {
 	var out Partials
 	d, err := root.Open(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -49,7 +56,7 @@ func RemovePartials(root *os.Root, dir string) (Partials, error) {
 		errs = append(errs, err)
 	}
 	for _, e := range entries {
-		if ok, _ := filepath.Match(PartialGlob, e.Name()); !ok || !e.Type().IsRegular() {
+		if ok, _ := filepath.Match(glob, e.Name()); !ok || !e.Type().IsRegular() {
 			continue
 		}
 		name := filepath.Join(dir, e.Name())
