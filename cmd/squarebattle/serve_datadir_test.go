@@ -171,24 +171,16 @@ func TestServeRemovesPartials(t *testing.T) {
 			size += len(e.name)
 		}
 	}
-	var logs syncLog
-	a, err := newArena(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.close()
+	logs := startAndStop(t, cfg)
 	for _, e := range entries {
-		_, err := os.Lstat(filepath.Join(dir, e.name))
-		if gone := os.IsNotExist(err); gone != e.gone {
-			t.Errorf("%s (%s): gone %v, want %v", e.name, e.kind, gone, e.gone)
-		}
+		checkGone(t, filepath.Join(dir, e.name), e.kind, e.gone)
 	}
 	if _, err := os.Stat(outside); err != nil {
 		t.Errorf("outside the data dir: %v", err)
 	}
 	want := "event=partials_removed files=" + strconv.Itoa(files) + " bytes=" + strconv.Itoa(size)
-	if !strings.Contains(logs.String(), want) {
-		t.Errorf("the log lacks %q:\n%s", want, logs.String())
+	if !strings.Contains(logs, want) {
+		t.Errorf("the log lacks %q:\n%s", want, logs)
 	}
 }
 
@@ -232,19 +224,32 @@ func TestServeRemovesBotLeftovers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	logs := startAndStop(t, cfg)
+	for _, e := range entries {
+		checkGone(t, filepath.Join(dir, e.name), e.kind, e.gone)
+	}
+	if want := "event=bot_leftovers_removed files=2"; !strings.Contains(logs, want) {
+		t.Errorf("the log lacks %q:\n%s", want, logs)
+	}
+}
+
+// startAndStop opens the arena of cfg and closes it, and returns its log.
+func startAndStop(t *testing.T, cfg config.Config) string {
+	t.Helper()
 	var logs syncLog
 	a, err := newArena(cfg, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a.close()
-	for _, e := range entries {
-		_, err := os.Lstat(filepath.Join(dir, e.name))
-		if gone := os.IsNotExist(err); gone != e.gone {
-			t.Errorf("%s (%s): gone %v, want %v", e.name, e.kind, gone, e.gone)
-		}
-	}
-	if want := "event=bot_leftovers_removed files=2"; !strings.Contains(logs.String(), want) {
-		t.Errorf("the log lacks %q:\n%s", want, logs.String())
+	return logs.String()
+}
+
+// checkGone says whether the file or link p (of kind) is gone as wanted.
+func checkGone(t *testing.T, p, kind string, want bool) {
+	t.Helper()
+	_, err := os.Lstat(p)
+	if gone := os.IsNotExist(err); gone != want {
+		t.Errorf("%s (%s): gone %v, want %v", p, kind, gone, want)
 	}
 }
